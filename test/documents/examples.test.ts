@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createSchemaValidator } from '../../scripts/openapi-document.ts';
+import { type Json, mediaTypes } from './documents.ts';
+
+const ajv = createSchemaValidator();
+
+const examples = [...mediaTypes()].flatMap(({ where, mediaType }) =>
+  Object.entries<Json>(mediaType.examples ?? {}).map(([name, example]) => ({
+    name: `${where} example ${name}`,
+    schema: mediaType.schema,
+    value: example.value,
+  })),
+);
+
+describe('examples', () => {
+  it('every request and response body has named examples', () => {
+    for (const { where, mediaType } of mediaTypes()) {
+      expect(Object.keys(mediaType.examples ?? {}).length, where).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(examples)('$name is valid against its schema', ({ schema, value }) => {
+    const validate = ajv.compile(schema);
+    expect(validate(value), ajv.errorsText(validate.errors)).toBe(true);
+  });
+
+  it('the validator rejects an example that breaks its schema', () => {
+    const invest = examples.find((example) => example.name.includes('smart/investment request'));
+    expect(invest).toBeDefined();
+    const validate = ajv.compile(invest?.schema);
+    expect(validate({ ...invest?.value, amount: 100 })).toBe(false);
+    expect(validate({ ...invest?.value, nonce: 1700000000000 })).toBe(false);
+    expect(validate({ ...invest?.value, planId: 'not-a-uuid' })).toBe(false);
+    expect(validate({ ...invest?.value, request: '/api/v4/main-account/balance' })).toBe(false);
+  });
+});

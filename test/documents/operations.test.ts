@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { operations, servers, signingHeaders } from '../../generated/operations.ts';
+import { collectOperationFacts } from '../../scripts/operation-facts.ts';
+import { apiDocuments, documents, operationAt } from './documents.ts';
+import {
+  notCachedPaths,
+  partnerOnlyPaths,
+  specifiedOperations,
+  specifiedRateLimits,
+} from './specification.ts';
+
+describe('operations', () => {
+  it.each(specifiedOperations)('$method $path is in $api', ({ api, method, path }) => {
+    const operation = operationAt(api, method, path);
+    expect(operation, `${method} ${path}`).toBeDefined();
+    expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+  });
+
+  it('holds no operation the specification does not name', () => {
+    const found = Object.values(operations).map((facts) => `${facts.method} ${facts.path}`);
+    expect(found.sort()).toEqual(specifiedOperations.map(({ method, path }) => `${method} ${path}`).sort());
+  });
+
+  it('signs every private operation with all three headers together, and no public one', () => {
+    for (const { api, method, path } of specifiedOperations) {
+      const operation = operationAt(api, method, path);
+      const security = operation.security ?? documents[api].security;
+      if (api === 'public-v4') expect(security).toEqual([]);
+      else expect(security).toEqual([{ ApiKey: [], Payload: [], Signature: [] }]);
+    }
+    expect(signingHeaders).toEqual({
+      ApiKey: 'X-TXC-APIKEY',
+      Payload: 'X-TXC-PAYLOAD',
+      Signature: 'X-TXC-SIGNATURE',
+    });
+  });
+
+  it('lets a mock check the format of each signing header', () => {
+    const parameters = operationAt('private-v4', 'post', '/api/v4/main-account/balance').parameters;
+    const pattern = (name: string) =>
+      new RegExp(parameters.find((parameter: { name: string }) => parameter.name === name).schema.pattern);
+    expect(pattern('X-TXC-SIGNATURE').test('a'.repeat(128))).toBe(true);
+    expect(pattern('X-TXC-SIGNATURE').test('A'.repeat(128))).toBe(false);
+    expect(pattern('X-TXC-SIGNATURE').test('a'.repeat(127))).toBe(false);
+    expect(pattern('X-TXC-PAYLOAD').test(Buffer.from('{"a":1}').toString('base64'))).toBe(true);
+    expect(pattern('X-TXC-PAYLOAD').test('not base64!')).toBe(false);
+    expect(pattern('X-TXC-APIKEY').test('key')).toBe(true);
+    expect(pattern('X-TXC-APIKEY').test('')).toBe(false);
+  });
+});
+
+describe('operation facts', () => {
+  it.each(specifiedOperations)('$path states the rate limit of the limits table', ({ api, method, path }) => {
+    const rateLimit = operationAt(api, method, path)['x-rate-limit'];
+    expect(Object.keys(rateLimit).sort()).toEqual(['description', 'requests', 'source', 'windowSeconds']);
+    const specified = specifiedRateLimits[path];
+    if (specified === null) {
+      // Not shown in the specification: the document must say so and name its upstream source.
+      expect(rateLimit.source).toBe('observed-upstream');
+      expect(rateLimit.description).toMatch(/not shown/i);
+      expect(operationAt(api, method, path).description).toMatch(/rate limit: not shown/i);
+    } else {
+      expect(rateLimit).toMatchObject({ requests: specified, windowSeconds: 10, source: 'specification' });
+    }
+  });
+
+  it('marks the partner-only, not-cached and retry-unsafe operations', () => {
+    for (const facts of Object.values(operations)) {
+      expect(facts.partnerOnly, facts.operationId).toBe(partnerOnlyPaths.includes(facts.path));
+      expect(facts.noCache, facts.operationId).toBe(notCachedPaths.includes(facts.path));
+    }
+    const invest = Object.values(operations).find((facts) => facts.path.endsWith('/smart/investment'));
+    expect(invest?.retrySafe).toBe(false);
+  });
+
+  it('generated/operations.ts is the table the documents produce', () => {
+    const fromDocuments = collectOperationFacts(apiDocuments);
+    expect(Object.values(operations)).toEqual(fromDocuments);
+    for (const facts of fromDocuments) {
+      const operation = operationAt(facts.api, facts.method, facts.path);
+      expect(facts.statuses).toEqual(Object.keys(operation.responses).map(Number));
+      expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : 'signed');
+    }
+  });
+
+  it('names both deployments in each document', () => {
+    for (const api of Object.keys(documents)) {
+      expect(servers[api as keyof typeof servers].map((server) => server.url)).toEqual([
+        '{base_url}',
+        '{base_url_eu}',
+      ]);
+    }
+  });
+});
