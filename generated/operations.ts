@@ -24,7 +24,43 @@ export const operations = {
       422,
       429,
       503
-    ]
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/cancel/all"
+          ]
+        },
+        "nonce": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "nonceWindow": {
+          "type": "boolean"
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "type": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "spot",
+              "margin",
+              "futures"
+            ]
+          }
+        }
+      }
+    }
   },
   "createFlexInvestment": {
     "operationId": "createFlexInvestment",
@@ -48,7 +84,38 @@ export const operations = {
       422,
       429,
       503
-    ]
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "planId",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart/investment"
+          ]
+        },
+        "nonce": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "nonceWindow": {
+          "type": "boolean"
+        },
+        "planId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        }
+      }
+    }
   },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
@@ -71,7 +138,31 @@ export const operations = {
       422,
       429,
       503
-    ]
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/balance-summary"
+          ]
+        },
+        "nonce": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "nonceWindow": {
+          "type": "boolean"
+        },
+        "ticker": {
+          "type": "string"
+        }
+      }
+    }
   },
   "getMainBalance": {
     "operationId": "getMainBalance",
@@ -93,7 +184,31 @@ export const operations = {
       403,
       429,
       503
-    ]
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/balance"
+          ]
+        },
+        "nonce": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "nonceWindow": {
+          "type": "boolean"
+        },
+        "ticker": {
+          "type": "string"
+        }
+      }
+    }
   },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
@@ -116,7 +231,64 @@ export const operations = {
       403,
       429,
       503
-    ]
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/history"
+          ]
+        },
+        "nonce": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "nonceWindow": {
+          "type": "boolean"
+        },
+        "limit": {
+          "type": "integer"
+        },
+        "offset": {
+          "type": "integer"
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "investment": {
+          "type": "string"
+        },
+        "transaction": {
+          "type": "string"
+        },
+        "dateFrom": {
+          "type": "integer"
+        },
+        "dateTo": {
+          "type": "integer"
+        },
+        "actionTypes": {
+          "type": "array",
+          "items": {
+            "type": "integer",
+            "enum": [
+              1,
+              2,
+              3,
+              4,
+              5,
+              6
+            ]
+          }
+        }
+      }
+    }
   },
   "pingApi": {
     "operationId": "pingApi",

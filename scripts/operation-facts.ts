@@ -2,6 +2,7 @@
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { dereference } from './openapi-document.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -23,6 +24,44 @@ export interface OperationFacts {
   partnerOnly: boolean;
   noCache: boolean;
   statuses: number[];
+  body?: BodyRules;
+}
+
+/** What the client checks of a field before it sends anything. */
+export interface FieldRule {
+  type: string;
+  pattern?: string;
+  enum?: unknown[];
+  format?: string;
+  items?: FieldRule;
+}
+
+export interface BodyRules {
+  required: string[];
+  properties: Record<string, FieldRule>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
+function fieldRule(schema: any): FieldRule {
+  const rule: FieldRule = { type: schema.type };
+  if (schema.pattern) rule.pattern = schema.pattern;
+  if (schema.enum) rule.enum = schema.enum;
+  if (schema.const !== undefined) rule.enum = [schema.const];
+  if (schema.format) rule.format = schema.format;
+  if (schema.items) rule.items = fieldRule(schema.items);
+  return rule;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a dereferenced operation
+function bodyRules(operation: any): BodyRules | undefined {
+  const schema = operation.requestBody?.content?.['application/json']?.schema;
+  if (!schema) return undefined;
+  return {
+    required: schema.required ?? [],
+    properties: Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([name, property]) => [name, fieldRule(property)]),
+    ),
+  };
 }
 
 export interface ServerFacts {
@@ -50,7 +89,8 @@ export function loadApiDocuments(root: string): ApiDocument[] {
 
 export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
   const facts: OperationFacts[] = [];
-  for (const { name, document } of apis) {
+  for (const { name, document: raw } of apis) {
+    const document = dereference(raw);
     for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
       for (const method of methods) {
         // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML operation
@@ -73,6 +113,7 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],
           statuses: Object.keys(operation.responses).map(Number),
+          ...(bodyRules(operation) ? { body: bodyRules(operation) } : {}),
         });
       }
     }
