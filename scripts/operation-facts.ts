@@ -2,6 +2,7 @@
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { BodyRules, FieldRule } from '../src/validate.ts';
 import { dereference } from './openapi-document.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -27,23 +28,9 @@ export interface OperationFacts {
   body?: BodyRules;
 }
 
-/** What the client checks of a field before it sends anything. */
-export interface FieldRule {
-  type: string;
-  pattern?: string;
-  enum?: unknown[];
-  format?: string;
-  items?: FieldRule;
-}
-
-export interface BodyRules {
-  required: string[];
-  properties: Record<string, FieldRule>;
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
 function fieldRule(schema: any): FieldRule {
-  const rule: FieldRule = { type: schema.type };
+  const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: schema.type };
   if (schema.pattern) rule.pattern = schema.pattern;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];

@@ -1,0 +1,136 @@
+// Every failure of a call is an ApiError whose `kind` says what went wrong, so callers branch
+// on a name instead of guessing from a status or an untyped body.
+
+export type ApiErrorKind =
+  /** The client refused to send: a field breaks the document's rules (see `field`). */
+  | 'invalid-request'
+  /** The private error object (`code`, `message`, `errors`), e.g. a validation failure. */
+  | 'private-error'
+  /** The public error object (`success`, `message`, `params`). */
+  | 'public-error'
+  /** HTTP 429: over a rate limit, or a nonce not greater than the last one. */
+  | 'rate-limited'
+  /** HTTP 401: key, payload or signature not accepted. */
+  | 'unauthorized'
+  /** HTTP 403: the key lacks the permission or partner access. */
+  | 'forbidden'
+  /** HTTP 5xx. */
+  | 'server-error'
+  /** The connection failed: refused, reset, DNS. */
+  | 'transport'
+  /** No answer within `timeoutMs`. */
+  | 'timeout'
+  /** The caller's AbortSignal fired. */
+  | 'aborted'
+  /** The body is not what any response of the operation can be: HTML from a proxy, truncated JSON. */
+  | 'unexpected-body';
+
+export interface ApiErrorDetails<Body> {
+  kind: ApiErrorKind;
+  operationId: string;
+  status?: number;
+  body?: Body;
+  field?: string;
+  retryAfterMs?: number;
+  attempts?: number;
+  cause?: unknown;
+}
+
+export class ApiError<Body = unknown> extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly operationId: string;
+  /** The HTTP status, when a response arrived. */
+  readonly status: number | undefined;
+  /** The parsed error body, typed by the operation's documented error responses. */
+  readonly body: Body | undefined;
+  /** For `invalid-request`: the offending field, as a path such as `actionTypes.0`. */
+  readonly field: string | undefined;
+  /** Retry-After of a 429 or 503, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** How many times the call was sent (more than 1 after retries). */
+  readonly attempts: number;
+
+  constructor(message: string, details: ApiErrorDetails<Body>) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.operationId = details.operationId;
+    this.status = details.status;
+    this.body = details.body;
+    this.field = details.field;
+    this.retryAfterMs = details.retryAfterMs;
+    this.attempts = details.attempts ?? 1;
+  }
+
+  /** The private error object's `code`, when the body carries one. */
+  get code(): number | undefined {
+    const code = (this.body as { code?: unknown } | undefined)?.code;
+    return typeof code === 'number' ? code : undefined;
+  }
+
+  /** Messages per parameter from the private error object's `errors` (or the invalid field). */
+  get fieldErrors(): Record<string, string[]> {
+    if (this.kind === 'invalid-request' && this.field) return { [this.field]: [this.message] };
+    const errors = (this.body as { errors?: unknown } | undefined)?.errors;
+    return errors && typeof errors === 'object' && !Array.isArray(errors)
+      ? (errors as Record<string, string[]>)
+      : {};
+  }
+
+  withAttempts(attempts: number): ApiError<Body> {
+    return new ApiError(this.message, { ...this, cause: this.cause, attempts });
+  }
+}
+
+/** Thrown at client creation when an option is wrong; names the option. */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isPrivateErrorObject = (body: unknown) =>
+  isObject(body) &&
+  typeof body.message === 'string' &&
+  (body.code === undefined || typeof body.code === 'number');
+
+const isPublicErrorObject = (body: unknown) =>
+  isObject(body) && body.success === false && typeof body.message === 'string';
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The kind of a failed response, from its status and its (possibly unparseable) body. */
+export function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiErrorKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'server-error';
+  if (!parsed) return 'unexpected-body';
+  if (isPublicErrorObject(body)) return 'public-error';
+  if (isPrivateErrorObject(body)) return 'private-error';
+  return 'unexpected-body';
+}
+
+export function describeFailure(
+  kind: ApiErrorKind,
+  operationId: string,
+  status?: number,
+  body?: unknown,
+): string {
+  const where = status === undefined ? operationId : `${operationId} (HTTP ${status})`;
+  const message = isObject(body) && typeof body.message === 'string' ? `: ${body.message}` : '';
+  return `${kind} from ${where}${message}`;
+}

@@ -1,0 +1,24 @@
+export { operations, servers } from '../generated/operations.ts';
+export type * as PrivateApi from '../generated/private-v4.ts';
+export { ActionType } from '../generated/private-v4.ts';
+export type * as PublicApi from '../generated/public-v4.ts';
+export type {
+  CallerBody,
+  CallOptions,
+  CallResult,
+  ClientOptions,
+  OperationId,
+  PrivateClient,
+  PrivateClientOptions,
+  PrivateResult,
+  PublicClient,
+  PublicResult,
+  ResponseLike,
+  ServerName,
+} from './client.ts';
+export { createPrivateClient, createPublicClient, unwrap } from './client.ts';
+export { ApiError, type ApiErrorKind, ConfigurationError } from './errors.ts';
+export type { Limit } from './rate-limit.ts';
+export type { RetryPolicy } from './retry.ts';
+export { defaultRetryPolicy } from './retry.ts';
+export { createSigner, type Signature, type Signer } from './signing.ts';

@@ -1,0 +1,63 @@
+// Signing: X-TXC-PAYLOAD is the base64 of the exact body bytes, X-TXC-SIGNATURE the lowercase
+// hex HMAC-SHA512 of that base64 string keyed with the API secret. Node's crypto is used where
+// it exists (measured about 6x faster than Web Crypto for small payloads on this machine: see
+// bench/); any runtime with Web Crypto works too. The secret is held only inside a key object,
+// never as a string property, so it cannot leak through inspection or serialization.
+
+export interface Signature {
+  payload: string;
+  signature: string;
+}
+
+export type Signer = (body: string) => Signature | Promise<Signature>;
+
+type NodeCrypto = typeof import('node:crypto');
+type NodeBuffer = typeof import('node:buffer');
+
+const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  ?.getBuiltinModule;
+const nodeCrypto = getBuiltin?.('node:crypto') as NodeCrypto | undefined;
+const nodeBuffer = getBuiltin?.('node:buffer') as NodeBuffer | undefined;
+
+const encoder = new TextEncoder();
+
+function base64(text: string): string {
+  if (nodeBuffer) return nodeBuffer.Buffer.from(text, 'utf8').toString('base64');
+  let binary = '';
+  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function hex(bytes: ArrayBuffer): string {
+  let out = '';
+  for (const byte of new Uint8Array(bytes)) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** A signer for one secret: Node's crypto when available, else Web Crypto. */
+export function createSigner(
+  secret: string,
+  implementation: 'node' | 'web' = nodeCrypto ? 'node' : 'web',
+): Signer {
+  if (implementation === 'node') {
+    if (!nodeCrypto) throw new Error('node:crypto is not available on this runtime');
+    const { createHmac, createSecretKey } = nodeCrypto;
+    const key = createSecretKey(encoder.encode(secret));
+    return (body) => {
+      const payload = base64(body);
+      return { payload, signature: createHmac('sha512', key).update(payload).digest('hex') };
+    };
+  }
+  const key = crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-512' },
+    false,
+    ['sign'],
+  );
+  return async (body) => {
+    const payload = base64(body);
+    const signature = hex(await crypto.subtle.sign('HMAC', await key, encoder.encode(payload)));
+    return { payload, signature };
+  };
+}

@@ -1,0 +1,94 @@
+// Checks a body against the field rules the generator read from the documents, before anything
+// is signed or sent, so bad input fails here with the field's name instead of at the server.
+/** What the client checks of a field (read from the documents by scripts/operation-facts.ts). */
+export interface FieldRule {
+  readonly type: string;
+  readonly pattern?: string;
+  readonly enum?: readonly unknown[];
+  readonly format?: string;
+  readonly items?: FieldRule;
+}
+
+export interface BodyRules {
+  readonly required: readonly string[];
+  readonly properties: Readonly<Record<string, FieldRule>>;
+}
+
+export interface Violation {
+  field: string;
+  message: string;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const patterns = new Map<string, RegExp>();
+const compiled = (pattern: string) => {
+  let regex = patterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(pattern, 'u');
+    patterns.set(pattern, regex);
+  }
+  return regex;
+};
+
+function typeMatches(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+function checkField(field: string, rule: FieldRule, value: unknown): Violation | undefined {
+  if (!typeMatches(rule.type, value)) {
+    const article = /^[aeiou]/.test(rule.type) ? 'an' : 'a';
+    return {
+      field,
+      message: `${field} must be ${article} ${rule.type}, got ${JSON.stringify(value) ?? String(value)}`,
+    };
+  }
+  if (rule.enum && !rule.enum.includes(value)) {
+    return {
+      field,
+      message: `${field} must be one of ${rule.enum.map((item) => JSON.stringify(item)).join(', ')}`,
+    };
+  }
+  if (rule.pattern && typeof value === 'string' && !compiled(rule.pattern).test(value)) {
+    return { field, message: `${field} must match ${rule.pattern}, got ${JSON.stringify(value)}` };
+  }
+  if (rule.format === 'uuid' && typeof value === 'string' && !uuid.test(value)) {
+    return { field, message: `${field} must be a UUID, got ${JSON.stringify(value)}` };
+  }
+  if (rule.items && Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const violation = checkField(`${field}.${index}`, rule.items, item);
+      if (violation) return violation;
+    }
+  }
+  return undefined;
+}
+
+/** The first violation of the rules by `body`, or undefined. Fields the rules do not name pass. */
+export function checkBody(rules: BodyRules, body: Record<string, unknown>): Violation | undefined {
+  for (const field of rules.required) {
+    if (body[field] === undefined) return { field, message: `${field} is required` };
+  }
+  for (const [field, value] of Object.entries(body)) {
+    const rule = rules.properties[field];
+    if (rule && value !== undefined) {
+      const violation = checkField(field, rule, value);
+      if (violation) return violation;
+    }
+  }
+  return undefined;
+}
