@@ -1,0 +1,124 @@
+// Authentication of private calls the way the service does it (see upstream-notes.md,
+// "Signing" and "Nonce"): headers, key, HMAC-SHA512 signature over the base64 payload,
+// payload equal to the body bytes, canonical compact JSON, `request` equal to the path, nonce.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { type OperationId, operations, signingHeaders } from '../generated/operations.ts';
+import { type ErrorAnswer, notProvided, tooManyRequests, unauthorized, upstream } from './errors.ts';
+import type { FixtureKey } from './fixture.ts';
+
+export interface Authenticated {
+  key: FixtureKey;
+  body: Record<string, unknown>;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Lowercase hex HMAC-SHA512 of the payload string, keyed with the secret. */
+export function expectedSignature(secret: string, payload: string): string {
+  return createHmac('sha512', secret).update(payload).digest('hex');
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Everything but the nonce's freshness, which is checked after the rate limit. */
+export function authenticate(
+  operationId: OperationId,
+  headers: IncomingHttpHeaders,
+  rawBody: Buffer,
+  keys: ReadonlyMap<string, FixtureKey>,
+): Authenticated | ErrorAnswer {
+  const apiKey = header(headers, signingHeaders.ApiKey);
+  const payload = header(headers, signingHeaders.Payload);
+  const signature = header(headers, signingHeaders.Signature);
+  if (!apiKey) return unauthorized(operationId);
+  if (!payload) return notProvided(operationId, upstream.payloadNotProvided);
+  if (!signature) return unauthorized(operationId);
+  const key = keys.get(apiKey);
+  if (!key) return unauthorized(operationId);
+  if (!sameText(signature, expectedSignature(key.secret, payload))) return unauthorized(operationId);
+  if (!sameText(payload, rawBody.toString('base64'))) return unauthorized(operationId);
+
+  const text = rawBody.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ...upstream.invalidPayload };
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || JSON.stringify(body) !== text) {
+    return { ...upstream.invalidPayload };
+  }
+  const fields = body as Record<string, unknown>;
+  if (fields.request === undefined || fields.request === null || fields.request === '') {
+    return notProvided(operationId, upstream.requestNotProvided);
+  }
+  if (fields.request !== operations[operationId].path) return unauthorized(operationId);
+  if (fields.nonce === undefined || fields.nonce === null || fields.nonce === '') {
+    return notProvided(operationId, upstream.nonceNotProvided);
+  }
+  return { key, body: fields };
+}
+
+/** The nonce as a number, when it is a digit string or a non-negative integer (both observed). */
+function nonceValue(nonce: unknown): bigint | undefined {
+  if (typeof nonce === 'string' && /^[0-9]{1,30}$/.test(nonce)) return BigInt(nonce);
+  if (typeof nonce === 'number' && Number.isSafeInteger(nonce) && nonce >= 0) return BigInt(nonce);
+  return undefined;
+}
+
+/**
+ * Nonce rules per key: without `nonceWindow`, strictly greater than the last one accepted;
+ * with `"nonceWindow": true`, a millisecond timestamp within ±windowMs of server time and not
+ * used before. Either failure is answered like a rate limit (429), as the service does.
+ */
+export class NonceTracker {
+  readonly #last = new Map<string, bigint>();
+  readonly #used = new Map<string, Map<bigint, number>>();
+  readonly #windowMs: number;
+
+  constructor(windowMs: number) {
+    this.#windowMs = windowMs;
+  }
+
+  /**
+   * undefined when the nonce is accepted (and is now used up), or when its format is for the
+   * document's validation to report; otherwise the 429 answer.
+   */
+  check(operationId: OperationId, key: FixtureKey, body: Record<string, unknown>, now: number) {
+    const nonce = nonceValue(body.nonce);
+    if (nonce === undefined) return undefined;
+    if (body.nonceWindow === true) {
+      const distance = nonce - BigInt(now);
+      if (distance > BigInt(this.#windowMs) || distance < -BigInt(this.#windowMs)) {
+        return tooManyRequests(operationId);
+      }
+      let used = this.#used.get(key.apiKey);
+      if (!used) {
+        used = new Map();
+        this.#used.set(key.apiKey, used);
+      }
+      if (used.size > 1000) {
+        for (const [value, seenAt] of used) {
+          if (seenAt < now - 2 * this.#windowMs && value < BigInt(now - this.#windowMs)) used.delete(value);
+        }
+      }
+      if (used.has(nonce)) return tooManyRequests(operationId);
+      used.set(nonce, now);
+      return undefined;
+    }
+    const last = this.#last.get(key.apiKey);
+    if (last !== undefined && nonce <= last) return tooManyRequests(operationId);
+    this.#last.set(key.apiKey, nonce);
+    return undefined;
+  }
+}
+
+export type { ErrorAnswer };

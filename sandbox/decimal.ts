@@ -1,0 +1,85 @@
+// Exact decimal arithmetic on strings: a decimal is a BigInt of units and a scale (the number
+// of digits after the point). No floating point anywhere, never Number() on an amount.
+
+const decimalPattern = /^(-)?([0-9]+)(?:\.([0-9]+))?$/;
+
+export interface Decimal {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+/** Parses `123`, `-0.5`, `100.00`; undefined for anything else (exponents, spaces, `.5`). */
+export function parseDecimal(text: string): Decimal | undefined {
+  const match = decimalPattern.exec(text);
+  if (!match) return undefined;
+  const [, sign, whole = '0', fraction = ''] = match;
+  const units = BigInt(`${whole}${fraction}`);
+  return { units: sign ? -units : units, scale: fraction.length };
+}
+
+export function isDecimal(text: string): boolean {
+  return decimalPattern.test(text);
+}
+
+function decimal(text: string): Decimal {
+  const parsed = parseDecimal(text);
+  if (!parsed) throw new Error(`not a decimal: ${JSON.stringify(text)}`);
+  return parsed;
+}
+
+function rescale(value: Decimal, scale: number): bigint {
+  return value.units * 10n ** BigInt(scale - value.scale);
+}
+
+function aligned(a: string, b: string): [bigint, bigint, number] {
+  const x = decimal(a);
+  const y = decimal(b);
+  const scale = Math.max(x.scale, y.scale);
+  return [rescale(x, scale), rescale(y, scale), scale];
+}
+
+/** The shortest form: no trailing fraction zeros, no `-0`. */
+export function formatDecimal(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  let digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  let fraction = scale > 0 ? digits.slice(-scale) : '';
+  digits = scale > 0 ? digits.slice(0, -scale) : digits;
+  fraction = fraction.replace(/0+$/, '');
+  const text = fraction ? `${digits}.${fraction}` : digits;
+  return negative && text !== '0' ? `-${text}` : text;
+}
+
+export function normalize(a: string): string {
+  const x = decimal(a);
+  return formatDecimal(x.units, x.scale);
+}
+
+export function add(a: string, b: string): string {
+  const [x, y, scale] = aligned(a, b);
+  return formatDecimal(x + y, scale);
+}
+
+export function subtract(a: string, b: string): string {
+  const [x, y, scale] = aligned(a, b);
+  return formatDecimal(x - y, scale);
+}
+
+/** -1, 0 or 1. */
+export function compare(a: string, b: string): -1 | 0 | 1 {
+  const [x, y] = aligned(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function isZero(a: string): boolean {
+  return decimal(a).units === 0n;
+}
+
+export function isNegative(a: string): boolean {
+  return decimal(a).units < 0n;
+}
+
+export function sum(values: Iterable<string>): string {
+  let total = '0';
+  for (const value of values) total = add(total, value);
+  return total;
+}
