@@ -1,0 +1,13 @@
+import { createPrivateClient } from 'txc-api-v4';
+
+const client = createPrivateClient({
+  apiKey: process.env.API_KEY ?? '',
+  apiSecret: process.env.API_SECRET ?? '',
+  baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
+});
+
+const { data, error } = await client.POST('/api/v4/collateral-account/balance-summary', {
+  body: { ticker: 'BTC' },
+});
+if (error) console.error(error.kind, error.message);
+else for (const item of data) console.log(item);

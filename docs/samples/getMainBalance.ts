@@ -1,0 +1,12 @@
+import { createPrivateClient } from 'txc-api-v4';
+
+const client = createPrivateClient({
+  apiKey: process.env.API_KEY ?? '',
+  apiSecret: process.env.API_SECRET ?? '',
+  baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
+});
+
+// The client adds `request` and `nonce` and signs the call. Omit `ticker` for every asset.
+const { data, error } = await client.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } });
+if (error) console.error(error.kind, error.message);
+else console.log(data);
