@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OperationId, signingHeaders } from '../../generated/operations.ts';
+import { expectedSignature } from '../../sandbox/auth.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import {
+  call,
+  defaultFixture,
+  disabledKey,
+  nextNonce,
+  operations,
+  ordinaryKey,
+  partnerKey,
+  sign,
+} from './helpers.ts';
+
+const fixture = defaultFixture();
+const partner = partnerKey(fixture);
+const ordinary = ordinaryKey(fixture);
+const unauthorized = { code: 10, message: 'Unauthorized request.' };
+const tooMany = { code: 0, errors: {}, message: 'Too many requests.' };
+const plan = fixture.plans.find((p) => p.status === 'active' && p.currency === 'USDT');
+
+let clockMs = Date.now();
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, strict: true, clock: () => clockMs });
+});
+afterAll(async () => {
+  await sandbox.close();
+  expect(sandbox.violations).toEqual([]);
+});
+
+const balance = 'getMainBalance' satisfies OperationId;
+
+describe('signing, as upstream-notes describe it', () => {
+  it('the tests sign like the known-answer vector, and so does the sandbox', () => {
+    const body =
+      '{"request":"/api/v4/trade-balance","nonce":1700000000000,"nonceWindow":true,"ticker":"BTC"}';
+    const payload = Buffer.from(body).toString('base64');
+    expect(payload.startsWith('eyJyZXF1ZXN0IjoiL2FwaS92NC90cmFkZS1iYWxhbmNl')).toBe(true);
+    for (const signature of [sign('test-secret', payload), expectedSignature('test-secret', payload)]) {
+      expect(signature).toMatch(/^[0-9a-f]{128}$/);
+      expect(signature.startsWith('81d08e8576e565ac')).toBe(true);
+      expect(signature.endsWith('7703df9b92')).toBe(true);
+    }
+  });
+
+  it('a correctly signed call is answered', async () => {
+    const reply = await call(sandbox.url, partner, balance);
+    expect(reply.status).toBe(200);
+  });
+
+  it('an unknown key gets 401 code 10', async () => {
+    const reply = await call(
+      sandbox.url,
+      { apiKey: 'not-a-key-of-the-fixture', secret: partner.secret },
+      balance,
+    );
+    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+  });
+
+  it.each([
+    ['the API key header', signingHeaders.ApiKey, 401, unauthorized.message],
+    ['the payload header', signingHeaders.Payload, 401, 'Payload not provided.'],
+    ['the signature header', signingHeaders.Signature, 401, unauthorized.message],
+  ])('a call without %s is refused', async (_, header, status, message) => {
+    const reply = await call(sandbox.url, partner, balance, { headers: { [header]: undefined } });
+    expect(reply.status).toBe(status);
+    expect(reply.body.message).toBe(message);
+  });
+
+  it('a signature made with another secret gets 401 code 10', async () => {
+    const reply = await call(sandbox.url, partner, balance, { secret: ordinary.secret });
+    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+  });
+
+  it('an uppercase hex signature is not accepted', async () => {
+    const body = JSON.stringify({ request: operations[balance].path, nonce: nextNonce() });
+    const payload = Buffer.from(body).toString('base64');
+    const reply = await call(sandbox.url, partner, balance, {
+      bodyText: body,
+      headers: { [signingHeaders.Signature]: sign(partner.secret, payload).toUpperCase() },
+    });
+    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+  });
+
+  it('a payload that is not the base64 of the body bytes gets 401, and nothing happens', async () => {
+    if (!plan) throw new Error('fixture without an active USDT plan');
+    const before = sandbox.state.mainBalance(partner.account, plan.currency);
+    const path = operations.createFlexInvestment.path;
+    const signed = JSON.stringify({
+      request: path,
+      nonce: nextNonce(),
+      planId: plan.id,
+      amount: plan.minAmount,
+    });
+    const sent = JSON.stringify({
+      request: path,
+      nonce: nextNonce(),
+      planId: plan.id,
+      amount: plan.maxAmount,
+    });
+    const reply = await call(sandbox.url, partner, 'createFlexInvestment', {
+      bodyText: sent,
+      payload: Buffer.from(signed).toString('base64'),
+    });
+    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(sandbox.state.mainBalance(partner.account, plan.currency)).toBe(before);
+  });
+
+  it('a payload of the same JSON without its padding is not the exact base64', async () => {
+    // 2 bytes of padding make the base64 end in "=="; strip them and sign what remains.
+    let body = '';
+    for (let pad = 0; pad < 3; pad++) {
+      body = JSON.stringify({
+        request: operations[balance].path,
+        nonce: nextNonce(),
+        ticker: 'B'.repeat(pad + 1),
+      });
+      if (Buffer.from(body).toString('base64').endsWith('==')) break;
+    }
+    const payload = Buffer.from(body).toString('base64').replace(/=+$/, '');
+    expect(payload).not.toBe(Buffer.from(body).toString('base64'));
+    const reply = await call(sandbox.url, partner, balance, { bodyText: body, payload });
+    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+  });
+
+  it('a body that is not compact JSON gets 400 code 9, even when signed correctly', async () => {
+    const body = JSON.stringify({ request: operations[balance].path, nonce: nextNonce() }, null, 1);
+    const reply = await call(sandbox.url, partner, balance, { bodyText: body });
+    expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
+  });
+
+  it('a body that is not JSON gets 400 code 9', async () => {
+    const reply = await call(sandbox.url, partner, balance, { bodyText: 'request=/api/v4&nonce=1' });
+    expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
+  });
+
+  it('a body without request is refused with "Request not provided."', async () => {
+    const reply = await call(sandbox.url, partner, balance, { omit: ['request'] });
+    expect(reply.status).toBe(401);
+    expect(reply.body.message).toBe('Request not provided.');
+  });
+
+  it('a request that is not the path called (another operation, or a full URL) gets 401', async () => {
+    for (const request of [
+      operations.getCollateralBalanceSummary.path,
+      `${sandbox.url}${operations[balance].path}`,
+    ]) {
+      const reply = await call(sandbox.url, partner, balance, { fields: { request } });
+      expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    }
+  });
+});
+
+describe('nonces', () => {
+  it('a body without nonce is refused with "Nonce not provided."', async () => {
+    const reply = await call(sandbox.url, partner, balance, { omit: ['nonce'] });
+    expect(reply.status).toBe(401);
+    expect(reply.body.message).toBe('Nonce not provided.');
+  });
+
+  it('a nonce that is not greater than the last one gets 429 "Too many requests."', async () => {
+    const nonce = nextNonce();
+    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+    const again = await call(sandbox.url, partner, balance, { fields: { nonce } });
+    expect(again).toMatchObject({ status: 429, body: tooMany });
+    const lower = await call(sandbox.url, partner, balance, {
+      fields: { nonce: String(BigInt(nonce) - 1n) },
+    });
+    expect(lower).toMatchObject({ status: 429, body: tooMany });
+    expect((await call(sandbox.url, partner, balance)).status).toBe(200);
+  });
+
+  it('nonces are tracked per key', async () => {
+    const nonce = nextNonce();
+    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+    expect((await call(sandbox.url, ordinary, balance, { fields: { nonce } })).status).toBe(200);
+  });
+
+  it('a refused signature does not use up its nonce', async () => {
+    const nonce = nextNonce();
+    const refused = await call(sandbox.url, partner, balance, { fields: { nonce }, secret: 'wrong' });
+    expect(refused.status).toBe(401);
+    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+  });
+
+  it('an integer nonce passes the nonce check, but the document asks for a string', async () => {
+    const nonce = Number(nextNonce());
+    expect(Number.isSafeInteger(nonce)).toBe(true);
+    const reply = await call(sandbox.url, ordinary, balance, { fields: { nonce } });
+    expect(reply.status).toBe(400);
+    expect(Object.keys(reply.body.errors)).toEqual(['nonce']);
+  });
+
+  describe('with nonceWindow', () => {
+    const windowCall = (nonce: number, key = partner) =>
+      call(sandbox.url, key, balance, { fields: { nonce: String(nonce), nonceWindow: true } });
+
+    it('accepts unique timestamps within ±5 s in any order', async () => {
+      clockMs = Date.now();
+      for (const offset of [4900, -4900, 0, 1, -1, 2500]) {
+        expect((await windowCall(clockMs + offset)).status, `offset ${offset}`).toBe(200);
+      }
+    });
+
+    it('refuses a reused nonce with 429', async () => {
+      clockMs = Date.now();
+      expect((await windowCall(clockMs + 10)).status).toBe(200);
+      expect(await windowCall(clockMs + 10)).toMatchObject({ status: 429, body: tooMany });
+    });
+
+    it('refuses timestamps more than 5 s away from server time with 429', async () => {
+      clockMs = Date.now();
+      for (const offset of [5001, -5001, 60_000, -clockMs]) {
+        expect(await windowCall(clockMs + offset), `offset ${offset}`).toMatchObject({
+          status: 429,
+          body: tooMany,
+        });
+      }
+    });
+
+    it('follows the server clock, not the caller', async () => {
+      clockMs = Date.now();
+      const nonce = clockMs + 20;
+      expect((await windowCall(nonce)).status).toBe(200);
+      clockMs += 60_000;
+      expect((await windowCall(nonce - 1)).status).toBe(429);
+      expect((await windowCall(clockMs - 30)).status).toBe(200);
+    });
+  });
+});
+
+describe('permissions', () => {
+  const signedOperations = (Object.keys(operations) as OperationId[]).filter(
+    (id) => operations[id].auth === 'signed',
+  );
+  const partnerOnly = signedOperations.filter((id) => operations[id].partnerOnly);
+  const open = signedOperations.filter((id) => !operations[id].partnerOnly);
+
+  it('the document marks some operations partner-only and some not', () => {
+    expect(partnerOnly.length).toBeGreaterThan(0);
+    expect(open.length).toBeGreaterThan(0);
+  });
+
+  it.each(partnerOnly)('%s answers 403 to a key without partner access', async (operationId) => {
+    const reply = await call(sandbox.url, ordinary, operationId, {
+      fields: operationId === 'createFlexInvestment' ? { planId: plan?.id, amount: plan?.minAmount } : {},
+    });
+    expect(reply.status).toBe(403);
+    expect(reply.body.message).toBe("You don't have permission to use this endpoint.");
+  });
+
+  it.each(open)('%s answers a key without partner access', async (operationId) => {
+    expect((await call(sandbox.url, ordinary, operationId)).status).toBe(200);
+  });
+
+  it.each(signedOperations)('%s answers 403 to a key that is not enabled', async (operationId) => {
+    const reply = await call(sandbox.url, disabledKey(fixture), operationId);
+    expect(reply.status).toBe(403);
+    expect(reply.body.message).toBe('This action is unauthorized. Enable your key in API settings');
+  });
+
+  it('a key restricted to some endpoints may call only those', async () => {
+    const restricted = { apiKey: 'restricted-key', secret: 'restricted-secret', account: partner.account };
+    const custom = defaultFixture();
+    custom.keys.push({ ...restricted, partner: true, operations: ['getMainBalance'] });
+    const other = await startSandbox({ port: 0, strict: true, fixture: custom });
+    try {
+      expect((await call(other.url, restricted, 'getMainBalance')).status).toBe(200);
+      const refused = await call(other.url, restricted, 'getCollateralBalanceSummary');
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe('This action is unauthorized. Enable your key in API settings');
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+// Test helpers: the tests' own minimal signing code (node:crypto), independent of src/.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
+import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
+import { defaultFixturePath } from '../../sandbox/fixture.ts';
+
+export { operations };
+
+/** A fresh copy of the default fixture. */
+export function defaultFixture(): Fixture {
+  return JSON.parse(readFileSync(defaultFixturePath, 'utf8'));
+}
+
+export function findKey(fixture: Fixture, predicate: (key: FixtureKey) => boolean): FixtureKey {
+  const key = fixture.keys.find(predicate);
+  if (!key) throw new Error('the fixture has no such key');
+  return key;
+}
+
+export const partnerKey = (fixture: Fixture) =>
+  findKey(fixture, (k) => k.partner === true && k.enabled !== false);
+export const ordinaryKey = (fixture: Fixture) =>
+  findKey(fixture, (k) => k.partner !== true && k.enabled !== false);
+export const disabledKey = (fixture: Fixture) => findKey(fixture, (k) => k.enabled === false);
+
+export function sign(secret: string, payload: string): string {
+  return createHmac('sha512', secret).update(payload).digest('hex');
+}
+
+let lastNonce = BigInt(Date.now()) * 1000n;
+/** Strictly increasing nonces for the non-window mode. */
+export function nextNonce(): string {
+  lastNonce += 1n;
+  return String(lastNonce);
+}
+
+export interface Reply {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, inspected by the tests
+  body: any;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  /** Fields of the body besides request and nonce (these may be overridden too). */
+  fields?: Record<string, unknown>;
+  /** Drop `request` or `nonce` from the body. */
+  omit?: string[];
+  /** Exact body text instead of compact JSON. */
+  bodyText?: string;
+  /** Headers to override (undefined removes one). */
+  headers?: Record<string, string | undefined>;
+  /** Sign with this secret instead of the key's. */
+  secret?: string;
+  /** Sign this payload string instead of the body's base64. */
+  payload?: string;
+}
+
+export async function call(
+  baseUrl: string,
+  key: Pick<FixtureKey, 'apiKey' | 'secret'>,
+  operationId: OperationId,
+  options: CallOptions = {},
+): Promise<Reply> {
+  const path = operations[operationId].path;
+  const body: Record<string, unknown> = { request: path, nonce: nextNonce(), ...options.fields };
+  for (const field of options.omit ?? []) delete body[field];
+  const text = options.bodyText ?? JSON.stringify(body);
+  const payload = options.payload ?? Buffer.from(text).toString('base64');
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const wanted: Record<string, string | undefined> = {
+    [signingHeaders.ApiKey]: key.apiKey,
+    [signingHeaders.Payload]: payload,
+    [signingHeaders.Signature]: sign(options.secret ?? key.secret, payload),
+    ...options.headers,
+  };
+  for (const [name, value] of Object.entries(wanted)) if (value !== undefined) headers[name] = value;
+  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: text });
+  const raw = await response.text();
+  return { status: response.status, body: raw ? JSON.parse(raw) : undefined, headers: response.headers };
+}
+
+/** Test-side exact decimal: units at a fixed scale of 18 digits, independent of sandbox code. */
+const scale = 18n;
+export function units(text: string): bigint {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(text);
+  if (!match) throw new Error(`not a decimal: ${text}`);
+  const fraction = (match[3] ?? '').padEnd(Number(scale), '0');
+  if (fraction.length > Number(scale)) throw new Error(`too many decimals: ${text}`);
+  const value = BigInt(match[2] ?? '0') * 10n ** scale + BigInt(fraction || '0');
+  return match[1] ? -value : value;
+}
+
+/** Action types as the specification's table lists them. */
+export const actionType = { INVEST: 1, DAILY_EARNING: 4, OPEN_INVESTMENT: 6 } as const;
