@@ -1,0 +1,177 @@
+// Checks a built docs page in a real browser: every expected operation is listed and shows its
+// request fields, its responses and its TypeScript sample; nothing is fetched from outside
+// 127.0.0.1; nothing is logged as an error. Returns the problems found (none when all is well).
+import { readFileSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { operations } from '../generated/operations.ts';
+import { sampleFile } from './samples.ts';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface ExpectedOperation {
+  operationId: string;
+  statuses: readonly number[];
+  fields: string[];
+  sample: string;
+}
+
+/** The operations of one API (its name in redocly.yaml), as generated/operations.ts lists them. */
+export function expectedOperations(api: string): ExpectedOperation[] {
+  return Object.values(operations)
+    .filter((operation) => operation.api === api)
+    .map((operation) => ({
+      operationId: operation.operationId,
+      statuses: operation.statuses,
+      fields: 'body' in operation ? Object.keys(operation.body.properties) : [],
+      sample: readFileSync(sampleFile(operation.operationId), 'utf8'),
+    }));
+}
+
+const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+export interface PageCheck {
+  problems: string[];
+  blocked: string[];
+  consoleErrors: string[];
+}
+
+const isLocal = (url: URL): boolean =>
+  url.hostname === '127.0.0.1' ||
+  url.protocol === 'data:' ||
+  url.protocol === 'blob:' ||
+  url.href === 'about:blank';
+
+/**
+ * Opens `url` in a new page of `browser`, with every request that would leave 127.0.0.1 blocked,
+ * and checks it against `expected`. With `screenshot`, saves a picture of the page there.
+ */
+export async function checkDocsPage(
+  browser: Browser,
+  url: string,
+  expected: ExpectedOperation[],
+  screenshot?: string,
+): Promise<PageCheck> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // A page that never comes alive should fail the check soon, not after the default 30 s per step.
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  const blocked: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.route(
+    (target) => !isLocal(target),
+    (route) => {
+      blocked.push(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+  try {
+    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.locator('#redoc [data-section-id]').first().waitFor();
+    if (screenshot) await page.screenshot({ path: screenshot });
+    const routes = await operationRoutes(page);
+    for (const operation of expected) {
+      const route = routes.get(operation.operationId.toLowerCase());
+      if (!route) {
+        problems.push(`${operation.operationId} is not listed`);
+        continue;
+      }
+      problems.push(...(await checkOperation(page, url, route, operation)));
+    }
+    await page.waitForLoadState('networkidle');
+  } catch (error) {
+    problems.push(`the page could not be checked: ${(error as Error).message}`);
+  } finally {
+    await page.close();
+  }
+  problems.push(...blocked.map((target) => `request blocked: ${target}`));
+  problems.push(...consoleErrors.map((text) => `console error: ${text}`));
+  return { problems, blocked, consoleErrors };
+}
+
+/** Opens every group in the sidebar and collects the operation routes it lists, by last segment. */
+async function operationRoutes(page: Page): Promise<Map<string, string>> {
+  const routes = new Map<string, string>();
+  const collect = async (): Promise<void> => {
+    const hrefs = await page
+      .locator('#redoc a[href]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    for (const href of hrefs) {
+      const route = href.replace(/^#/, '').split('#')[0] as string;
+      const segments = route.split('/').filter(Boolean);
+      if (route.startsWith('/') && segments.length === 2 && segments[0] !== 'section') {
+        routes.set(segments[1] as string, route);
+      }
+    }
+  };
+  await collect();
+  const groups = await page
+    .locator('#redoc a[href]')
+    .evaluateAll((links) =>
+      links
+        .map((link) => (link.getAttribute('href') ?? '').replace(/^#/, ''))
+        .filter((href) => /^\/[^/#]+$/.test(href) && !href.startsWith('/section')),
+    );
+  for (const group of new Set(groups)) {
+    await page.locator(`#redoc a[href="${group}"], #redoc a[href="#${group}"]`).first().click();
+    await page.locator(`[data-section-id="${group}"]`).first().waitFor();
+    await collect();
+  }
+  return routes;
+}
+
+async function checkOperation(
+  page: Page,
+  url: string,
+  route: string,
+  operation: ExpectedOperation,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const id = operation.operationId;
+  await page.goto(`${url.split('#')[0]}#${route}`, { waitUntil: 'networkidle' });
+  const section = page.locator(`[data-section-id="${route}"]`).first();
+  await section.waitFor();
+  const anchor = route.slice(1);
+  for (const field of operation.fields) {
+    const shown = await page.locator(`[id="${anchor}/t=request&path=${field.toLowerCase()}"]`).count();
+    if (shown === 0) problems.push(`${id} does not show the request field ${field}`);
+  }
+  const responses = page.locator(`[id="${anchor}/responses"]`);
+  if ((await responses.count()) === 0) problems.push(`${id} shows no responses`);
+  else {
+    const texts = new Set(
+      await section.evaluate((element) =>
+        [...element.querySelectorAll('*')]
+          .filter((node) => node.children.length === 0)
+          .map((node) => (node.textContent ?? '').trim()),
+      ),
+    );
+    for (const status of operation.statuses) {
+      if (!texts.has(String(status))) problems.push(`${id} does not show the response ${status}`);
+    }
+  }
+  const samples = await section.locator('.panel-request-samples').allInnerTexts();
+  if (!samples.some((text) => squash(text).includes(squash(operation.sample)))) {
+    problems.push(`${id} does not show its TypeScript sample`);
+  }
+  return problems;
+}

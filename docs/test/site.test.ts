@@ -1,0 +1,185 @@
+// The docs site in a real browser, offline: every request that would leave 127.0.0.1 is blocked
+// and counted as a failure. The expected operations come from generated/operations.ts.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { operations } from '../../generated/operations.ts';
+import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
+import { findSampleDrift, projectRoot, sampleFile, writeSamples } from '../samples.ts';
+import { serveStatic } from '../serve.ts';
+import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
+
+const run = promisify(execFile);
+const reports = join(projectRoot, 'reports');
+const apis = loadApiDocuments(projectRoot);
+const tempDirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-test-'));
+  tempDirs.push(dir);
+  return dir;
+};
+
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(reports, { recursive: true });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Serves `dir` for the duration of `use`. */
+async function withServer<T>(dir: string, use: (url: string) => Promise<T>): Promise<T> {
+  const server = await serveStatic(dir, 0);
+  try {
+    return await use(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('docs site', () => {
+  it('every operation of generated/operations.ts belongs to a document that gets a page', () => {
+    const names = apis.map((api) => api.name);
+    const pages = inject('docsPages').map((page) => page.name);
+    expect(pages).toEqual(names);
+    for (const operation of Object.values(operations)) expect(names).toContain(operation.api);
+  });
+
+  for (const api of apis) {
+    it(`${api.name}: lists every operation with its fields, responses and sample, offline and without errors`, async () => {
+      const expected = expectedOperations(api.name);
+      expect(expected.length).toBeGreaterThan(0);
+      const result = await checkDocsPage(
+        browser,
+        `${inject('docsUrl')}${api.name}.html`,
+        expected,
+        join(reports, `docs-${api.name}.png`),
+      );
+      expect(result.blocked).toEqual([]);
+      expect(result.consoleErrors).toEqual([]);
+      expect(result.problems).toEqual([]);
+    });
+  }
+
+  it('the index links every page and shows the API version and the getting-started sample', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const blocked: string[] = [];
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        blocked.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const links = await page
+        .locator('#documents a')
+        .evaluateAll((anchors) =>
+          anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
+        );
+      expect(links).toEqual(
+        apis.map((api) => ({ href: `./${api.name}.html`, text: api.document.info.title })),
+      );
+      const versions = [...new Set(apis.map((api) => api.document.info.version as string))];
+      expect(await page.locator('#api-version').textContent()).toBe(versions.join(', '));
+      const sample = await page.locator('#getting-started').innerText();
+      expect(sample).toContain("from 'txc-api-v4'");
+      expect(sample).toContain('createPrivateClient');
+      // Every link on the index leads to a page the server has.
+      for (const { href } of links) {
+        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
+        expect(response.status()).toBe(200);
+      }
+      await page.screenshot({ path: join(reports, 'docs-index.png'), fullPage: true });
+      expect(blocked).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the page check fails when it should', () => {
+  it('reports an operation that disappeared from a document', async () => {
+    const api = apis.find((candidate) => expectedOperations(candidate.name).length > 1);
+    if (!api) throw new Error('no document with two operations to remove one from');
+    const expected = expectedOperations(api.name);
+    const removed = expected.at(-1) as (typeof expected)[number];
+    const facts = operations[removed.operationId as keyof typeof operations];
+    const document = parse(readFileSync(join(projectRoot, api.file), 'utf8'));
+    delete document.paths[facts.path][facts.method];
+    if (Object.keys(document.paths[facts.path]).length === 0) delete document.paths[facts.path];
+    const dir = tempDir();
+    writeFileSync(join(dir, 'document.yaml'), stringify(document));
+    await buildPage(
+      join(dir, 'document.yaml'),
+      join(dir, 'page.html'),
+      writeRedocAssets(join(dir, 'assets')),
+    );
+    const result = await withServer(dir, (url) => checkDocsPage(browser, `${url}page.html`, expected));
+    expect(result.problems).toEqual([`${removed.operationId} is not listed`]);
+  });
+
+  it('reports requests that leave 127.0.0.1 (a page as build-docs writes it, loading Redoc from a CDN)', async () => {
+    const api = apis[0];
+    if (!api) throw new Error('no document');
+    const dir = tempDir();
+    await run(redoclyBin, ['build-docs', join(projectRoot, api.file), '-o', join(dir, 'page.html')], {
+      cwd: projectRoot,
+      env: redoclyEnv,
+    });
+    const result = await withServer(dir, (url) =>
+      checkDocsPage(browser, `${url}page.html`, expectedOperations(api.name)),
+    );
+    expect(result.blocked.length).toBeGreaterThan(0);
+    expect(result.blocked.every((url) => !url.startsWith('http://127.0.0.1'))).toBe(true);
+    expect(result.problems).toContain(`request blocked: ${result.blocked[0]}`);
+  });
+});
+
+describe('code samples', () => {
+  it('the documents carry every sample exactly as in docs/samples/', () => {
+    expect(findSampleDrift()).toEqual([]);
+  });
+
+  it('a changed sample file is reported until the documents are rewritten, and the rewrite touches nothing else', () => {
+    const root = tempDir();
+    cpSync(join(projectRoot, 'redocly.yaml'), join(root, 'redocly.yaml'));
+    cpSync(join(projectRoot, 'openapi'), join(root, 'openapi'), { recursive: true });
+    cpSync(join(projectRoot, 'docs/samples'), join(root, 'docs/samples'), { recursive: true });
+    const [operation] = Object.values(operations);
+    if (!operation) throw new Error('no operation');
+    const file = sampleFile(operation.operationId, root);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}console.log('changed');\n`);
+    expect(findSampleDrift(root)).toEqual([
+      expect.stringContaining(`${operation.operationId}: the x-codeSamples source`),
+    ]);
+    const withoutSamples = (path: string): unknown => {
+      const document = parse(readFileSync(path, 'utf8'));
+      for (const item of Object.values<Record<string, Record<string, unknown>>>(document.paths)) {
+        for (const op of Object.values(item)) delete op['x-codeSamples'];
+      }
+      return document;
+    };
+    const before = apis.map((api) => withoutSamples(join(root, api.file)));
+    writeSamples(root);
+    expect(findSampleDrift(root)).toEqual([]);
+    expect(apis.map((api) => withoutSamples(join(root, api.file)))).toEqual(before);
+  });
+});
