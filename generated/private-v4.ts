@@ -209,12 +209,12 @@ export interface components {
              * @description Pagination limit. Its maximum is not shown.
              * @default 50
              */
-            limit: number;
+            limit?: number;
             /**
              * @description Pagination offset.
              * @default 0
              */
-            offset: number;
+            offset?: number;
             /**
              * Format: uuid
              * @description Filter by plan identifier.

@@ -20,6 +20,8 @@ async function renderTypes(file: string): Promise<string> {
     conditionalEnums: true,
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
+    // A default is what the server assumes when a field is left out: it stays optional.
+    defaultNonNullable: false,
     silent: true,
   });
   return COMMENT_HEADER + astToString(ast);

@@ -124,7 +124,9 @@ const callerRules = new Map<string, BodyRules>(
             facts.operationId,
             {
               required: facts.body.required.filter((field) => !signedFields.has(field)),
-              properties: facts.body.properties,
+              properties: Object.fromEntries(
+                Object.entries(facts.body.properties).filter(([field]) => !signedFields.has(field)),
+              ),
             },
           ],
         ]
@@ -230,12 +232,16 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     const headers: Record<string, string> = {};
     if (options.userAgent) headers['User-Agent'] = options.userAgent;
     if (!signing) return { headers, body: undefined };
-    const full: Record<string, unknown> = { request: facts.path, nonce: '' };
-    if (signing.nonceWindow) full.nonceWindow = true;
-    if (callerBody) Object.assign(full, callerBody);
-    if (!signing.nonceWindow) delete full.nonceWindow;
+    // A null prototype keeps a caller's field named __proto__ an ordinary field.
+    const full: Record<string, unknown> = Object.create(null);
     full.request = facts.path;
     full.nonce = nextNonce(signing.apiKey, signing.clock);
+    if (signing.nonceWindow) full.nonceWindow = true;
+    if (callerBody) {
+      for (const field in callerBody) {
+        if (!signedFields.has(field) && Object.hasOwn(callerBody, field)) full[field] = callerBody[field];
+      }
+    }
     const body = JSON.stringify(full);
     const { payload, signature } = await signing.signer(body);
     headers[signingHeaders.ApiKey] = signing.apiKey;
@@ -321,12 +327,13 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     const policy = facts.retrySafe ? retryPolicy : undefined;
     const window = windowFor(facts);
     for (let attempt = 1; ; attempt++) {
+      let release: (() => void) | undefined;
       try {
-        if (window) await sleep(window.reserve(performance.now()), init.signal);
+        release = await window?.acquire(init.signal);
       } catch {
         return fail(facts, 'aborted', describeFailure('aborted', facts.operationId));
       }
-      const outcome = await send(facts, callerBody, init);
+      const outcome = await send(facts, callerBody, init).finally(release);
       const error = outcome.error;
       if (!error) return outcome;
       if (!policy || attempt >= policy.attempts || !isRetryable(error) || init.signal?.aborted) {

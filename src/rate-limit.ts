@@ -7,23 +7,58 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/** Exact sliding window: send k waits until send k-N is at least one window old. */
+/**
+ * Sliding window of N permits. A call holds a permit from before it is sent until its answer
+ * has arrived, and the permit comes back one window later. The server counts a request at its
+ * arrival, which lies between the two, so no window of the server's sees more than N requests,
+ * whatever the network delays: a window timed from the send alone would let a slow request and
+ * a fast later one land closer than a window apart.
+ */
 export class SlidingWindow {
-  private readonly sendTimes: Float64Array;
-  private next = 0;
+  private available: number;
+  private readonly waiting: (() => void)[] = [];
   private readonly windowMs: number;
 
   constructor(limit: Limit) {
-    this.sendTimes = new Float64Array(limit.requests).fill(Number.NEGATIVE_INFINITY);
+    this.available = limit.requests;
     this.windowMs = limit.windowSeconds * 1000;
   }
 
-  /** Reserves the next send slot; returns how long to wait before sending. */
-  reserve(now: number): number {
-    const at = Math.max(now, (this.sendTimes[this.next] as number) + this.windowMs);
-    this.sendTimes[this.next] = at;
-    this.next = (this.next + 1) % this.sendTimes.length;
-    return at - now;
+  /** Resolves with a release function once a permit is free, in call order. */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (this.available > 0 && this.waiting.length === 0) {
+      this.available--;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(this.releaser());
+      };
+      const onAbort = () => {
+        const index = this.waiting.indexOf(grant);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(signal?.reason);
+      };
+      this.waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const timer = setTimeout(() => {
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.available++;
+      }, this.windowMs);
+      // A pending permit must not keep the process alive.
+      (timer as { unref?: () => void }).unref?.();
+    };
   }
 }
 

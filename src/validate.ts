@@ -84,7 +84,7 @@ export function checkBody(rules: BodyRules, body: Record<string, unknown>): Viol
     if (body[field] === undefined) return { field, message: `${field} is required` };
   }
   for (const [field, value] of Object.entries(body)) {
-    const rule = rules.properties[field];
+    const rule = Object.hasOwn(rules.properties, field) ? rules.properties[field] : undefined;
     if (rule && value !== undefined) {
       const violation = checkField(field, rule, value);
       if (violation) return violation;

@@ -1,0 +1,241 @@
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  type ApiErrorKind,
+  createPrivateClient,
+  createPublicClient,
+  unwrap,
+} from '../../src/index.ts';
+import { json, type LocalServer, startLocalServer } from './local-server.ts';
+import { historyPath, mainBalancePath, pingPath } from './paths.ts';
+
+const secret = 'do-not-leak-this-secret-0123456789';
+
+type Answer = (response: import('node:http').ServerResponse) => void;
+const answers = new Map<string, Answer>();
+let server: LocalServer;
+
+beforeAll(async () => {
+  server = await startLocalServer((request, response) => {
+    const answer = answers.get(String(request.headers['user-agent']).replace(/^case /, ''));
+    if (!answer) return json(response, 500, { message: 'no such case' });
+    answer(response);
+  });
+});
+afterAll(() => server.close());
+
+type Transport = 'default transport' | 'injected fetch';
+
+/** The case travels in the User-Agent, so the default transport needs no seam. */
+function clientFor(testCase: string, transport: Transport = 'default transport') {
+  return createPrivateClient({
+    apiKey: 'errors-key',
+    apiSecret: secret,
+    baseUrl: server.url,
+    rateLimit: false,
+    userAgent: `case ${testCase}`,
+    ...(transport === 'injected fetch' ? { fetch: (request: Request) => fetch(request) } : {}),
+  });
+}
+
+const cases: [ApiErrorKind, Answer, number | undefined][] = [
+  [
+    'private-error',
+    (response) =>
+      json(response, 400, {
+        code: 0,
+        message: 'Validation failed',
+        errors: { plan: ['The selected plan is invalid.'] },
+      }),
+    400,
+  ],
+  [
+    'rate-limited',
+    (response) => json(response, 429, { code: 0, errors: {}, message: 'Too many requests.' }),
+    429,
+  ],
+  ['unauthorized', (response) => json(response, 401, { code: 10, message: 'Unauthorized request.' }), 401],
+  [
+    'forbidden',
+    (response) => json(response, 403, { message: "You don't have permission to use this endpoint." }),
+    403,
+  ],
+  ['server-error', (response) => response.writeHead(503).end(), 503],
+  [
+    'unexpected-body',
+    (response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>'),
+    200,
+  ],
+  [
+    'unexpected-body',
+    (response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"BTC":{"main_'),
+    200,
+  ],
+  [
+    'unexpected-body',
+    (response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>'),
+    404,
+  ],
+];
+
+describe('each failure arrives typed, with status and operation, and without the secret', () => {
+  const transports: Transport[] = ['default transport', 'injected fetch'];
+  it.each(
+    transports.flatMap((transport) =>
+      cases.map(([kind, answer, status], index) => ({ kind, answer, status, index, transport })),
+    ),
+  )('$kind (case $index, $transport)', async ({ kind, answer, status, index, transport }) => {
+    answers.set(String(index), answer);
+    const client = clientFor(String(index), transport);
+    const { data, error, response } = await client.POST(historyPath);
+    expect(data).toBeUndefined();
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error?.kind).toBe(kind);
+    expect(error?.status).toBe(status);
+    expect(response?.status).toBe(status);
+    expect(error?.operationId).toBe('listFlexInvestmentHistory');
+    expectNoSecret(error);
+    await expect(unwrap(client.POST(historyPath))).rejects.toMatchObject({ kind, status });
+    await client.close();
+  });
+
+  it('the private error object keeps its code and its messages per field', async () => {
+    answers.set('fields', (response) =>
+      json(response, 422, {
+        code: 30,
+        message: 'Validation failed',
+        errors: { ticker: ['ticker is invalid.'] },
+      }),
+    );
+    const { error } = await clientFor('fields').POST(mainBalancePath);
+    expect(error?.kind).toBe('private-error');
+    expect(error?.code).toBe(30);
+    expect(error?.fieldErrors).toEqual({ ticker: ['ticker is invalid.'] });
+  });
+
+  it('the public error object', async () => {
+    const publicServer = await startLocalServer((_, response) =>
+      json(response, 400, { success: false, message: 'Bad request', params: [] }),
+    );
+    const client = createPublicClient({ baseUrl: publicServer.url });
+    const { error } = await client.GET(pingPath);
+    expect(error?.kind).toBe('public-error');
+    expect(error?.body).toEqual({ success: false, message: 'Bad request', params: [] });
+    await client.close();
+    await publicServer.close();
+  });
+
+  it('Retry-After is read from a 429', async () => {
+    answers.set('retry-after', (response) =>
+      json(response, 429, { code: 0, message: 'Too many requests.' }, { 'retry-after': '3' }),
+    );
+    const { error } = await clientFor('retry-after').POST(mainBalancePath);
+    expect(error?.retryAfterMs).toBe(3000);
+  });
+});
+
+describe('transport failures', () => {
+  it('connection refused', async () => {
+    const port = await closedPort();
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: secret,
+      baseUrl: `http://127.0.0.1:${port}`,
+      rateLimit: false,
+    });
+    const { error, response } = await client.POST(mainBalancePath);
+    expect(error?.kind).toBe('transport');
+    expect(error?.status).toBeUndefined();
+    expect(response).toBeUndefined();
+    expect(error?.message).toMatch(/ECONNREFUSED/);
+    expectNoSecret(error);
+    await client.close();
+  });
+
+  it('connection reset', async () => {
+    const resetting = await startLocalServer((request, response) => {
+      response.socket?.destroy();
+    });
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: secret,
+      baseUrl: resetting.url,
+      rateLimit: false,
+    });
+    const { error } = await client.POST(mainBalancePath);
+    expect(error?.kind).toBe('transport');
+    expectNoSecret(error);
+    await client.close();
+    await resetting.close();
+  });
+
+  it('timeout, caller abort, and both combined', async () => {
+    const slow = await startLocalServer(async (_, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      json(response, 200, {});
+    });
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: secret,
+      baseUrl: slow.url,
+      rateLimit: false,
+      timeoutMs: 100,
+    });
+    expect((await client.POST(mainBalancePath)).error?.kind).toBe('timeout');
+
+    const controller = new AbortController();
+    const noTimeout = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: secret,
+      baseUrl: slow.url,
+      rateLimit: false,
+      timeoutMs: 0,
+    });
+    const pending = noTimeout.POST(mainBalancePath, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    expect((await pending).error?.kind).toBe('aborted');
+
+    // Caller's signal fires first although a timeout is set: aborted. A per-call timeout wins over the client's.
+    const both = new AbortController();
+    const first = client.POST(mainBalancePath, { signal: both.signal, timeoutMs: 1500 });
+    setTimeout(() => both.abort(), 50);
+    expect((await first).error?.kind).toBe('aborted');
+    expect((await client.POST(mainBalancePath, { signal: new AbortController().signal })).error?.kind).toBe(
+      'timeout',
+    );
+    await Promise.all([client.close(), noTimeout.close()]);
+    await slow.close();
+  });
+});
+
+describe('the secret stays secret', () => {
+  it('in util.inspect and JSON.stringify of the client and its options', () => {
+    const client = createPrivateClient({ apiKey: 'k', apiSecret: secret, baseUrl: 'http://127.0.0.1:9' });
+    for (const text of [
+      inspect(client, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      JSON.stringify(client),
+      JSON.stringify(client.options),
+      inspect(client.options, { showHidden: true }),
+      String(client),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(client.options.apiSecret).toBe('[redacted]');
+  });
+});
+
+function expectNoSecret(error: unknown) {
+  expect(inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain(secret);
+  expect(JSON.stringify(error)).not.toContain(secret);
+  expect(String(error)).not.toContain(secret);
+}
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

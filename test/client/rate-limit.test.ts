@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { createPrivateClient } from '../../src/index.ts';
+import { SlidingWindow } from '../../src/rate-limit.ts';
+import { json, startLocalServer } from './local-server.ts';
+import { mainBalancePath } from './paths.ts';
+
+const limit = { requests: 5, windowSeconds: 0.3 };
+
+/** A server that enforces `limit` with a sliding window and answers 429 beyond it. */
+async function strictServer() {
+  const arrivals: number[] = [];
+  let rejected = 0;
+  const server = await startLocalServer((_, response) => {
+    const now = performance.now();
+    const recent = arrivals.filter((time) => now - time < limit.windowSeconds * 1000);
+    if (recent.length >= limit.requests) {
+      rejected++;
+      return json(response, 429, { code: 0, errors: {}, message: 'Too many requests.' });
+    }
+    arrivals.push(now);
+    json(response, 200, {});
+  });
+  return { server, rejected: () => rejected };
+}
+
+describe('client-side rate limiting', () => {
+  it('spreads a burst beyond the limit over the window: none rejected', async () => {
+    const { server, rejected } = await strictServer();
+    const client = createPrivateClient({
+      apiKey: 'limited-key',
+      apiSecret: 'secret',
+      baseUrl: server.url,
+      rateLimit: { limits: { getMainBalance: limit } },
+    });
+    const results = await Promise.all(Array.from({ length: 17 }, () => client.POST(mainBalancePath)));
+    expect(results.filter((result) => result.error)).toEqual([]);
+    expect(rejected()).toBe(0);
+    await client.close();
+    await server.close();
+  });
+
+  it('the same burst without the limiter earns 429s (so the test above can fail)', async () => {
+    const { server, rejected } = await strictServer();
+    const client = createPrivateClient({
+      apiKey: 'unlimited-key',
+      apiSecret: 'secret',
+      baseUrl: server.url,
+      rateLimit: false,
+    });
+    const results = await Promise.all(Array.from({ length: 17 }, () => client.POST(mainBalancePath)));
+    expect(results.filter((result) => result.error?.kind === 'rate-limited').length).toBeGreaterThan(0);
+    expect(rejected()).toBeGreaterThan(0);
+    await client.close();
+    await server.close();
+  });
+
+  it('a permit comes back one window after its call has finished, in call order', async () => {
+    const window = new SlidingWindow({ requests: 2, windowSeconds: 0.05 });
+    const order: number[] = [];
+    const releaseFirst = await window.acquire();
+    const releaseSecond = await window.acquire();
+    const third = window.acquire().then((release) => {
+      order.push(3);
+      return release;
+    });
+    const fourth = window.acquire().then((release) => {
+      order.push(4);
+      return release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(order).toEqual([]); // nothing released yet: both wait however long it takes
+    releaseSecond();
+    releaseFirst();
+    await Promise.race([third, new Promise((resolve) => setImmediate(resolve))]);
+    expect(order).toEqual([]); // released, but the window has not passed
+    (await third)();
+    (await fourth)();
+    expect(order).toEqual([3, 4]);
+  });
+
+  it('a caller that gives up waiting leaves the queue', async () => {
+    const window = new SlidingWindow({ requests: 1, windowSeconds: 0.01 });
+    const release = await window.acquire();
+    const controller = new AbortController();
+    const abandoned = window.acquire(controller.signal);
+    controller.abort();
+    await expect(abandoned).rejects.toBeDefined();
+    release();
+    const next = await window.acquire();
+    expect(typeof next).toBe('function');
+  });
+});

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { createPrivateClient, defaultRetryPolicy } from '../../src/index.ts';
+import { retryDelayMs } from '../../src/retry.ts';
+import { json, sentBody, startLocalServer } from './local-server.ts';
+import { investPath, mainBalancePath } from './paths.ts';
+
+const fastRetry = { attempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
+const investBody = { planId: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b', amount: '100.00' };
+
+function clientOf(url: string, retry: boolean | typeof fastRetry = fastRetry) {
+  return createPrivateClient({
+    apiKey: 'retry-key',
+    apiSecret: 'secret',
+    baseUrl: url,
+    rateLimit: false,
+    retry,
+  });
+}
+
+describe('retries', () => {
+  it('a 429 then a 200 succeeds, each attempt signed with a fresh nonce', async () => {
+    const server = await startLocalServer((_, response, index) =>
+      index === 0
+        ? json(response, 429, { code: 0, errors: {}, message: 'Too many requests.' })
+        : json(response, 200, { BTC: { main_balance: '1' } }),
+    );
+    const client = clientOf(server.url);
+    const { data, error } = await client.POST(mainBalancePath);
+    expect(error).toBeUndefined();
+    expect(data).toEqual({ BTC: { main_balance: '1' } });
+    expect(server.received).toHaveLength(2);
+    const [first, second] = server.received.map(sentBody);
+    expect(first?.nonce).not.toBe(second?.nonce);
+    expect(BigInt(second?.nonce as string) > BigInt(first?.nonce as string)).toBe(true);
+    expect(server.received[0]?.headers['x-txc-signature']).not.toBe(
+      server.received[1]?.headers['x-txc-signature'],
+    );
+    await client.close();
+    await server.close();
+  });
+
+  it("gives up after the policy's attempts and says how many were made", async () => {
+    const server = await startLocalServer((_, response) => response.writeHead(503).end());
+    const client = clientOf(server.url);
+    const { error } = await client.POST(mainBalancePath);
+    expect(error?.kind).toBe('server-error');
+    expect(error?.attempts).toBe(fastRetry.attempts);
+    expect(server.received).toHaveLength(fastRetry.attempts);
+    await client.close();
+    await server.close();
+  });
+
+  it('retries transport failures of retry-safe calls', async () => {
+    const server = await startLocalServer((_, response, index) =>
+      index === 0 ? response.socket?.destroy() : json(response, 200, {}),
+    );
+    const client = clientOf(server.url);
+    expect((await client.POST(mainBalancePath)).error).toBeUndefined();
+    expect(server.received).toHaveLength(2);
+    await client.close();
+    await server.close();
+  });
+
+  it('never retries a validation failure', async () => {
+    const server = await startLocalServer((_, response) =>
+      json(response, 422, {
+        code: 30,
+        message: 'Validation failed',
+        errors: { ticker: ['ticker is invalid.'] },
+      }),
+    );
+    const client = clientOf(server.url);
+    expect((await client.POST(mainBalancePath)).error?.kind).toBe('private-error');
+    expect(server.received).toHaveLength(1);
+    await client.close();
+    await server.close();
+  });
+
+  it('is off unless asked for', async () => {
+    const server = await startLocalServer((_, response) => response.writeHead(503).end());
+    const client = createPrivateClient({
+      apiKey: 'retry-key',
+      apiSecret: 'secret',
+      baseUrl: server.url,
+      rateLimit: false,
+    });
+    await client.POST(mainBalancePath);
+    expect(server.received).toHaveLength(1);
+    await client.close();
+    await server.close();
+  });
+
+  it.each([
+    [
+      '429',
+      (response: import('node:http').ServerResponse) =>
+        json(response, 429, { code: 0, message: 'Too many requests.' }),
+    ],
+    ['503', (response: import('node:http').ServerResponse) => response.writeHead(503).end()],
+    ['reset', (response: import('node:http').ServerResponse) => response.socket?.destroy()],
+  ])(
+    'invest is sent exactly once when the server answers %s, whatever the retry policy',
+    async (_, answer) => {
+      const server = await startLocalServer((__, response) => answer(response));
+      const client = clientOf(server.url, { attempts: 10, baseDelayMs: 1, maxDelayMs: 2 });
+      const { error } = await client.POST(investPath, { body: investBody });
+      expect(error).toBeDefined();
+      expect(error?.attempts).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.received).toHaveLength(1);
+      await client.close();
+      await server.close();
+    },
+  );
+
+  it('invest times out once and is not sent again', async () => {
+    const server = await startLocalServer(async (_, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      json(response, 201, { id: 'x' });
+    });
+    const client = createPrivateClient({
+      apiKey: 'retry-key',
+      apiSecret: 'secret',
+      baseUrl: server.url,
+      rateLimit: false,
+      retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 1 },
+      timeoutMs: 50,
+    });
+    expect((await client.POST(investPath, { body: investBody })).error?.kind).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(server.received).toHaveLength(1);
+    await client.close();
+    await server.close();
+  });
+
+  it('honours Retry-After over a shorter backoff', async () => {
+    const server = await startLocalServer((_, response, index) =>
+      index === 0
+        ? json(response, 429, { code: 0, message: 'Too many requests.' }, { 'retry-after': '1' })
+        : json(response, 200, {}),
+    );
+    const client = clientOf(server.url);
+    const started = performance.now();
+    await client.POST(mainBalancePath);
+    // Behaviour, not performance: without Retry-After the policy waits at most 20 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    await client.close();
+    await server.close();
+  });
+});
+
+describe('backoff', () => {
+  it('doubles from the base, is capped, and jitters within the upper half of each step', () => {
+    const policy = defaultRetryPolicy;
+    expect(retryDelayMs(policy, 1, undefined, () => 0)).toBe(500);
+    expect(retryDelayMs(policy, 1, undefined, () => 1)).toBe(1000);
+    expect(retryDelayMs(policy, 3, undefined, () => 1)).toBe(4000);
+    expect(retryDelayMs(policy, 10, undefined, () => 1)).toBe(30_000);
+    expect(retryDelayMs(policy, 1, 7000, () => 1)).toBe(7000);
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  ActionType,
+  type CallerBody,
+  ConfigurationError,
+  createPrivateClient,
+  createPublicClient,
+  type PrivateResult,
+} from '../../src/index.ts';
+import { json, sentBody, startLocalServer } from './local-server.ts';
+import { cancelAllPath, historyPath, investPath, mainBalancePath, summaryPath } from './paths.ts';
+
+describe('types', () => {
+  it('callers write neither request nor nonce, and keep every other field typed', () => {
+    expectTypeOf<CallerBody<typeof investPath>>().toEqualTypeOf<{ planId: string; amount: string }>();
+    expectTypeOf<keyof CallerBody<typeof historyPath>>().not.toEqualTypeOf<'request' | 'nonce'>();
+    expectTypeOf<CallerBody<typeof historyPath>['actionTypes']>().toEqualTypeOf<ActionType[] | undefined>();
+    expectTypeOf<CallerBody<typeof cancelAllPath>['type']>().toEqualTypeOf<
+      ('spot' | 'margin' | 'futures')[] | undefined
+    >();
+    expectTypeOf<NonNullable<PrivateResult<typeof investPath>['data']>>().toEqualTypeOf<{ id: string }>();
+  });
+
+  it('rejects at compile time what the documents forbid', () => {
+    const client = createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' });
+    // Compile-time checks only: these closures are never called.
+    const neverCalled = () => {
+      // @ts-expect-error invest needs a body with planId and amount
+      client.POST(investPath);
+      // @ts-expect-error amounts are decimal strings, never numbers
+      client.POST(investPath, { body: { planId: 'p', amount: 100 } });
+      // @ts-expect-error action types are 1..6
+      client.POST(historyPath, { body: { actionTypes: [7] } });
+      // @ts-expect-error not an operation of the documents
+      client.POST('/api/v4/unknown');
+      client.POST(mainBalancePath);
+      client.POST(historyPath, { body: { actionTypes: [ActionType.INVEST, ActionType.DAILY_EARNING] } });
+    };
+    expect(typeof neverCalled).toBe('function');
+  });
+});
+
+describe('bad input never leaves the client', () => {
+  const cases: [string, string, Record<string, unknown>, string][] = [
+    [
+      'amount as a number',
+      investPath,
+      { planId: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b', amount: 100 },
+      'amount',
+    ],
+    [
+      'amount not decimal',
+      investPath,
+      { planId: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b', amount: '1e5' },
+      'amount',
+    ],
+    ['amount missing', investPath, { planId: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b' }, 'amount'],
+    ['planId not a UUID', investPath, { planId: 'plan-1', amount: '1' }, 'planId'],
+    ['actionTypes not an array', historyPath, { actionTypes: 1 }, 'actionTypes'],
+    ['actionTypes holding 7', historyPath, { actionTypes: [1, 7] }, 'actionTypes.1'],
+    ['dateFrom not an integer', historyPath, { dateFrom: '2024-01-01' }, 'dateFrom'],
+    ['plan filter not a UUID', historyPath, { plan: 'nope' }, 'plan'],
+    ['market not a string', cancelAllPath, { market: 5 }, 'market'],
+    ['market not BASE_QUOTE', cancelAllPath, { market: 'BTCUSDT' }, 'market'],
+    ['type not an array', cancelAllPath, { type: 'spot' }, 'type'],
+    ['type outside the enum', cancelAllPath, { type: ['options'] }, 'type.0'],
+    ['ticker not a string', summaryPath, { ticker: 1 }, 'ticker'],
+  ];
+
+  it.each(cases)('%s: invalid-request naming %4$s, nothing sent', async (_, path, body, field) => {
+    const server = await startLocalServer((__, response) => json(response, 200, {}));
+    const client = createPrivateClient({ apiKey: 'input-key', apiSecret: 's', baseUrl: server.url });
+    const { error } = await client.POST(path as typeof investPath, { body: body as never });
+    expect(error?.kind).toBe('invalid-request');
+    expect(error?.field).toBe(field);
+    expect(error?.message).toContain(field);
+    expect(error?.fieldErrors).toEqual({ [field]: [error?.message] });
+    expect(server.received).toHaveLength(0);
+    await client.close();
+    await server.close();
+  });
+
+  it('a body that is not an object is refused', async () => {
+    const client = createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' });
+    const { error } = await client.POST(mainBalancePath, { body: 'ticker=BTC' as never });
+    expect(error).toMatchObject({ kind: 'invalid-request', field: 'body' });
+  });
+});
+
+describe('options', () => {
+  it.each([
+    ['apiKey', { apiKey: '', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' }],
+    ['apiKey', { apiKey: 'has space', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' }],
+    ['apiSecret', { apiKey: 'k', apiSecret: '', baseUrl: 'http://127.0.0.1:9' }],
+    ['baseUrl', { apiKey: 'k', apiSecret: 's', baseUrl: 'not a url' }],
+    ['timeoutMs', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', timeoutMs: -1 }],
+    ['server', { apiKey: 'k', apiSecret: 's', server: 'moon' }],
+    // The documents do not know the real origins ({base_url} is "not shown"): the error says so.
+    ['baseUrl', { apiKey: 'k', apiSecret: 's', server: 'eu' }],
+  ])('a wrong %s is named', (field, options) => {
+    const create = () => createPrivateClient(options as never);
+    expect(create).toThrow(ConfigurationError);
+    expect(create).toThrow(new RegExp(`^${field}:`));
+  });
+
+  it('a baseUrl path prefix goes into the URL but never into `request`', async () => {
+    const server = await startLocalServer((_, response) => json(response, 200, {}));
+    const client = createPrivateClient({
+      apiKey: 'prefix-key',
+      apiSecret: 's',
+      baseUrl: `${server.url}/gateway/`,
+    });
+    await client.POST(mainBalancePath);
+    expect(server.received[0]?.url).toBe(`/gateway${mainBalancePath}`);
+    expect(sentBody(server.received[0] as never).request).toBe(mainBalancePath);
+    const publicClient = createPublicClient({ baseUrl: `${server.url}/gateway` });
+    await publicClient.GET('/api/v4/public/ping');
+    expect(server.received[1]?.url).toBe('/gateway/api/v4/public/ping');
+    await Promise.all([client.close(), publicClient.close()]);
+    await server.close();
+  });
+
+  it('sends the User-Agent it is given', async () => {
+    const server = await startLocalServer((_, response) => json(response, 200, {}));
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: 's',
+      baseUrl: server.url,
+      userAgent: 'desk-7/1.2',
+    });
+    await client.POST(mainBalancePath);
+    expect(server.received[0]?.headers['user-agent']).toBe('desk-7/1.2');
+    await client.close();
+    await server.close();
+  });
+});
