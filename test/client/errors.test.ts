@@ -155,7 +155,7 @@ describe('transport failures', () => {
   });
 
   it('connection reset', async () => {
-    const resetting = await startLocalServer((request, response) => {
+    const resetting = await startLocalServer((_, response) => {
       response.socket?.destroy();
     });
     const client = createPrivateClient({
