@@ -33,7 +33,8 @@ function portFrom(variable: string, fallback: number): number {
   const value = process.env[variable];
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${variable} is not a port: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${variable} is not a port: ${value}`);
   return port;
 }
 
@@ -110,7 +111,14 @@ for (const [index, api] of loadApiDocuments(root).entries()) {
   };
   const port = portFrom(setting.variable, setting.fallback);
   services.push(
-    childService(`mock ${api.name}`, port, bin('prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), api.file]),
+    childService(`mock ${api.name}`, port, bin('prism'), [
+      'mock',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      api.file,
+    ]),
   );
 }
 

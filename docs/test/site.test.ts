@@ -98,7 +98,7 @@ describe('docs site', () => {
       );
       const versions = [...new Set(apis.map((api) => api.document.info.version as string))];
       expect(await page.locator('#api-version').textContent()).toBe(versions.join(', '));
-      const sample = await page.locator('#getting-started').innerText();
+      const sample = await page.locator('#getting-started').textContent();
       expect(sample).toContain("from 'txc-api-v4'");
       expect(sample).toContain('createPrivateClient');
       // Every link on the index leads to a page the server has.
