@@ -1,0 +1,16 @@
+// Starts the target (Prism mocks, or Prism proxies in front of a deployment) once for the whole
+// run, hands its URLs to the test files through `provide`, and stops it afterwards.
+import type { TestProject } from 'vitest/node';
+import { type ContractContext, startTarget } from './support/target.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    contract: ContractContext;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const { context, close } = await startTarget();
+  project.provide('contract', context);
+  return close;
+}

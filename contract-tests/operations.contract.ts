@@ -1,0 +1,115 @@
+// Per operation: a schema-valid call through the real client is accepted; every declared
+// status (and named example) arrives typed; calls without or with malformed signing headers are
+// rejected by Prism. Against a real target only read-only operations are called, unless
+// CONTRACT_ALLOW_WRITES=1, and the Prefer-driven checks (mock only) are skipped.
+import { describe, expect, it } from 'vitest';
+import { signingHeaders } from '../generated/operations.ts';
+import {
+  checkAccepted,
+  checkMalformedRejected,
+  checkStatus,
+  checkUnsignedRejected,
+} from './support/checks.ts';
+import { clientsFor, mutations } from './support/clients.ts';
+import { context, model, tag } from './support/context.ts';
+import { callerBody, factsOf, isWrite, operationIds } from './support/documents.ts';
+
+const schemes = Object.keys(signingHeaders) as (keyof typeof signingHeaders)[];
+
+/** Malformed values of each signing header, by scheme: each breaks the header's declared format. */
+const malformed: Record<keyof typeof signingHeaders, [string, (value: string) => string][]> = {
+  ApiKey: [['holds a space', (value) => `${value} x`]],
+  Payload: [
+    ['not base64', (value) => `%${value.slice(1)}`],
+    ['without its padding', (value) => (value.endsWith('=') ? value.replace(/=+$/, '') : `${value}A`)],
+  ],
+  Signature: [
+    ['uppercase hex', (value) => value.toUpperCase()],
+    ['127 characters', (value) => value.slice(1)],
+    ['not hex', (value) => `z${value.slice(1)}`],
+  ],
+};
+
+for (const operationId of operationIds) {
+  const facts = factsOf(operationId);
+  const operation = model.model(operationId);
+  const callable = context.allowWrites || !isWrite(operationId);
+  const signed = facts.auth === 'signed';
+
+  describe(operationId, () => {
+    describe.skipIf(!callable)('a schema-valid call through the real client', () => {
+      const bodies: { name: string; body: Record<string, unknown> | undefined }[] = signed
+        ? operation.requestExamples.map((example) => ({
+            name: example.name,
+            body: callerBody(example.value),
+          }))
+        : [{ name: 'no parameters', body: undefined }];
+      // A deployment may refuse a partner-only call to a key without partner access: that
+      // answer is declared (403) and still checked against the document.
+      const alsoAccept = !context.mock && facts.partnerOnly ? [403] : [];
+      it.for(bodies)(`${operationId} › accepted: request example $name`, async ({ body }, { task }) => {
+        tag(task, operationId);
+        const { problems, outcome } = await checkAccepted(model, clientsFor(context), operationId, body, {
+          alsoAccept,
+        });
+        expect(problems).toEqual([]);
+        if (outcome.response) tag(task, operationId, outcome.response.status);
+      });
+    });
+
+    describe.skipIf(!context.mock)('every declared status (Prefer, mock only)', () => {
+      const statuses = [...operation.responses].flatMap(([status, { examples }]) =>
+        examples.length
+          ? examples.map((example) => ({ status, example: example.name as string | undefined }))
+          : [{ status, example: undefined as string | undefined }],
+      );
+      it.for(statuses)(
+        `${operationId} › status $status example $example`,
+        async ({ status, example }, { task }) => {
+          tag(task, operationId, status);
+          const { problems } = await checkStatus(model, context, operationId, status, example);
+          expect(problems).toEqual([]);
+        },
+      );
+    });
+
+    describe.skipIf(!signed)('signing headers', () => {
+      const missing = [
+        { name: 'all three', drop: schemes },
+        ...schemes.map((scheme) => ({ name: scheme, drop: [scheme] })),
+      ];
+      it.for(missing)(
+        `${operationId} › rejected without signing headers: $name`,
+        async ({ drop }, { task }) => {
+          tag(task, operationId, 401);
+          const { problems } = await checkUnsignedRejected(
+            model,
+            context,
+            operationId,
+            mutations.drop(...drop),
+          );
+          expect(problems).toEqual([]);
+        },
+      );
+
+      const broken = schemes.flatMap((scheme) =>
+        malformed[scheme].map(([how, change]) => ({ scheme, header: signingHeaders[scheme], how, change })),
+      );
+      it.for(broken)(
+        `${operationId} › rejected with $header $how`,
+        async ({ scheme, header, change }, { task }) => {
+          tag(task, operationId);
+          const { problems, outcome } = await checkMalformedRejected(
+            model,
+            context,
+            operationId,
+            header,
+            mutations.set(scheme, change),
+          );
+          expect(problems).toEqual([]);
+          if (outcome.response) tag(task, operationId, outcome.response.status);
+        },
+      );
+    });
+  });
+}

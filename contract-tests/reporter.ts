@@ -1,0 +1,80 @@
+// Prints, at the end of a run, one line per operation: checks passed, failed and skipped, the
+// declared statuses covered by a passing check and those not covered, then each failed check
+// with the first lines of its error (which name the operation and the field at fault).
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { operations } from '../generated/operations.ts';
+
+interface Row {
+  passed: number;
+  failed: number;
+  skipped: number;
+  covered: Set<number>;
+  failures: string[];
+}
+
+const declared = (operationId: string): readonly number[] =>
+  (operations as Record<string, { statuses: readonly number[] }>)[operationId]?.statuses ?? [];
+
+const pad = (text: string, width: number) => text.padEnd(width);
+
+export default class ContractReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const rows = new Map<string, Row>();
+    for (const operationId of Object.keys(operations)) {
+      rows.set(operationId, { passed: 0, failed: 0, skipped: 0, covered: new Set(), failures: [] });
+    }
+    const other: Row = { passed: 0, failed: 0, skipped: 0, covered: new Set(), failures: [] };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) this.count(rows, other, test);
+    }
+    const lines = ['', `Contract summary (target: ${process.env.CONTRACT_TARGET?.trim() || 'mock'})`];
+    const width = Math.max(...[...rows.keys()].map((key) => key.length), 'operation'.length) + 2;
+    lines.push(
+      `${pad('operation', width)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}statuses`,
+    );
+    for (const [operationId, row] of rows) {
+      const covered = [...row.covered].sort();
+      const missing = declared(operationId).filter((status) => !row.covered.has(status));
+      lines.push(
+        `${pad(operationId, width)}${pad(String(row.passed), 8)}${pad(String(row.failed), 8)}${pad(
+          String(row.skipped),
+          9,
+        )}covered ${covered.join(',') || '-'}${missing.length ? `; not covered ${missing.join(',')}` : ''}`,
+      );
+    }
+    lines.push(
+      `${pad('(suite checks)', width)}${pad(String(other.passed), 8)}${pad(String(other.failed), 8)}${other.skipped}`,
+    );
+    const failures = [...rows].flatMap(([operationId, row]) =>
+      row.failures.map((failure) => `${operationId}: ${failure}`),
+    );
+    failures.push(...other.failures);
+    if (failures.length) {
+      lines.push('', 'Failed contract checks:');
+      for (const failure of failures) lines.push(`  ${failure}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n\n`);
+  }
+
+  private count(rows: Map<string, Row>, other: Row, test: TestCase): void {
+    const meta = test.meta().contract;
+    // Untagged tests (skipped ones never ran) belong to the operation their outer suite names.
+    const operationId = meta?.operationId ?? test.fullName.split(' > ')[0] ?? '';
+    const row = rows.get(operationId) || other;
+    const result = test.result();
+    if (result.state === 'passed') {
+      row.passed++;
+      if (meta?.status !== undefined && declared(operationId).includes(meta.status))
+        row.covered.add(meta.status);
+    } else if (result.state === 'failed') {
+      row.failed++;
+      const message = (result.errors ?? [])
+        .map((error) => error.message)
+        .join(' | ')
+        .split('\n')
+        .slice(0, 6)
+        .join(' ');
+      row.failures.push(`${test.name}\n      ${message}`);
+    } else row.skipped++;
+  }
+}

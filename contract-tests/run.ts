@@ -1,0 +1,45 @@
+// `npm run contract [-- --target <url|mock|sandbox>] [--junit <file>] [vitest args…]`
+// Runs the contract-test suite (vitest with contract-tests/vitest.config.ts). Flags set the
+// environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT); everything else goes to vitest.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { projectRoot } from '../scripts/openapi-document.ts';
+
+const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+const passThrough: string[] = [];
+const args = process.argv.slice(2);
+for (let index = 0; index < args.length; index++) {
+  const arg = args[index] as string;
+  const [flag, inline] =
+    arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+  const value = () => {
+    const next = inline ?? args[++index];
+    if (next === undefined || next === '') {
+      console.error(`${flag} needs a value\n${usage}`);
+      process.exit(2);
+    }
+    return next;
+  };
+  if (flag === '--target') env.CONTRACT_TARGET = value();
+  else if (flag === '--junit') env.CONTRACT_JUNIT = resolve(value());
+  else if (flag === '--seed') env.CONTRACT_SEED = value();
+  else if (flag === '--help' || flag === '-h') {
+    console.log(usage);
+    process.exit(0);
+  } else passThrough.push(arg);
+}
+
+const vitest = `${projectRoot}/node_modules/vitest/vitest.mjs`;
+const child = spawn(
+  process.execPath,
+  [vitest, 'run', '--config', `${projectRoot}/contract-tests/vitest.config.ts`, ...passThrough],
+  { cwd: projectRoot, env, stdio: 'inherit' },
+);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => {
+  process.exit(code ?? (signal ? 1 : 0));
+});

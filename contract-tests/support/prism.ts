@@ -1,0 +1,139 @@
+// Starts and stops Prism (mock or validating proxy) on a free port of 127.0.0.1. Each Prism runs
+// in its own process group, which is killed on stop, on process exit and on SIGINT/SIGTERM, so
+// an interrupted or failed run leaves no server behind.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { projectRoot } from '../../scripts/openapi-document.ts';
+
+const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
+
+export interface PrismOptions {
+  /** Path of the OpenAPI document (absolute, or relative to the project root). */
+  document: string;
+  /** `mock` answers from the document; `proxy` forwards to `upstream` and validates both ways. */
+  mode: 'mock' | 'proxy';
+  upstream?: string;
+  /** Turn request and response violations into error responses (always on for proxies). */
+  errors?: boolean;
+  /** Strings to blank out of Prism's output before it is ever shown (credentials). */
+  redact?: string[];
+  startTimeoutMs?: number;
+}
+
+export interface PrismServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+let handlersInstalled = false;
+function installExitHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', () => {
+    for (const child of running) killGroup(child, 'SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const handler = () => {
+      for (const child of running) killGroup(child, 'SIGKILL');
+      running.clear();
+      process.off(signal, handler);
+      // Let the default (or the runner's own) handling of the signal go on.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, handler);
+  }
+}
+
+/** A port that was free a moment ago: the kernel's pick for port 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function redactAll(text: string, secrets: string[]): string {
+  return secrets.filter(Boolean).reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text);
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
+  const args = [prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
+  if (options.errors || options.mode === 'proxy') args.push('--errors');
+  args.push(options.document);
+  if (options.mode === 'proxy') {
+    if (!options.upstream) throw new Error('a Prism proxy needs an upstream URL');
+    args.push(options.upstream);
+  }
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  running.add(child);
+  installExitHandlers();
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    // Only the tail is kept, and only shown (redacted) when Prism fails to start.
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  exited.then(() => running.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    killGroup(child);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    if (await answers(url)) return { url, pid: child.pid as number, stop };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(
+    `Prism ${options.mode} on ${options.document} did not answer on ${url}:\n${redactAll(output, options.redact ?? [])}`,
+  );
+}
+
+/** Starts Prism and resolves once it answers HTTP; retries once if the free port was taken. */
+export async function startPrism(options: PrismOptions): Promise<PrismServer> {
+  try {
+    return await startOnce(options, await freePort());
+  } catch (error) {
+    if (!String(error).includes('EADDRINUSE')) throw error;
+    return startOnce(options, await freePort());
+  }
+}

@@ -1,0 +1,111 @@
+// Target selection. The suite always talks to Prism: a mock of each document by default, or a
+// validating proxy (`prism proxy --errors`) in front of a real deployment, so every request and
+// every response is checked against the documents either way.
+//
+//   CONTRACT_TARGET unset or `mock`  Prism mocks (Prefer-driven checks run)
+//   CONTRACT_TARGET=<http(s) url>    a deployment behind Prism proxies; read-only operations only
+//                                    unless CONTRACT_ALLOW_WRITES=1; credentials API_KEY/API_SECRET
+//   CONTRACT_TARGET=<name>           a named local server from `namedTargets` below
+import type { ApiName } from './documents.ts';
+import { documentFiles } from './documents.ts';
+import { type PrismServer, startPrism } from './prism.ts';
+
+export interface ContractContext {
+  /** What CONTRACT_TARGET said, for the report (a URL is shown without credentials). */
+  target: string;
+  /** True when Prism mocks answer; false when a real server sits behind Prism proxies. */
+  mock: boolean;
+  /** Whether operations that write (see documents.ts `writeOperations`) may be called. */
+  allowWrites: boolean;
+  /** Where the suite sends the calls of each API: always a Prism. */
+  urls: Record<ApiName, string>;
+}
+
+/** A server the Prism proxies forward to. */
+export interface Upstream {
+  url: string;
+  /** A disposable local server may take writes; a deployment never does by default. */
+  allowWrites: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Local servers selectable by name. The sandbox (sandbox/, another engineer's work) will
+ * export `startSandbox({ port: 0 })` returning `{ url, close() }`; it is loaded only when
+ * selected, so the suite does not depend on it.
+ */
+const namedTargets: Record<string, () => Promise<Upstream>> = {
+  sandbox: async () => {
+    const modulePath = '../../sandbox/server.ts';
+    const module = (await import(modulePath).catch(() => undefined)) as
+      | { startSandbox?: (options: { port: number }) => Promise<{ url: string; close(): Promise<void> }> }
+      | undefined;
+    if (typeof module?.startSandbox !== 'function') {
+      throw new Error('CONTRACT_TARGET=sandbox: sandbox/server.ts does not export startSandbox yet');
+    }
+    const sandbox = await module.startSandbox({ port: 0 });
+    return { url: sandbox.url, allowWrites: true, close: () => sandbox.close() };
+  },
+};
+
+function describeTarget(target: string): string {
+  if (!URL.canParse(target)) return target;
+  const url = new URL(target);
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
+
+export async function startTarget(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ context: ContractContext; close(): Promise<void> }> {
+  const target = env.CONTRACT_TARGET?.trim() || 'mock';
+  const started: PrismServer[] = [];
+  let upstream: Upstream | undefined;
+  const close = async () => {
+    await Promise.allSettled(started.map((server) => server.stop()));
+    await upstream?.close();
+  };
+  try {
+    if (target !== 'mock') {
+      const named = namedTargets[target];
+      if (named) upstream = await named();
+      else if (/^https?:\/\//.test(target) && URL.canParse(target))
+        upstream = { url: target, allowWrites: false, close: async () => {} };
+      else
+        throw new Error(
+          `CONTRACT_TARGET must be "mock", an http(s) URL or one of: ${Object.keys(namedTargets).join(', ')}`,
+        );
+      if (!env.API_KEY || !env.API_SECRET) {
+        throw new Error(
+          `CONTRACT_TARGET=${describeTarget(target)} needs API_KEY and API_SECRET in the environment`,
+        );
+      }
+    }
+    const redact = [env.API_KEY ?? '', env.API_SECRET ?? ''];
+    const entries = await Promise.all(
+      Object.entries(documentFiles).map(async ([api, document]) => {
+        const server = await startPrism(
+          upstream
+            ? { mode: 'proxy', document, upstream: upstream.url, redact }
+            : { mode: 'mock', document, redact },
+        );
+        started.push(server);
+        return [api, server.url] as const;
+      }),
+    );
+    const allowWrites = upstream ? upstream.allowWrites || env.CONTRACT_ALLOW_WRITES === '1' : true;
+    return {
+      context: {
+        target: describeTarget(target),
+        mock: !upstream,
+        allowWrites,
+        urls: Object.fromEntries(entries) as Record<ApiName, string>,
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

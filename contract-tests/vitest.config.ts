@@ -1,0 +1,19 @@
+// The contract-test suite: its own project, run by `npm run contract` (contract-tests/run.ts).
+import { defineConfig } from 'vitest/config';
+
+const junit = process.env.CONTRACT_JUNIT;
+
+export default defineConfig({
+  test: {
+    root: new URL('..', import.meta.url).pathname,
+    include: ['contract-tests/**/*.contract.ts'],
+    globalSetup: ['contract-tests/global-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 40_000,
+    reporters: [
+      'default',
+      './contract-tests/reporter.ts',
+      ...(junit ? [['junit', { outputFile: junit }] as [string, Record<string, unknown>]] : []),
+    ],
+  },
+});
