@@ -1,0 +1,99 @@
+// `npm run sandbox` (sandbox/main.ts) as a user runs it: on a free port, printing its URL and
+// the default fixture's credentials in .env form.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/openapi-document.ts';
+import { call, defaultFixture } from './helpers.ts';
+
+const children: ChildProcess[] = [];
+const scratch = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Starts main.ts and resolves with its output once it has printed `until`. */
+function start(env: Record<string, string>, until: RegExp) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'sandbox/main.ts')], {
+    cwd: projectRoot,
+    env: { ...process.env, SANDBOX_QUIET: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      if (until.test(output)) resolve({ child, output: () => output });
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${output}`)));
+  });
+}
+
+const line = (output: string, name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1];
+
+describe('npm run sandbox', { timeout: 30_000 }, () => {
+  it('prints its URL and credentials that work, and stops on SIGTERM', async () => {
+    const { child, output } = await start({ SANDBOX_PORT: '0' }, /API_SECRET=.+\n/);
+    const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+    expect(url).toBeDefined();
+    const apiKey = line(output(), 'API_KEY');
+    const secret = line(output(), 'API_SECRET');
+    expect(defaultFixture().keys.some((key) => key.apiKey === apiKey && key.secret === secret)).toBe(true);
+    const reply = await call(
+      url as string,
+      { apiKey: apiKey as string, secret: secret as string },
+      'getMainBalance',
+    );
+    expect(reply.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('with SANDBOX_FIXTURE it serves that fixture and prints no secret', async () => {
+    const fixture = defaultFixture();
+    const key = fixture.keys[0];
+    if (!key) throw new Error('no key');
+    key.secret = 'a-secret-that-must-not-be-printed';
+    const path = join(scratch, 'fixture.json');
+    writeFileSync(path, JSON.stringify(fixture));
+    const { output } = await start({ SANDBOX_PORT: '0', SANDBOX_FIXTURE: path }, /not printed/);
+    expect(output()).not.toContain(key.secret);
+    expect(line(output(), 'API_SECRET')).toBeUndefined();
+    const url = /Sandbox listening on (http:\/\/\S+)/.exec(output())?.[1] as string;
+    expect((await call(url, key, 'getMainBalance')).status).toBe(200);
+  });
+
+  it('SANDBOX_FAULTS applies at start-up', async () => {
+    const faults = JSON.stringify({ status5xx: 1, operations: ['pingApi'] });
+    const { output } = await start({ SANDBOX_PORT: '0', SANDBOX_FAULTS: faults }, /API_SECRET=.+\n/);
+    const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1] as string;
+    expect((await fetch(`${url}/api/v4/public/ping`)).status).toBe(503);
+    expect((await fetch(`${url}/api/v4/public/ping`)).status).toBe(200);
+  });
+
+  it('refuses an invalid fixture with the reasons', async () => {
+    const fixture = defaultFixture();
+    const [plan] = fixture.plans;
+    if (!plan) throw new Error('no plan');
+    plan.minAmount = '1e3';
+    const path = join(scratch, 'bad.json');
+    writeFileSync(path, JSON.stringify(fixture));
+    await expect(start({ SANDBOX_PORT: '0', SANDBOX_FIXTURE: path }, /listening/)).rejects.toThrow(
+      /minAmount/,
+    );
+  });
+});
