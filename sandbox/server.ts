@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { type OperationId, operations } from '../generated/operations.ts';
 import { authenticate, NonceTracker } from './auth.ts';
 import { privateErrorValidator, responseExample, responseShape } from './document.ts';
-import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
+import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests, upstream } from './errors.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
 import * as handlers from './handlers.ts';
@@ -224,7 +224,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const raw = await readBody(request);
     let reply: Reply;
     if (raw === undefined) {
-      reply = { status: 413 };
+      // Larger than any body of the documents: refused like any payload it cannot accept.
+      reply = { ...upstream.invalidPayload };
     } else if (operations[operationId].auth === 'none') {
       const bucket = `address:${request.socket.remoteAddress ?? ''}`;
       reply = rateLimited(operationId, bucket, () => ({

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Faults, faultsFromEnvironment } from '../../sandbox/faults.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, nextNonce, ordinaryKey, partnerKey } from './helpers.ts';
+import { call, defaultFixture, nextNonce, operations, ordinaryKey, partnerKey } from './helpers.ts';
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -41,7 +41,7 @@ describe('fault mode', () => {
   it('only the operations listed are affected', async () => {
     sandbox.setFaults({ status5xx: 100, operations: ['cancelAllOrders'] });
     expect((await call(sandbox.url, partner, 'getMainBalance')).status).toBe(200);
-    expect((await fetch(`${sandbox.url}/api/v4/public/ping`)).status).toBe(200);
+    expect((await fetch(`${sandbox.url}${operations.pingApi.path}`)).status).toBe(200);
     expect((await call(sandbox.url, partner, 'cancelAllOrders')).status).toBe(503);
   });
 

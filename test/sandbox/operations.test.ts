@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { actionType, call, defaultFixture, ordinaryKey, partnerKey, units } from './helpers.ts';
+import { actionType, call, defaultFixture, operations, ordinaryKey, partnerKey, units } from './helpers.ts';
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -39,14 +39,14 @@ const history = (fields: Record<string, unknown> = {}, key = partner) =>
 
 describe('ping', () => {
   it('answers ["pong"] without authentication', async () => {
-    const response = await fetch(`${sandbox.url}/api/v4/public/ping`);
+    const response = await fetch(`${sandbox.url}${operations.pingApi.path}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(['pong']);
   });
 
   it('unknown paths get 404 and a wrong method 405', async () => {
     expect((await fetch(`${sandbox.url}/api/v4/nothing-here`)).status).toBe(404);
-    expect((await fetch(`${sandbox.url}/api/v4/public/ping`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${sandbox.url}${operations.pingApi.path}`, { method: 'POST' })).status).toBe(405);
   });
 });
 
