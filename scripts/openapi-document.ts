@@ -13,7 +13,7 @@ export function readDocument(relativePath: string): Record<string, unknown> {
 }
 
 /**
- * Replaces every `{ $ref: '#/…' }` with a copy of its target; sibling keywords of a $ref
+ * Replaces every local `{ $ref: '#/…' }` with a copy of its target; sibling keywords of a $ref
  * (an OpenAPI 3.1 description beside it) win over the target's own.
  */
 export function dereference<T>(document: T): T {
@@ -31,7 +31,8 @@ export function dereference<T>(document: T): T {
     const { $ref, ...siblings } = node as Record<string, unknown>;
     const copy = Object.fromEntries(Object.entries(siblings).map(([key, value]) => [key, walk(value)]));
     if (typeof $ref !== 'string') return copy;
-    if (!$ref.startsWith('#/')) throw new Error(`only local references are supported: ${$ref}`);
+    // A reference to another file (a code sample's source) is left for the docs to resolve.
+    if (!$ref.startsWith('#/')) return { $ref, ...copy };
     if (seen.includes($ref)) throw new Error(`circular reference: ${[...seen, $ref].join(' -> ')}`);
     seen.push($ref);
     const target = walk(resolvePointer($ref));

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/openapi-document.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'drift-'));
-for (const part of ['openapi', 'generated', 'redocly.yaml']) {
+for (const part of ['openapi', 'generated', 'redocly.yaml', 'docs/samples']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
