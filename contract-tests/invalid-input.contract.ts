@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cases } from './cases.ts';
 import { checkClientRefuses, checkServerRejects, checkStatus, validBody } from './support/checks.ts';
 import { callOperation, clientsFor } from './support/clients.ts';
-import { context, model, tag } from './support/context.ts';
+import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
 
 for (const operationId of operationIds) {
@@ -26,7 +26,7 @@ for (const operationId of operationIds) {
       async ({ body: fields, field }, { task }) => {
         tag(task, operationId);
         const { problems } = await checkClientRefuses(context, operationId, body(fields), field);
-        expect(problems).toEqual([]);
+        expectNoProblems(problems);
       },
     );
 
@@ -45,7 +45,7 @@ for (const operationId of operationIds) {
       named('document refuses raw: $name'),
       async ({ body: fields, field }, { task }) => {
         tag(task, operationId);
-        expect(await checkServerRejects(context, operationId, body(fields), field)).toEqual([]);
+        expectNoProblems(await checkServerRejects(context, operationId, body(fields), field));
       },
     );
 
@@ -65,7 +65,7 @@ for (const operationId of operationIds) {
           example,
           body(fields),
         );
-        expect(problems).toEqual([]);
+        expectNoProblems(problems);
         expect(outcome.error?.kind).toBe('private-error');
         expect(outcome.error?.fieldErrors[field]?.length).toBeGreaterThan(0);
       },

@@ -2,7 +2,7 @@
 // status (and named example) arrives typed; calls without or with malformed signing headers are
 // rejected by Prism. Against a real target only read-only operations are called, unless
 // CONTRACT_ALLOW_WRITES=1, and the Prefer-driven checks (mock only) are skipped.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
 import {
   checkAccepted,
@@ -11,7 +11,7 @@ import {
   checkUnsignedRejected,
 } from './support/checks.ts';
 import { clientsFor, mutations } from './support/clients.ts';
-import { context, model, tag } from './support/context.ts';
+import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { callerBody, factsOf, isWrite, operationIds } from './support/documents.ts';
 
 const schemes = Object.keys(signingHeaders) as (keyof typeof signingHeaders)[];
@@ -52,7 +52,7 @@ for (const operationId of operationIds) {
         const { problems, outcome } = await checkAccepted(model, clientsFor(context), operationId, body, {
           alsoAccept,
         });
-        expect(problems).toEqual([]);
+        expectNoProblems(problems);
         if (outcome.response) tag(task, operationId, outcome.response.status);
       });
     });
@@ -68,7 +68,7 @@ for (const operationId of operationIds) {
         async ({ status, example }, { task }) => {
           tag(task, operationId, status);
           const { problems } = await checkStatus(model, context, operationId, status, example);
-          expect(problems).toEqual([]);
+          expectNoProblems(problems);
         },
       );
     });
@@ -88,7 +88,7 @@ for (const operationId of operationIds) {
             operationId,
             mutations.drop(...drop),
           );
-          expect(problems).toEqual([]);
+          expectNoProblems(problems);
         },
       );
 
@@ -106,7 +106,7 @@ for (const operationId of operationIds) {
             header,
             mutations.set(scheme, change),
           );
-          expect(problems).toEqual([]);
+          expectNoProblems(problems);
           if (outcome.response) tag(task, operationId, outcome.response.status);
         },
       );

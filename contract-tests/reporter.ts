@@ -72,7 +72,7 @@ export default class ContractReporter implements Reporter {
         .map((error) => error.message)
         .join(' | ')
         .split('\n')
-        .slice(0, 6)
+        .slice(0, 8)
         .join(' ');
       row.failures.push(`${test.name}\n      ${message}`);
     } else row.skipped++;

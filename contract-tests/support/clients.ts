@@ -19,6 +19,7 @@ export interface Tap {
   mutate?: Mutation;
   /** The last request sent and response received through this tap. */
   sent?: Request;
+  sentBody?: string;
   received?: Response;
 }
 
@@ -43,6 +44,7 @@ export function tappedFetch(tap: Tap): (request: Request) => Promise<Response> {
     if (tap.prefer) request.headers.set('Prefer', tap.prefer);
     if (tap.mutate) request = await tap.mutate(request);
     tap.sent = request;
+    tap.sentBody = await request.clone().text();
     const response = await globalThis.fetch(request);
     tap.received = response;
     return response;

@@ -1,6 +1,6 @@
 // What a test file needs: the target the global setup started, the model of the documents, and
 // a way to tag each test with the operation (and status) it checks, for the report.
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createModel, type OperationId } from './documents.ts';
 
 declare module 'vitest' {
@@ -19,4 +19,9 @@ export function tag(
   status?: number,
 ): void {
   task.meta.contract = status === undefined ? { operationId } : { operationId, status };
+}
+
+/** Fails with the problems themselves as the message, so the report shows what broke where. */
+export function expectNoProblems(problems: string[]): void {
+  if (problems.length > 0) expect.fail(problems.join('\n'));
 }

@@ -1,0 +1,57 @@
+// Property tests, seeded (CONTRACT_SEED or a fresh seed, printed; fast-check repeats it in any
+// failure report): bodies generated from each request schema are all accepted by Prism through
+// the real client, and bodies that break one constraint of the generated body rules are all
+// refused by the client and, signed and sent raw, by the document (Prism).
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { brokenCallerBody, validCallerBody } from './support/arbitraries.ts';
+import { checkAccepted, checkClientRefuses, checkServerRejects } from './support/checks.ts';
+import { clientsFor } from './support/clients.ts';
+import { context, expectNoProblems, model, tag } from './support/context.ts';
+import { factsOf, operationIds } from './support/documents.ts';
+
+const seed = process.env.CONTRACT_SEED ? Number(process.env.CONTRACT_SEED) : Date.now() % 2 ** 31;
+if (!Number.isSafeInteger(seed))
+  throw new Error(`CONTRACT_SEED must be an integer, got ${process.env.CONTRACT_SEED}`);
+console.log(`property tests: seed ${seed} (rerun with CONTRACT_SEED=${seed})`);
+const numRuns = Number(process.env.CONTRACT_RUNS) || 12;
+
+const withBody = operationIds.flatMap((operationId) => {
+  const facts = factsOf(operationId);
+  const schema = model.model(operationId).requestSchema;
+  return 'body' in facts && schema ? [{ operationId, facts, schema }] : [];
+});
+
+// Properties send many calls: the mock only, never a real deployment.
+describe.skipIf(!context.mock)('properties', () => {
+  for (const { operationId, facts, schema } of withBody) {
+    describe(operationId, () => {
+      const valid = validCallerBody(schema);
+
+      it(`${operationId} › generated valid bodies are accepted through the client`, async ({ task }) => {
+        tag(task, operationId);
+        await fc.assert(
+          fc.asyncProperty(valid, async (body) => {
+            const { problems } = await checkAccepted(model, clientsFor(context), operationId, body);
+            expectNoProblems(problems);
+          }),
+          { seed, numRuns },
+        );
+      });
+
+      it(`${operationId} › generated bodies breaking one rule are refused by client and document`, async ({
+        task,
+      }) => {
+        tag(task, operationId);
+        await fc.assert(
+          fc.asyncProperty(brokenCallerBody(facts, valid), async ({ body, field }) => {
+            const refused = await checkClientRefuses(context, operationId, body, field);
+            expectNoProblems(refused.problems);
+            expectNoProblems(await checkServerRejects(context, operationId, body, field));
+          }),
+          { seed, numRuns },
+        );
+      });
+    });
+  }
+});

@@ -1,0 +1,120 @@
+// The suite can fail: the same check functions the suite runs, pointed at a deliberately
+// broken client (a fetch wrapper that drops the signature header, or re-signs the body with a
+// numeric nonce) and at a broken temporary copy of a document (an example that breaks its
+// schema, checked directly and served by a second Prism). The real client and documents are
+// never edited.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signingHeaders } from '../generated/operations.ts';
+import { projectRoot } from '../scripts/openapi-document.ts';
+import { createSigner } from '../src/signing.ts';
+import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
+import { checkAccepted, checkStatus } from './support/checks.ts';
+import { clientsFor, credentials, mutations, prismViolations, type Tap } from './support/clients.ts';
+import { context, model } from './support/context.ts';
+import { createModel, documentFiles, exampleProblems, factsOf, operationIds } from './support/documents.ts';
+import { isPrismPrefixItemsMisread } from './support/known-issues.ts';
+import { type PrismServer, startPrism } from './support/prism.ts';
+
+const signedOperations = operationIds.filter((operationId) => factsOf(operationId).auth === 'signed');
+
+describe.skipIf(!context.mock)('the suite catches a broken client', () => {
+  it.for(signedOperations)(
+    `a client that drops ${signingHeaders.Signature} fails %s`,
+    async (operationId) => {
+      const broken = clientsFor(context, { mutate: mutations.drop('Signature') });
+      const { problems } = await checkAccepted(model, broken, operationId);
+      expect(problems.join('\n')).toMatch(
+        new RegExp(`^${operationId}: the call was not accepted: unauthorized`),
+      );
+      // The same check passes for the real client, so it is the breakage that is caught.
+      expect((await checkAccepted(model, clientsFor(context), operationId)).problems).toEqual([]);
+    },
+  );
+
+  it.for(signedOperations)('a client that sends nonce as a number fails %s', async (operationId) => {
+    const { apiSecret } = credentials(context);
+    const rewrite = mutations.rewriteBody(apiSecret, (body) => ({ ...body, nonce: Number(body.nonce) }));
+    const tap: Tap = { mutate: rewrite };
+    const { problems } = await checkAccepted(model, clientsFor(context, tap), operationId);
+    expect(problems.join('\n')).toContain(operationId);
+    expect(problems.join('\n')).toMatch(/nonce/);
+    // The rewritten request was correctly signed: only the nonce's type is wrong.
+    const body = tap.sentBody ?? '';
+    expect(JSON.parse(body).nonce).toBeTypeOf('number');
+    expect(tap.sent?.headers.get(signingHeaders.Signature)).toBe(
+      (await createSigner(apiSecret)(body)).signature,
+    );
+  });
+});
+
+describe.skipIf(!context.mock)('the suite catches a document whose example breaks its schema', () => {
+  const breakage = pickBreakage(model);
+  const brokenDocuments = documentsWithBrokenExample(model.documents, model, breakage);
+  const directory = mkdtempSync(join(tmpdir(), 'contract-broken-'));
+  let prism: PrismServer | undefined;
+
+  beforeAll(async () => {
+    const { facts } = model.model(breakage.operationId);
+    const file = join(directory, `${facts.api}.json`);
+    const original = resolve(projectRoot, documentFiles[facts.api] as string);
+    writeFileSync(file, JSON.stringify(withAbsoluteFileRefs(brokenDocuments[facts.api], dirname(original))));
+    prism = await startPrism({ mode: 'mock', document: file });
+  });
+
+  afterAll(async () => {
+    await prism?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('every example of the real documents is valid against its schema', () => {
+    expect(exampleProblems(model)).toEqual([]);
+  });
+
+  it('the example check names the operation and the field of the broken example', () => {
+    const problems = exampleProblems(createModel(brokenDocuments));
+    expect(problems.length).toBeGreaterThan(0);
+    expect(
+      problems.every((problem) => problem.startsWith(`${breakage.operationId} ${breakage.status}`)),
+    ).toBe(true);
+    expect(problems.join('\n')).toContain(breakage.field);
+  });
+
+  it('a Prism serving the broken copy fails the status check, naming the field', async () => {
+    const { facts } = model.model(breakage.operationId);
+    const brokenTarget = { ...context, urls: { ...context.urls, [facts.api]: prism?.url as string } };
+    const { problems } = await checkStatus(
+      model,
+      brokenTarget,
+      breakage.operationId,
+      breakage.status,
+      breakage.example,
+    );
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.join('\n')).toContain(breakage.field);
+    // The real documents pass the same check.
+    expect(
+      (await checkStatus(model, context, breakage.operationId, breakage.status, breakage.example)).problems,
+    ).toEqual([]);
+  });
+});
+
+describe.skipIf(!context.mock)('known Prism issues are still real', () => {
+  it('Prism still misreads prefixItems (drop support/known-issues.ts when this fails)', async () => {
+    const operationId = operationIds.find((candidate) => {
+      const responses = model.model(candidate).responses;
+      return [...responses.values()].some(({ schema }) => schema?.prefixItems);
+    });
+    expect(operationId).toBeDefined();
+    const id = operationId as (typeof operationIds)[number];
+    const { outcome } = await checkAccepted(model, clientsFor(context), id);
+    const violations = prismViolations(outcome.response?.headers, undefined);
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((violation) => isPrismPrefixItemsMisread(model, id, violation))).toBe(true);
+    // And ajv, which reads 2020-12 correctly, finds the body valid.
+    const status = outcome.response?.status as number;
+    expect(model.model(id).validateResponse(status, outcome.data)).toEqual([]);
+  });
+});

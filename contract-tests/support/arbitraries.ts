@@ -1,0 +1,107 @@
+// fast-check arbitraries built from the documents: valid caller bodies from each operation's
+// request schema, and bodies that break exactly one of the constraints the generated body
+// rules carry (type, enum, pattern, format, array items).
+import fc from 'fast-check';
+import type { FieldRule } from '../../src/validate.ts';
+import { type Facts, type Json, signedFields } from './documents.ts';
+
+/** A value valid against a (dereferenced) JSON schema, for the subset the documents use. */
+export function arbitraryOf(schema: Json): fc.Arbitrary<unknown> {
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  switch (schema.type) {
+    case 'string': {
+      if (schema.format === 'uuid') return fc.uuid();
+      const base = schema.pattern
+        ? fc.stringMatching(new RegExp(schema.pattern, 'u'))
+        : fc.string({ minLength: schema.minLength ?? 0, maxLength: 12 });
+      return base.filter(
+        (value) =>
+          value.length >= (schema.minLength ?? 0) &&
+          value.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY),
+      );
+    }
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 });
+    case 'number':
+      return fc.double({ noNaN: true, noDefaultInfinity: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(schema.items ? arbitraryOf(schema.items) : fc.anything(), { maxLength: 4 });
+    default:
+      throw new Error(`no arbitrary for schema ${JSON.stringify(schema)}`);
+  }
+}
+
+/** Caller bodies (no request, nonce, nonceWindow) valid against the operation's request schema. */
+export function validCallerBody(requestSchema: Json): fc.Arbitrary<Record<string, unknown>> {
+  const properties = Object.entries<Json>(requestSchema.properties ?? {}).filter(
+    ([field]) => !signedFields.has(field),
+  );
+  const required = new Set<string>(requestSchema.required ?? []);
+  return fc.record(Object.fromEntries(properties.map(([field, schema]) => [field, arbitraryOf(schema)])), {
+    requiredKeys: properties.map(([field]) => field).filter((field) => required.has(field)),
+  }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+const typeMismatch = (type: string): fc.Arbitrary<unknown> => {
+  const byType: Record<string, fc.Arbitrary<unknown>> = {
+    string: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 })),
+    integer: fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
+      fc.boolean(),
+    ),
+    boolean: fc.oneof(fc.integer(), fc.string({ maxLength: 6 })),
+    array: fc.oneof(
+      fc.integer(),
+      fc.string({ maxLength: 6 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.integer()),
+    ),
+  };
+  const arbitrary = byType[type];
+  if (!arbitrary) throw new Error(`no mismatch for type ${type}`);
+  return arbitrary;
+};
+
+/** Values that break `rule` in one way it states (with the path below the field they break). */
+function breaking(rule: FieldRule): fc.Arbitrary<unknown>[] {
+  const out: fc.Arbitrary<unknown>[] = [typeMismatch(rule.type)];
+  if (rule.enum) {
+    const allowed = new Set(rule.enum);
+    const sameType: fc.Arbitrary<unknown> =
+      rule.type === 'integer' ? fc.integer({ min: -50, max: 50 }) : fc.string({ maxLength: 8 });
+    out.push(sameType.filter((value) => !allowed.has(value)));
+  }
+  if (rule.pattern) {
+    const pattern = new RegExp(rule.pattern, 'u');
+    out.push(fc.string({ maxLength: 12 }).filter((value) => !pattern.test(value)));
+  }
+  if (rule.format === 'uuid') {
+    out.push(
+      fc
+        .string({ maxLength: 40 })
+        .filter((value) => !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(value)),
+    );
+  }
+  if (rule.items) {
+    // One bad element among good ones is enough to break the array.
+    for (const bad of breaking(rule.items)) out.push(fc.tuple(bad).map((items) => items));
+  }
+  return out;
+}
+
+/** A body that breaks one rule of one caller field, with that field's name. */
+export function brokenCallerBody(
+  facts: Facts & { body: { properties: Record<string, FieldRule> } },
+  valid: fc.Arbitrary<Record<string, unknown>>,
+): fc.Arbitrary<{ body: Record<string, unknown>; field: string }> {
+  const choices = Object.entries(facts.body.properties)
+    .filter(([field]) => !signedFields.has(field))
+    .flatMap(([field, rule]) => breaking(rule).map((value) => ({ field, value })));
+  if (choices.length === 0) throw new Error(`${facts.operationId}: no caller field to break`);
+  return fc
+    .tuple(valid, fc.oneof(...choices.map(({ field, value }) => value.map((bad) => ({ field, bad })))))
+    .map(([body, { field, bad }]) => ({ body: { ...body, [field]: bad }, field }));
+}
