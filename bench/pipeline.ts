@@ -1,0 +1,95 @@
+// Pipeline: wall time of the project's own commands. `npm run generate` runs on a temporary copy
+// of the documents (its --root flag), so that the bench never rewrites generated/ in a checkout
+// others are working in. A command that is missing, fails or overruns its time limit is
+// reported as n/a with the reason; nothing here throws.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface PipelineResult {
+  command: string;
+  /** Wall seconds, or undefined (n/a) with a note. */
+  seconds?: number;
+  note?: string;
+}
+
+function timed(command: string, args: string[], timeoutMs: number): Promise<PipelineResult> {
+  const shown = [command, ...args].join(' ');
+  return new Promise((resolve) => {
+    const started = performance.now();
+    // Its own process group, so that a timeout ends the command and everything it started.
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      if (stderr.length < 4000) stderr += chunk;
+    });
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const onExit = () => killGroup();
+    process.once('exit', onExit);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      process.removeListener('exit', onExit);
+      resolve({ command: shown, note: `n/a: ${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      process.removeListener('exit', onExit);
+      killGroup(); // anything it left behind in its group
+      const seconds = (performance.now() - started) / 1000;
+      if (timedOut) resolve({ command: shown, note: `n/a: over the ${timeoutMs / 1000} s limit` });
+      else if (code !== 0) {
+        const last = stderr.trim().split('\n').filter(Boolean).pop() ?? '';
+        resolve({ command: shown, note: `n/a: exit ${code}${last ? ` (${last.slice(0, 120)})` : ''}` });
+      } else resolve({ command: shown, seconds });
+    });
+  });
+}
+
+export async function runPipeline(options: {
+  timeoutMs: number;
+  contractTimeoutMs: number;
+}): Promise<PipelineResult[]> {
+  const results: PipelineResult[] = [];
+  const copy = mkdtempSync(join(tmpdir(), 'txc-bench-generate-'));
+  try {
+    cpSync(join(root, 'openapi'), join(copy, 'openapi'), { recursive: true });
+    cpSync(join(root, 'redocly.yaml'), join(copy, 'redocly.yaml'));
+    mkdirSync(join(copy, 'generated'));
+    const generate = await timed(
+      'npm',
+      ['run', '--silent', 'generate', '--', '--root', copy],
+      options.timeoutMs,
+    );
+    results.push({ ...generate, command: 'npm run generate' });
+  } catch (error) {
+    results.push({ command: 'npm run generate', note: `n/a: ${(error as Error).message}` });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  results.push({
+    ...(await timed('npx', ['redocly', 'lint'], options.timeoutMs)),
+    command: 'npx redocly lint',
+  });
+  if (existsSync(join(root, 'contract-tests', 'run.ts'))) {
+    results.push({
+      ...(await timed('npm', ['run', '--silent', 'contract'], options.contractTimeoutMs)),
+      command: 'npm run contract',
+    });
+  } else {
+    results.push({ command: 'npm run contract', note: 'n/a: contract-tests/run.ts does not exist yet' });
+  }
+  return results;
+}

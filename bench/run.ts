@@ -1,0 +1,312 @@
+// `npm run bench`: signing, end to end on loopback, size, start-up and pipeline figures, printed
+// as markdown with the ratio and PASS/MISS of every target. Flags:
+//   --quick          tiny durations, our client only, no size/start-up/pipeline (the smoke test)
+//   --write          also replace the results between the markers in bench/README.md
+//   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
+//                    contender, interleaved with the others, for before/after figures
+//   --only LIST      comma-separated sections: signing,http,size,startup,pipeline
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { addBeforeContender, type HttpResult, runHttp } from './http.ts';
+import { type PipelineResult, runPipeline } from './pipeline.ts';
+import { runSigning, type SigningResult } from './signing.ts';
+import { runSize, type SizeResult } from './size.ts';
+import { runStartup, type StartupResult } from './startup.ts';
+import { count, fixed, kb, ms, ratio } from './stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false },
+    before: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const quick = values.quick ?? false;
+const sections = new Set(
+  (values.only ?? (quick ? 'signing,http' : 'signing,http,size,startup,pipeline')).split(','),
+);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const readmePath = fileURLToPath(new URL('./README.md', import.meta.url));
+const startMarker = '<!-- bench:results:start -->';
+const endMarker = '<!-- bench:results:end -->';
+
+function machine(): string {
+  let cpu = 'unknown CPU';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('model name'));
+    if (line) cpu = line.split(':')[1]?.trim() ?? cpu;
+  } catch {}
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+  return `${availableParallelism()} CPUs (nproc), ${cpu}, Node ${process.version}, ${process.platform}/${process.arch}; load average at start ${load}; ${new Date().toISOString()}`;
+}
+
+interface Target {
+  name: string;
+  measured: string;
+  goal: string;
+  pass: boolean | undefined;
+}
+
+const verdict = (pass: boolean | undefined) => (pass === undefined ? 'n/a' : pass ? 'PASS' : 'MISS');
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<string> {
+  const started = performance.now();
+  const out: string[] = [];
+  const targets: Target[] = [];
+  out.push(`Machine: ${machine()}${quick ? ' — QUICK MODE, figures meaningless' : ''}`);
+
+  let signing: SigningResult[] | undefined;
+  if (sections.has('signing')) {
+    log('signing…');
+    signing = await runSigning(
+      quick
+        ? { sizes: [100], rounds: 1, roundMs: 30 }
+        : { sizes: [100, 1024, 10240], rounds: 5, roundMs: 300 },
+    );
+  }
+
+  let http: HttpResult[] | undefined;
+  if (sections.has('http')) {
+    log('end to end…');
+    if (values.before) await addBeforeContender(values.before);
+    http = await runHttp(
+      quick
+        ? {
+            concurrencies: [1],
+            rounds: 1,
+            roundMs: 150,
+            warmupMs: 50,
+            maxRequestsPerRound: 2000,
+            only: ['client'],
+            log,
+          }
+        : {
+            concurrencies: [1, 64],
+            rounds: 5,
+            roundMs: 1500,
+            warmupMs: 500,
+            maxRequestsPerRound: 1_000_000,
+            log,
+          },
+    );
+  }
+
+  let size: SizeResult | undefined;
+  if (sections.has('size')) {
+    log('size…');
+    size = await runSize();
+  }
+
+  let startup: StartupResult | undefined;
+  if (sections.has('startup')) {
+    log('start-up…');
+    startup = await runStartup({ runs: 9 });
+  }
+
+  let pipeline: PipelineResult[] | undefined;
+  if (sections.has('pipeline')) {
+    log('pipeline…');
+    pipeline = await runPipeline({ timeoutMs: 60_000, contractTimeoutMs: 90_000 });
+  }
+
+  // Targets.
+  if (http) {
+    for (const concurrency of [...new Set(http.map((row) => row.concurrency))]) {
+      const at = (id: string) => http?.find((row) => row.id === id && row.concurrency === concurrency);
+      const client = at('client');
+      const ccxt = at('ccxt');
+      const undici = at('undici');
+      if (client && ccxt) {
+        const value = client.rps / ccxt.rps;
+        targets.push({
+          name: `client throughput vs ccxt, concurrency ${concurrency}`,
+          measured: ratio(value),
+          goal: '≥ 2x',
+          pass: value >= 2,
+        });
+      }
+      if (client && undici) {
+        const value = client.rps / undici.rps;
+        targets.push({
+          name: `client throughput vs undici Pool.request limit, concurrency ${concurrency}`,
+          measured: ratio(value),
+          goal: '≥ 0.5x',
+          pass: value >= 0.5,
+        });
+      }
+    }
+  }
+  if (signing) {
+    const worst = Math.min(...signing.filter((row) => row.id === 'node').map((row) => row.ratio));
+    targets.push({
+      name: "signing (default 'node' signer) vs bare HMAC, worst body size",
+      measured: ratio(worst),
+      goal: '≥ 0.8x',
+      pass: worst >= 0.8,
+    });
+  }
+  if (size) {
+    targets.push({
+      name: 'own code (src/ + generated table), minified + gzipped',
+      measured: kb(size.own),
+      goal: '< 5 KB',
+      pass: size.own < 5 * 1024,
+    });
+  }
+  if (startup) {
+    targets.push({
+      name: 'import + create client vs ccxt',
+      measured: ratio(startup.ratio),
+      goal: '< 0.1x',
+      pass: startup.ratio < 0.1,
+    });
+  }
+
+  out.push('', '#### Targets', '');
+  out.push(
+    table(
+      ['target', 'measured', 'goal', 'result'],
+      targets.map((target) => [target.name, target.measured, target.goal, verdict(target.pass)]),
+    ),
+  );
+
+  if (http) {
+    out.push('', '#### End to end: signed main-balance call on loopback', '');
+    const rows = http.map((row) => {
+      const peer = (id: string) =>
+        http?.find((other) => other.id === id && other.concurrency === row.concurrency);
+      const undici = peer('undici');
+      const ccxt = peer('ccxt');
+      return [
+        row.label,
+        String(row.concurrency),
+        count(row.rps),
+        `${count(Math.min(...row.rounds))}–${count(Math.max(...row.rounds))}`,
+        ms(row.p50),
+        ms(row.p99),
+        undici ? ratio(row.rps / undici.rps) : 'n/a',
+        ccxt ? ratio(row.rps / ccxt.rps) : 'n/a',
+        `${count(row.cpuPerRequest)} µs`,
+        String(row.errors),
+      ];
+    });
+    out.push(
+      table(
+        [
+          'contender',
+          'conc.',
+          'req/s',
+          'rounds min–max',
+          'p50',
+          'p99',
+          'vs (b)',
+          'vs (d)',
+          'CPU/req',
+          'errors',
+        ],
+        rows,
+      ),
+    );
+  }
+
+  if (signing) {
+    out.push('', '#### Signing: signatures per second', '');
+    out.push(
+      table(
+        ['signer', 'body', 'signatures/s', 'vs bare'],
+        signing.map((row) => [row.label, `${row.bytes} B`, count(row.perSecond), ratio(row.ratio)]),
+      ),
+    );
+  }
+
+  if (size) {
+    out.push('', '#### Size: esbuild bundle of src/index.ts (node, ESM, minified)', '');
+    const minified = size.minifiedByGroup;
+    const own = (minified.src ?? 0) + (minified.generated ?? 0);
+    out.push(
+      table(
+        ['part', 'gzipped', 'minified'],
+        [
+          ['own code (src/ + generated/)', kb(size.own), kb(own)],
+          ['  of which src/', '', kb(minified.src ?? 0)],
+          ['  of which generated/ (operation table)', '', kb(minified.generated ?? 0)],
+          ['openapi-fetch', kb(size.openapiFetch), kb(minified['openapi-fetch'] ?? 0)],
+          ['undici (loaded lazily, on the first call)', kb(size.undici), kb(minified.undici ?? 0)],
+          ['whole bundle', kb(size.total), kb(Object.values(minified).reduce((a, b) => a + b, 0))],
+        ],
+      ),
+    );
+    out.push(
+      '',
+      `Own files, minified bytes: ${Object.entries(size.minifiedOwnFiles)
+        .sort((a, b) => b[1] - a[1])
+        .map(([file, bytes]) => `${file} ${bytes}`)
+        .join(', ')}.`,
+    );
+  }
+
+  if (startup) {
+    out.push('', `#### Start-up: fresh process, median of ${startup.runs}`, '');
+    out.push(
+      table(
+        ['subject', 'import + create client', 'process wall time'],
+        [
+          ['our client (esbuild ESM build)', ms(startup.ours.ms), ms(startup.ours.wallMs)],
+          ['ccxt + new ccxt.whitebit()', ms(startup.ccxt.ms), ms(startup.ccxt.wallMs)],
+        ],
+      ),
+    );
+  }
+
+  if (pipeline) {
+    out.push('', '#### Pipeline: wall time', '');
+    out.push(
+      table(
+        ['command', 'wall'],
+        pipeline.map((row) => [
+          row.command,
+          row.seconds !== undefined ? `${fixed(row.seconds, 1)} s` : (row.note ?? 'n/a'),
+        ]),
+      ),
+    );
+  }
+
+  out.push('', `Bench wall time: ${fixed((performance.now() - started) / 1000, 0)} s.`);
+  return out.join('\n');
+}
+
+function writeReadme(markdown: string): void {
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = readme.indexOf(startMarker);
+  const end = readme.indexOf(endMarker);
+  if (start < 0 || end < start)
+    throw new Error(`bench/README.md has no ${startMarker} … ${endMarker} markers`);
+  writeFileSync(
+    readmePath,
+    `${readme.slice(0, start + startMarker.length)}\n${markdown}\n${readme.slice(end)}`,
+  );
+}
+
+try {
+  const markdown = await main();
+  console.log(markdown);
+  if (values.write) {
+    writeReadme(markdown);
+    log('bench/README.md updated');
+  }
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,110 @@
+// Start-up: the time to import the package and create a client, in fresh child processes,
+// against ccxt (import ccxt + new ccxt.whitebit()). Our package is TypeScript source, so it is
+// first compiled as a consumer would ship it: an esbuild ESM bundle for Node (code splitting
+// keeps the lazily loaded undici transport out of the start-up path; openapi-fetch and undici
+// stay external and load from node_modules). Each child reports the milliseconds from just
+// before its import to just after the client exists; the process wall time is kept too.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { median } from './stats.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Inside node_modules so that the bundle's bare imports resolve as an installed package's would.
+const outdir = `${root}node_modules/.cache/txc-bench-startup`;
+
+function childScript(subject: 'ours' | 'ccxt', entry: string): string {
+  const load =
+    subject === 'ours'
+      ? `const { createPrivateClient } = await import(${JSON.stringify(entry)});
+         createPrivateClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'key', apiSecret: 'secret' });`
+      : `const { default: ccxt } = await import('ccxt');
+         new ccxt.whitebit({ apiKey: 'key', secret: 'secret' });`;
+  return `const t0 = performance.now();
+${load}
+process.stdout.write(JSON.stringify({ ms: performance.now() - t0 }));`;
+}
+
+function runChild(script: string, timeoutMs: number): Promise<{ ms: number; wallMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      try {
+        if (code !== 0) throw new Error(`exit ${code}: ${err.trim().slice(0, 300)}`);
+        resolve({ ms: (JSON.parse(out) as { ms: number }).ms, wallMs });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+export interface StartupResult {
+  ours: { ms: number; wallMs: number };
+  ccxt: { ms: number; wallMs: number };
+  runs: number;
+  /** ours.ms / ccxt.ms */
+  ratio: number;
+}
+
+export async function runStartup(options: { runs: number }): Promise<StartupResult> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: { index: 'src/index.ts' },
+      bundle: true,
+      splitting: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      external: ['openapi-fetch', 'undici'],
+      logLevel: 'silent',
+    });
+    const entry = pathToFileURL(`${outdir}/index.mjs`).href;
+    const samples = {
+      ours: [] as { ms: number; wallMs: number }[],
+      ccxt: [] as { ms: number; wallMs: number }[],
+    };
+    // One untimed run each fills the file cache; then alternate.
+    await runChild(childScript('ours', entry), 30_000);
+    await runChild(childScript('ccxt', entry), 30_000);
+    for (let run = 0; run < options.runs; run++) {
+      for (const subject of run % 2 === 0 ? (['ours', 'ccxt'] as const) : (['ccxt', 'ours'] as const)) {
+        samples[subject].push(await runChild(childScript(subject, entry), 30_000));
+      }
+    }
+    const summarize = (list: { ms: number; wallMs: number }[]) => ({
+      ms: median(list.map((sample) => sample.ms)),
+      wallMs: median(list.map((sample) => sample.wallMs)),
+    });
+    const ours = summarize(samples.ours);
+    const ccxt = summarize(samples.ccxt);
+    return { ours, ccxt, runs: options.runs, ratio: ours.ms / ccxt.ms };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
