@@ -131,7 +131,14 @@ export function prismViolations(
     }
   }
   const fromBody = asViolations((body as { validation?: unknown } | undefined)?.validation);
-  return [...fromHeader, ...fromBody];
+  // A problem answer repeats its violations in the header: keep each once.
+  const seen = new Set<string>();
+  return [...fromHeader, ...fromBody].filter((violation) => {
+    const key = `${violation.location.join('.')}\u0000${violation.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export const describeViolations = (violations: Violation[]): string =>
