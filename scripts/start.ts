@@ -1,5 +1,5 @@
-// `npm start`: regenerate, lint, build the docs, then serve on 127.0.0.1 the docs and a Prism
-// mock server for each document named in redocly.yaml, until Ctrl-C (SIGINT or SIGTERM), which
+// `npm start`: regenerate, lint, build the docs, then serve on 127.0.0.1 the docs, a Prism
+// mock server for each document named in redocly.yaml and the sandbox, until Ctrl-C (SIGINT or SIGTERM), which
 // stops every child process and closes the docs server.
 //
 // A service is an entry of `services` below: a name, a port (from an environment variable, with
@@ -13,7 +13,11 @@ import { loadApiDocuments } from './operation-facts.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string): string => join(root, 'node_modules/.bin', name);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+};
 
 interface Running {
   stop(): Promise<void>;
@@ -121,6 +125,11 @@ for (const [index, api] of loadApiDocuments(root).entries()) {
     ]),
   );
 }
+
+// The stateful sandbox: it verifies signatures, and prints its test credentials on start.
+const sandboxPort = portFrom('SANDBOX_PORT', 4012);
+services.push(childService('sandbox', sandboxPort, bin('tsx'), ['sandbox/main.ts']));
+env.SANDBOX_PORT = String(sandboxPort);
 
 await step('npm run generate', bin('tsx'), ['scripts/generate.ts']);
 await step('redocly lint', bin('redocly'), ['lint']);
