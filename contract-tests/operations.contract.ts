@@ -9,6 +9,7 @@ import {
   checkMalformedRejected,
   checkStatus,
   checkUnsignedRejected,
+  onTarget,
 } from './support/checks.ts';
 import { clientsFor, mutations } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
@@ -49,9 +50,15 @@ for (const operationId of operationIds) {
       const alsoAccept = !context.mock && facts.partnerOnly ? [403] : [];
       it.for(bodies)(`${operationId} › accepted: request example $name`, async ({ body }, { task }) => {
         tag(task, operationId);
-        const { problems, outcome } = await checkAccepted(model, clientsFor(context), operationId, body, {
-          alsoAccept,
-        });
+        const { problems, outcome } = await checkAccepted(
+          model,
+          clientsFor(context),
+          operationId,
+          onTarget(context, body),
+          {
+            alsoAccept,
+          },
+        );
         expectNoProblems(problems);
         if (outcome.response) tag(task, operationId, outcome.response.status);
       });

@@ -40,11 +40,22 @@ export function validBody(model: Model, operationId: OperationId): Record<string
   return callerBody(requestExamples[0]?.value);
 }
 
+/** A body with the values the target is known to hold put in place of the examples' values. */
+export function onTarget<Body extends Record<string, unknown> | undefined>(
+  context: ContractContext,
+  body: Body,
+): Body {
+  if (!body || !context.known) return body;
+  const known = Object.entries(context.known).filter(([field]) => field in body);
+  return { ...body, ...Object.fromEntries(known) };
+}
+
 function describeError(outcome: Outcome): string {
   const error = outcome.error;
   if (!error) return '';
   const violations = prismViolations(outcome.response?.headers, error.body);
-  return `${error.kind}${error.status ? ` HTTP ${error.status}` : ''}: ${error.message}${
+  const fields = Object.keys(error.fieldErrors).length ? ` ${JSON.stringify(error.fieldErrors)}` : '';
+  return `${error.kind}${error.status ? ` HTTP ${error.status}` : ''}: ${error.message}${fields}${
     violations.length ? ` [Prism: ${describeViolations(violations)}]` : ''
   }`;
 }

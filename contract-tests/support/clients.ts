@@ -30,6 +30,7 @@ export interface Credentials {
 
 /** API_KEY/API_SECRET against a real target; throwaway ones for the mock (it checks formats only). */
 export function credentials(context: ContractContext): Credentials {
+  if (context.credentials) return context.credentials;
   if (!context.mock) {
     const { API_KEY: apiKey, API_SECRET: apiSecret } = process.env;
     if (!apiKey || !apiSecret) throw new Error('API_KEY and API_SECRET are required for a real target');

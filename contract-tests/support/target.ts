@@ -19,6 +19,10 @@ export interface ContractContext {
   allowWrites: boolean;
   /** Where the suite sends the calls of each API: always a Prism. */
   urls: Record<ApiName, string>;
+  /** Credentials of a local target that brings its own; never printed. */
+  credentials?: { apiKey: string; apiSecret: string };
+  /** Field values that exist on the target (a plan it knows), put into valid bodies. */
+  known?: Record<string, unknown>;
 }
 
 /** A server the Prism proxies forward to. */
@@ -26,25 +30,52 @@ export interface Upstream {
   url: string;
   /** A disposable local server may take writes; a deployment never does by default. */
   allowWrites: boolean;
+  /** Test credentials a local server brings along (API_KEY/API_SECRET win). */
+  credentials?: { apiKey: string; apiSecret: string };
+  /** Field values that exist on this server, used instead of the documents' example values. */
+  known?: Record<string, unknown>;
   close(): Promise<void>;
 }
 
 /**
- * Local servers selectable by name. The sandbox (sandbox/, another engineer's work) will
- * export `startSandbox({ port: 0 })` returning `{ url, close() }`; it is loaded only when
- * selected, so the suite does not depend on it.
+ * Local servers selectable by name. `sandbox` is the local exchange of sandbox/ (another
+ * engineer's work): loaded only when selected, through computed paths, so the suite has no
+ * static dependency on it. It brings its own test credentials (the fixture's printed key);
+ * API_KEY/API_SECRET override them.
  */
+type SandboxModule = {
+  startSandbox(options: {
+    port: number;
+    log?: (line: string) => void;
+  }): Promise<{ url: string; close(): Promise<void> }>;
+};
+type FixtureModule = {
+  credentialKey(fixture: unknown): { apiKey: string; secret: string };
+  loadFixture(): { plans?: { id: string; status: string }[] };
+};
+
 const namedTargets: Record<string, () => Promise<Upstream>> = {
   sandbox: async () => {
-    const modulePath = '../../sandbox/server.ts';
-    const module = (await import(modulePath).catch(() => undefined)) as
-      | { startSandbox?: (options: { port: number }) => Promise<{ url: string; close(): Promise<void> }> }
-      | undefined;
-    if (typeof module?.startSandbox !== 'function') {
-      throw new Error('CONTRACT_TARGET=sandbox: sandbox/server.ts does not export startSandbox yet');
+    const [server, fixture] = (await Promise.all(
+      ['../../sandbox/server.ts', '../../sandbox/fixture.ts'].map((path) =>
+        import(path).catch(() => undefined),
+      ),
+    )) as [Partial<SandboxModule> | undefined, Partial<FixtureModule> | undefined];
+    if (typeof server?.startSandbox !== 'function') {
+      throw new Error('CONTRACT_TARGET=sandbox: sandbox/server.ts does not export startSandbox');
     }
-    const sandbox = await module.startSandbox({ port: 0 });
-    return { url: sandbox.url, allowWrites: true, close: () => sandbox.close() };
+    const state = fixture?.loadFixture?.();
+    const key = fixture?.credentialKey?.(state);
+    const plan = state?.plans?.find((candidate) => candidate.status === 'active')?.id;
+    const sandbox = await server.startSandbox({ port: 0, log: () => {} });
+    return {
+      url: sandbox.url,
+      allowWrites: true,
+      close: () => sandbox.close(),
+      ...(key ? { credentials: { apiKey: key.apiKey, apiSecret: key.secret } } : {}),
+      // The documents' example plan does not exist in the sandbox: use one of its own.
+      ...(plan ? { known: { plan, planId: plan } } : {}),
+    };
   },
 };
 
@@ -76,13 +107,13 @@ export async function startTarget(
         throw new Error(
           `CONTRACT_TARGET must be "mock", an http(s) URL or one of: ${Object.keys(namedTargets).join(', ')}`,
         );
-      if (!env.API_KEY || !env.API_SECRET) {
+      if ((!env.API_KEY || !env.API_SECRET) && !upstream.credentials) {
         throw new Error(
           `CONTRACT_TARGET=${describeTarget(target)} needs API_KEY and API_SECRET in the environment`,
         );
       }
     }
-    const redact = [env.API_KEY ?? '', env.API_SECRET ?? ''];
+    const redact = [env.API_KEY ?? '', env.API_SECRET ?? '', upstream?.credentials?.apiSecret ?? ''];
     const entries = await Promise.all(
       Object.entries(documentFiles).map(async ([api, document]) => {
         const server = await startPrism(
@@ -101,6 +132,10 @@ export async function startTarget(
         mock: !upstream,
         allowWrites,
         urls: Object.fromEntries(entries) as Record<ApiName, string>,
+        ...(upstream?.credentials && !(env.API_KEY && env.API_SECRET)
+          ? { credentials: upstream.credentials }
+          : {}),
+        ...(upstream?.known ? { known: upstream.known } : {}),
       },
       close,
     };
