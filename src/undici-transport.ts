@@ -65,6 +65,14 @@ export class LightResponse {
 export interface UndiciTransport {
   Request: typeof LightRequest;
   fetch(request: LightRequest): Promise<LightResponse>;
+  /** What `fetch` does, without a request object: the client's direct path on Node. */
+  send(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<LightResponse>;
   close(): Promise<void>;
 }
 
@@ -78,27 +86,37 @@ export function createUndiciTransport(): UndiciTransport {
     }
     return pool;
   };
+  // A client calls a handful of URLs over and over: each is parsed once, not once per call.
+  const targets = new Map<string, { pool: Pool; path: string }>();
+  const targetFor = (href: string) => {
+    let target = targets.get(href);
+    if (!target) {
+      const url = new URL(href);
+      target = { pool: poolFor(url.origin), path: url.pathname + url.search };
+      if (targets.size < 1024) targets.set(href, target);
+    }
+    return target;
+  };
+  const send: UndiciTransport['send'] = async (url, method, headers, body, signal) => {
+    const { pool, path } = targetFor(url);
+    const answer = await pool.request({ path, method: method as 'GET', headers, body, signal });
+    const content = await answer.body.text();
+    return new LightResponse(answer.statusCode, answer.headers, content, url);
+  };
   return {
     Request: LightRequest,
+    send,
     async fetch(request) {
-      const url = new URL(request.url);
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      const answer = await poolFor(url.origin).request({
-        path: url.pathname + url.search,
-        method: request.method as 'GET',
-        headers,
-        body: request.body,
-        signal: request.signal,
-      });
-      const content = await answer.body.text();
-      return new LightResponse(answer.statusCode, answer.headers, content, request.url);
+      return send(request.url, request.method, headers, request.body, request.signal);
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       pools.clear();
+      targets.clear();
     },
   };
 }
