@@ -31,6 +31,9 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
       cwd: projectRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Should the run hang, interrupt it: run.ts passes SIGINT on and its Prisms are stopped.
+      signal: AbortSignal.timeout(50_000),
+      killSignal: 'SIGINT',
     });
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -39,7 +42,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    child.once('error', reject);
+    child.once('error', (error) => (error.name === 'AbortError' ? undefined : reject(error)));
     child.once('exit', (code) => resolve({ code, output }));
   });
 }

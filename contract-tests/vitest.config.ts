@@ -8,6 +8,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['contract-tests/**/*.contract.ts'],
     globalSetup: ['contract-tests/global-setup.ts'],
+    // A real target sees one key from every worker: one file at a time keeps its nonces rising.
+    fileParallelism: !process.env.CONTRACT_TARGET || process.env.CONTRACT_TARGET === 'mock',
     testTimeout: 20_000,
     hookTimeout: 40_000,
     reporters: [

@@ -14,7 +14,7 @@ import {
   rawSignedPost,
 } from './clients.ts';
 import { callerBody, type Model, type OperationId } from './documents.ts';
-import { withoutKnownIssues } from './known-issues.ts';
+import { failedOnlyOnKnownIssues, withoutKnownIssues } from './known-issues.ts';
 import type { ContractContext } from './target.ts';
 
 export interface CheckResult {
@@ -78,10 +78,10 @@ export async function checkAccepted(
   if (outcome.error) {
     // A validating proxy turns a response violation into a 500 problem; when every violation
     // is a known Prism misreading, the upstream answer itself was fine.
-    const violations = prismViolations(outcome.response?.headers, outcome.error.body);
-    const onlyKnown =
-      violations.length > 0 && withoutKnownIssues(model, operationId, violations).length === 0;
-    if (!onlyKnown && !(status !== undefined && options.alsoAccept?.includes(status))) {
+    if (
+      !failedOnlyOnKnownIssues(model, operationId, outcome) &&
+      !(status !== undefined && options.alsoAccept?.includes(status))
+    ) {
       problems.push(`${operationId}: the call was not accepted: ${describeError(outcome)}`);
     }
     return { problems, outcome };

@@ -5,6 +5,7 @@
 import { signingHeaders } from '../../generated/operations.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { ApiError } from '../../src/errors.ts';
+import { nextNonce } from '../../src/nonce.ts';
 import { createSigner } from '../../src/signing.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
@@ -154,7 +155,8 @@ export async function rawSignedPost(
 ): Promise<{ status: number; headers: Headers; body: unknown; violations: Violation[] }> {
   const facts = factsOf(operationId);
   const { apiKey, apiSecret } = credentials(context);
-  const body = JSON.stringify({ request: facts.path, nonce: String(Date.now()), ...fields });
+  // The client's own nonce sequence for the key, so raw calls never go back in time.
+  const body = JSON.stringify({ request: facts.path, nonce: nextNonce(apiKey), ...fields });
   const { payload, signature } = await createSigner(apiSecret)(body);
   const response = await fetch(new URL(facts.path, context.urls[facts.api as ApiName]), {
     method: 'POST',

@@ -3,7 +3,7 @@
 // `items: false` to every element, so an array that matches its 3.1 schema (the ping answer)
 // is reported as "boolean schema is false" at each prefixed index. ajv (2020-12) still
 // validates those bodies in full; self-test.contract.ts notices when Prism stops doing this.
-import type { Violation } from './clients.ts';
+import { prismViolations, type Violation } from './clients.ts';
 import type { Json, Model, OperationId } from './documents.ts';
 
 function schemaAt(schema: Json, path: string[]): Json {
@@ -40,4 +40,18 @@ export function withoutKnownIssues(
   violations: Violation[],
 ): Violation[] {
   return violations.filter((violation) => !isPrismPrefixItemsMisread(model, operationId, violation));
+}
+
+/**
+ * Whether a failed call is a validating proxy's 500 made only of known Prism misreadings: the
+ * upstream answer itself was valid, though the proxy did not pass it on.
+ */
+export function failedOnlyOnKnownIssues(
+  model: Model,
+  operationId: OperationId,
+  outcome: { error?: { body?: unknown }; response?: { headers: { get(name: string): string | null } } },
+): boolean {
+  if (!outcome.error) return false;
+  const violations = prismViolations(outcome.response?.headers, outcome.error.body);
+  return violations.length > 0 && withoutKnownIssues(model, operationId, violations).length === 0;
 }
