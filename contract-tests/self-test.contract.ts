@@ -53,10 +53,11 @@ describe.skipIf(!context.mock)('the suite catches a broken client', () => {
 describe.skipIf(!context.mock)('the suite catches a document whose example breaks its schema', () => {
   const breakage = pickBreakage(model);
   const brokenDocuments = documentsWithBrokenExample(model.documents, model, breakage);
-  const directory = mkdtempSync(join(tmpdir(), 'contract-broken-'));
+  let directory: string | undefined;
   let prism: PrismServer | undefined;
 
   beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'contract-broken-'));
     const { facts } = model.model(breakage.operationId);
     const file = join(directory, `${facts.api}.json`);
     const original = resolve(projectRoot, documentFiles[facts.api] as string);
@@ -66,7 +67,7 @@ describe.skipIf(!context.mock)('the suite catches a document whose example break
 
   afterAll(async () => {
     await prism?.stop();
-    rmSync(directory, { recursive: true, force: true });
+    if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
   it('every example of the real documents is valid against its schema', () => {
