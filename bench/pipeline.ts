@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -65,9 +65,13 @@ export async function runPipeline(options: {
   const results: PipelineResult[] = [];
   const copy = mkdtempSync(join(tmpdir(), 'txc-bench-generate-'));
   try {
-    cpSync(join(root, 'openapi'), join(copy, 'openapi'), { recursive: true });
-    cpSync(join(root, 'redocly.yaml'), join(copy, 'redocly.yaml'));
-    mkdirSync(join(copy, 'generated'));
+    // The whole project but its dependencies and outputs: the documents $ref files elsewhere.
+    const skipped = new Set(['node_modules', '.git', 'site', 'dist', 'coverage', 'reports']);
+    cpSync(root, copy, {
+      recursive: true,
+      filter: (source) => !skipped.has(relative(root, source).split(sep)[0] ?? ''),
+    });
+    mkdirSync(join(copy, 'generated'), { recursive: true });
     const generate = await timed(
       'npm',
       ['run', '--silent', 'generate', '--', '--root', copy],

@@ -1,21 +1,26 @@
-// Size: src/index.ts bundled by esbuild for Node (ESM, minified), gzipped. Our own code (src/ and
-// the generated operation table) is measured with openapi-fetch and undici external; each
-// dependency's share is what it adds when it is bundled in, and the metafile gives the
-// minified bytes of every input.
+// Size: src/index.ts bundled by esbuild for Node (ESM, minified, code splitting), gzipped. With
+// openapi-fetch and undici external, the entry chunk is the client's own code (src/ and the
+// generated operation table) and a second chunk is the transport module, which the client
+// imports on its first call. Each package's share is what bundling it in adds; the metafile
+// gives the minified bytes of every input.
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export interface SizeResult {
-  /** Gzipped bytes of the bundle with openapi-fetch and undici external: our code alone. */
+  /** Gzipped bytes of the entry chunk: the client's own code, loaded on import. */
   own: number;
+  /** Gzipped bytes of the entry chunk with the generated operation table left external. */
+  ownWithoutTable: number;
+  /** Gzipped bytes of the chunk holding src/undici-transport.ts, loaded on the first call. */
+  transport: number;
   /** Gzipped bytes that bundling openapi-fetch in adds. */
   openapiFetch: number;
   /** Gzipped bytes that bundling undici in adds. */
   undici: number;
-  /** Gzipped bytes of the whole self-contained bundle. */
+  /** Gzipped bytes of the whole self-contained bundle (one file, no splitting). */
   total: number;
   /** Minified (not gzipped) bytes in the full bundle, by group: src/, generated/, each package. */
   minifiedByGroup: Record<string, number>;
@@ -23,11 +28,15 @@ export interface SizeResult {
   minifiedOwnFiles: Record<string, number>;
 }
 
-async function bundle(external: string[]) {
+const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
+
+async function bundle(external: string[], splitting: boolean, tableExternal = false) {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['src/index.ts'],
+    entryPoints: { index: 'src/index.ts' },
     bundle: true,
+    splitting,
+    outdir: 'out', // not written
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -36,11 +45,25 @@ async function bundle(external: string[]) {
     metafile: true,
     logLevel: 'silent',
     external,
+    plugins: tableExternal
+      ? [
+          {
+            name: 'table-external',
+            setup(plugin) {
+              plugin.onResolve({ filter: /generated\/operations\.ts$/ }, (args) => ({
+                path: args.path,
+                external: true,
+              }));
+            },
+          },
+        ]
+      : [],
   });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error('esbuild produced no output');
-  const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {};
-  return { gzip: gzipSync(output.contents, { level: 9 }).length, inputs };
+  const outputs = result.outputFiles.map((file) => {
+    const key = Object.keys(result.metafile.outputs).find((name) => file.path.endsWith(name)) ?? '';
+    return { gzip: gzip(file.contents), meta: result.metafile.outputs[key] as Metafile['outputs'][string] };
+  });
+  return outputs;
 }
 
 function groupOf(input: string): string {
@@ -50,23 +73,37 @@ function groupOf(input: string): string {
 }
 
 export async function runSize(): Promise<SizeResult> {
-  const own = await bundle(['undici', 'openapi-fetch']);
-  const withOpenapiFetch = await bundle(['undici']);
-  const full = await bundle([]);
+  const split = await bundle(['undici', 'openapi-fetch'], true);
+  const entry = split.find((output) => output.meta.entryPoint === 'src/index.ts');
+  const transport = split.find((output) => 'src/undici-transport.ts' in output.meta.inputs);
+  if (!entry || !transport || entry === transport) throw new Error('unexpected esbuild chunks');
+  const sum = (outputs: { gzip: number }[]) => outputs.reduce((total, output) => total + output.gzip, 0);
+  const own = sum(split.filter((output) => output !== transport));
+  const withoutTable = await bundle(['undici', 'openapi-fetch'], true, true);
+  const ownWithoutTable = sum(
+    withoutTable.filter((output) => !('src/undici-transport.ts' in output.meta.inputs)),
+  );
+  const ownAll = sum(await bundle(['undici', 'openapi-fetch'], false));
+  const withOpenapiFetch = sum(await bundle(['undici'], false));
+  const full = await bundle([], false);
   const minifiedByGroup: Record<string, number> = {};
-  for (const [input, { bytesInOutput }] of Object.entries(full.inputs)) {
+  for (const [input, { bytesInOutput }] of Object.entries(full[0]?.meta.inputs ?? {})) {
     const group = groupOf(input);
     minifiedByGroup[group] = (minifiedByGroup[group] ?? 0) + bytesInOutput;
   }
   const minifiedOwnFiles: Record<string, number> = {};
-  for (const [input, { bytesInOutput }] of Object.entries(own.inputs)) {
-    if (bytesInOutput > 0) minifiedOwnFiles[input] = bytesInOutput;
+  for (const output of split) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.meta.inputs)) {
+      if (bytesInOutput > 0) minifiedOwnFiles[input] = bytesInOutput;
+    }
   }
   return {
-    own: own.gzip,
-    openapiFetch: withOpenapiFetch.gzip - own.gzip,
-    undici: full.gzip - withOpenapiFetch.gzip,
-    total: full.gzip,
+    own,
+    ownWithoutTable,
+    transport: transport.gzip,
+    openapiFetch: withOpenapiFetch - ownAll,
+    undici: sum(full) - withOpenapiFetch,
+    total: sum(full),
     minifiedByGroup,
     minifiedOwnFiles,
   };
