@@ -12,10 +12,9 @@ import { projectRoot } from '../scripts/openapi-document.ts';
 import { createSigner } from '../src/signing.ts';
 import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
 import { checkAccepted, checkStatus } from './support/checks.ts';
-import { clientsFor, credentials, mutations, prismViolations, type Tap } from './support/clients.ts';
+import { clientsFor, credentials, mutations, type Tap } from './support/clients.ts';
 import { context, model } from './support/context.ts';
 import { createModel, documentFiles, exampleProblems, factsOf, operationIds } from './support/documents.ts';
-import { isPrismPrefixItemsMisread } from './support/known-issues.ts';
 import { type PrismServer, startPrism } from './support/prism.ts';
 
 const signedOperations = operationIds.filter((operationId) => factsOf(operationId).auth === 'signed');
@@ -99,23 +98,5 @@ describe.skipIf(!context.mock)('the suite catches a document whose example break
     expect(
       (await checkStatus(model, context, breakage.operationId, breakage.status, breakage.example)).problems,
     ).toEqual([]);
-  });
-});
-
-describe.skipIf(!context.mock)('known Prism issues are still real', () => {
-  it('Prism still misreads prefixItems (drop support/known-issues.ts when this fails)', async () => {
-    const operationId = operationIds.find((candidate) => {
-      const responses = model.model(candidate).responses;
-      return [...responses.values()].some(({ schema }) => schema?.prefixItems);
-    });
-    expect(operationId).toBeDefined();
-    const id = operationId as (typeof operationIds)[number];
-    const { outcome } = await checkAccepted(model, clientsFor(context), id);
-    const violations = prismViolations(outcome.response?.headers, undefined);
-    expect(violations.length).toBeGreaterThan(0);
-    expect(violations.every((violation) => isPrismPrefixItemsMisread(model, id, violation))).toBe(true);
-    // And ajv, which reads 2020-12 correctly, finds the body valid.
-    const status = outcome.response?.status as number;
-    expect(model.model(id).validateResponse(status, outcome.data)).toEqual([]);
   });
 });

@@ -30,9 +30,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description A JSON array with the single string `pong`. */
-        Pong: [
-            "pong"
-        ];
+        Pong: "pong"[];
         /** @description The public error object. */
         PublicError: {
             /**

@@ -14,7 +14,6 @@ import {
   rawSignedPost,
 } from './clients.ts';
 import { callerBody, type Model, type OperationId } from './documents.ts';
-import { failedOnlyOnKnownIssues, withoutKnownIssues } from './known-issues.ts';
 import type { ContractContext } from './target.ts';
 
 export interface CheckResult {
@@ -76,12 +75,7 @@ export async function checkAccepted(
   const problems: string[] = [];
   const status = outcome.response?.status;
   if (outcome.error) {
-    // A validating proxy turns a response violation into a 500 problem; when every violation
-    // is a known Prism misreading, the upstream answer itself was fine.
-    if (
-      !failedOnlyOnKnownIssues(model, operationId, outcome) &&
-      !(status !== undefined && options.alsoAccept?.includes(status))
-    ) {
+    if (!(status !== undefined && options.alsoAccept?.includes(status))) {
       problems.push(`${operationId}: the call was not accepted: ${describeError(outcome)}`);
     }
     return { problems, outcome };
@@ -89,11 +83,7 @@ export async function checkAccepted(
   if (status === undefined || !is2xx(status) || !operation.responses.has(status)) {
     problems.push(`${operationId}: status ${status} is not a declared success status`);
   }
-  const violations = withoutKnownIssues(
-    model,
-    operationId,
-    prismViolations(outcome.response?.headers, undefined),
-  );
+  const violations = prismViolations(outcome.response?.headers, undefined);
   if (violations.length) problems.push(`${operationId}: Prism reports ${describeViolations(violations)}`);
   if (status !== undefined) {
     for (const problem of operation.validateResponse(status, outcome.data)) {
@@ -128,11 +118,7 @@ export async function checkStatus(
     problems.push(`${where}: got ${outcome.response?.status ?? describeError(outcome)}`);
     return { problems, outcome };
   }
-  const violations = withoutKnownIssues(
-    model,
-    operationId,
-    prismViolations(outcome.response?.headers, undefined),
-  );
+  const violations = prismViolations(outcome.response?.headers, undefined);
   if (violations.length) problems.push(`${where}: Prism reports ${describeViolations(violations)}`);
   const received = is2xx(status) ? outcome.data : outcome.error?.body;
   if (is2xx(status)) {

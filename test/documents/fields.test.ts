@@ -96,9 +96,9 @@ describe('resources', () => {
     ].schema;
     expect(schema).toMatchObject({
       type: 'array',
-      prefixItems: [{ const: 'pong' }],
-      items: false,
+      items: { const: 'pong' },
       minItems: 1,
+      maxItems: 1,
     });
   });
 });
