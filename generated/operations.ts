@@ -39,7 +39,8 @@ export const operations = {
         },
         "nonce": {
           "type": "string",
-          "pattern": "^[0-9]+$"
+          "pattern": "^[0-9]+$",
+          "maxLength": 20
         },
         "nonceWindow": {
           "type": "boolean"
@@ -101,7 +102,8 @@ export const operations = {
         },
         "nonce": {
           "type": "string",
-          "pattern": "^[0-9]+$"
+          "pattern": "^[0-9]+$",
+          "maxLength": 20
         },
         "nonceWindow": {
           "type": "boolean"
@@ -153,13 +155,15 @@ export const operations = {
         },
         "nonce": {
           "type": "string",
-          "pattern": "^[0-9]+$"
+          "pattern": "^[0-9]+$",
+          "maxLength": 20
         },
         "nonceWindow": {
           "type": "boolean"
         },
         "ticker": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       }
     }
@@ -199,13 +203,15 @@ export const operations = {
         },
         "nonce": {
           "type": "string",
-          "pattern": "^[0-9]+$"
+          "pattern": "^[0-9]+$",
+          "maxLength": 20
         },
         "nonceWindow": {
           "type": "boolean"
         },
         "ticker": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       }
     }
@@ -246,7 +252,8 @@ export const operations = {
         },
         "nonce": {
           "type": "string",
-          "pattern": "^[0-9]+$"
+          "pattern": "^[0-9]+$",
+          "maxLength": 20
         },
         "nonceWindow": {
           "type": "boolean"

@@ -32,6 +32,8 @@ export interface OperationFacts {
 function fieldRule(schema: any): FieldRule {
   const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: schema.type };
   if (schema.pattern) rule.pattern = schema.pattern;
+  if (schema.minLength !== undefined) rule.minLength = schema.minLength;
+  if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];
   if (schema.format) rule.format = schema.format;

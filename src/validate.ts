@@ -4,6 +4,8 @@
 export interface FieldRule {
   readonly type: string;
   readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
   readonly enum?: readonly unknown[];
   readonly format?: string;
   readonly items?: FieldRule;
@@ -62,6 +64,12 @@ function checkField(field: string, rule: FieldRule, value: unknown): Violation |
       field,
       message: `${field} must be one of ${rule.enum.map((item) => JSON.stringify(item)).join(', ')}`,
     };
+  }
+  if (typeof value === 'string' && rule.minLength !== undefined && [...value].length < rule.minLength) {
+    return { field, message: `${field} must be at least ${rule.minLength} characters long` };
+  }
+  if (typeof value === 'string' && rule.maxLength !== undefined && [...value].length > rule.maxLength) {
+    return { field, message: `${field} must be at most ${rule.maxLength} characters long` };
   }
   if (rule.pattern && typeof value === 'string' && !compiled(rule.pattern).test(value)) {
     return { field, message: `${field} must match ${rule.pattern}, got ${JSON.stringify(value)}` };

@@ -65,6 +65,8 @@ describe('bad input never leaves the client', () => {
     ['type not an array', cancelAllPath, { type: 'spot' }, 'type'],
     ['type outside the enum', cancelAllPath, { type: ['options'] }, 'type.0'],
     ['ticker not a string', summaryPath, { ticker: 1 }, 'ticker'],
+    ['ticker empty', summaryPath, { ticker: '' }, 'ticker'],
+    ['ticker empty on the main balance', mainBalancePath, { ticker: '' }, 'ticker'],
   ];
 
   it.each(cases)('%s: invalid-request naming %4$s, nothing sent', async (_, path, body, field) => {
