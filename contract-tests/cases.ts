@@ -56,6 +56,18 @@ export const cases: Record<OperationId, OperationCase> = {
     ],
     documented: [
       { name: 'plan does not exist', body: { plan: unknownPlan }, example: 'invalidPlan', field: 'plan' },
+      {
+        name: 'investment does not exist',
+        body: { investment: 'no-such-investment' },
+        example: 'invalidInvestment',
+        field: 'investment',
+      },
+      {
+        name: 'transaction does not exist',
+        body: { transaction: 'no-such-transaction' },
+        example: 'invalidTransaction',
+        field: 'transaction',
+      },
       { name: 'date invalid', body: { dateFrom: 1 }, example: 'invalidDate', field: 'dateFrom' },
     ],
   },
@@ -70,6 +82,14 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'planId missing', body: { planId: undefined }, field: 'planId' },
     ],
     documented: [
+      { name: 'plan does not exist', body: { planId: unknownPlan }, example: 'unknownPlan', field: 'planId' },
+      { name: 'plan paused', body: {}, example: 'planPaused', field: 'planId' },
+      {
+        name: 'amount below the minimum',
+        body: { amount: '0.00000001' },
+        example: 'amountBelowMinimum',
+        field: 'amount',
+      },
       {
         name: 'not enough balance',
         body: { amount: '1000000000' },

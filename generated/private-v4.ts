@@ -551,7 +551,11 @@ export interface operations {
                     "application/json": components["schemas"]["FlexInvestmentResult"];
                 };
             };
-            /** @description Observed upstream: the amount is not a valid decimal. */
+            /**
+             * @description Observed upstream: the amount is not a valid decimal. A plan that does not exist is
+             *     a request validation failure too (400, as on every main-account operation); the
+             *     message text is not shown.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
