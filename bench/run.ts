@@ -94,7 +94,7 @@ async function main(): Promise<string> {
           }
         : {
             concurrencies: [1, 64],
-            rounds: 5,
+            rounds: 7,
             roundMs: 1500,
             warmupMs: 500,
             maxRequestsPerRound: 1_000_000,
