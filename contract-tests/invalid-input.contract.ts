@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { cases } from './cases.ts';
 import { checkClientRefuses, checkServerRejects, checkStatus, validBody } from './support/checks.ts';
-import { callOperation, clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
 
