@@ -270,10 +270,20 @@ async function main(): Promise<string> {
     out.push('', `#### Start-up: fresh process, median of ${startup.runs}`, '');
     out.push(
       table(
-        ['subject', 'import + create client', 'process wall time'],
+        ['subject', 'import + create client', '… + first signed call', 'process wall time (spawn to exit)'],
         [
-          ['our client (esbuild ESM build)', ms(startup.ours.ms), ms(startup.ours.wallMs)],
-          ['ccxt + new ccxt.whitebit()', ms(startup.ccxt.ms), ms(startup.ccxt.wallMs)],
+          [
+            'our client (esbuild ESM build)',
+            ms(startup.ours.ms),
+            ms(startup.ours.firstCallMs),
+            ms(startup.ours.wallMs),
+          ],
+          [
+            'ccxt + new ccxt.whitebit()',
+            ms(startup.ccxt.ms),
+            ms(startup.ccxt.firstCallMs),
+            ms(startup.ccxt.wallMs),
+          ],
         ],
       ),
     );

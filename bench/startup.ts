@@ -3,30 +3,40 @@
 // first compiled as a consumer would ship it: an esbuild ESM bundle for Node (code splitting
 // keeps the lazily loaded undici transport out of the start-up path; openapi-fetch and undici
 // stay external and load from node_modules). Each child reports the milliseconds from just
-// before its import to just after the client exists; the process wall time is kept too.
+// before its import to just after the client exists, and to the end of a first signed call to
+// the bench server (which loads the transport); the process wall time is kept too.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { balancePath, startServer } from './http.ts';
 import { median } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Inside node_modules so that the bundle's bare imports resolve as an installed package's would.
 const outdir = `${root}node_modules/.cache/txc-bench-startup`;
 
-function childScript(subject: 'ours' | 'ccxt', entry: string): string {
+function childScript(subject: 'ours' | 'ccxt', entry: string, origin: string): string {
   const load =
     subject === 'ours'
       ? `const { createPrivateClient } = await import(${JSON.stringify(entry)});
-         createPrivateClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'key', apiSecret: 'secret' });`
+         const client = createPrivateClient({ baseUrl: ${JSON.stringify(origin)}, apiKey: 'key', apiSecret: 'secret' });
+         const call = async () => { const result = await client.POST(${JSON.stringify(balancePath)}); if (result.error) throw result.error; };`
       : `const { default: ccxt } = await import('ccxt');
-         new ccxt.whitebit({ apiKey: 'key', secret: 'secret' });`;
+         const exchange = new ccxt.whitebit({ apiKey: 'key', secret: 'secret', enableRateLimit: false });
+         exchange.urls.api.v4.private = ${JSON.stringify(`${origin}/api/v4`)};
+         const call = () => exchange.v4PrivatePostMainAccountBalance({});`;
   return `const t0 = performance.now();
 ${load}
-process.stdout.write(JSON.stringify({ ms: performance.now() - t0 }));`;
+const t1 = performance.now();
+await call();
+const t2 = performance.now();
+process.stdout.write(JSON.stringify({ ms: t1 - t0, firstCallMs: t2 - t0 }), () => process.exit(0));`;
 }
 
-function runChild(script: string, timeoutMs: number): Promise<{ ms: number; wallMs: number }> {
+type Sample = { ms: number; firstCallMs: number; wallMs: number };
+
+function runChild(script: string, timeoutMs: number): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
@@ -51,7 +61,8 @@ function runChild(script: string, timeoutMs: number): Promise<{ ms: number; wall
       const wallMs = performance.now() - started;
       try {
         if (code !== 0) throw new Error(`exit ${code}: ${err.trim().slice(0, 300)}`);
-        resolve({ ms: (JSON.parse(out) as { ms: number }).ms, wallMs });
+        const { ms, firstCallMs } = JSON.parse(out) as { ms: number; firstCallMs: number };
+        resolve({ ms, firstCallMs, wallMs });
       } catch (error) {
         reject(error);
       }
@@ -60,8 +71,8 @@ function runChild(script: string, timeoutMs: number): Promise<{ ms: number; wall
 }
 
 export interface StartupResult {
-  ours: { ms: number; wallMs: number };
-  ccxt: { ms: number; wallMs: number };
+  ours: Sample;
+  ccxt: Sample;
   runs: number;
   /** ours.ms / ccxt.ms */
   ratio: number;
@@ -70,6 +81,7 @@ export interface StartupResult {
 export async function runStartup(options: { runs: number }): Promise<StartupResult> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
+  const server = await startServer();
   try {
     await build({
       absWorkingDir: root,
@@ -85,26 +97,26 @@ export async function runStartup(options: { runs: number }): Promise<StartupResu
       logLevel: 'silent',
     });
     const entry = pathToFileURL(`${outdir}/index.mjs`).href;
-    const samples = {
-      ours: [] as { ms: number; wallMs: number }[],
-      ccxt: [] as { ms: number; wallMs: number }[],
-    };
+    const samples = { ours: [] as Sample[], ccxt: [] as Sample[] };
+    const script = (subject: 'ours' | 'ccxt') => childScript(subject, entry, server.origin);
     // One untimed run each fills the file cache; then alternate.
-    await runChild(childScript('ours', entry), 30_000);
-    await runChild(childScript('ccxt', entry), 30_000);
+    await runChild(script('ours'), 30_000);
+    await runChild(script('ccxt'), 30_000);
     for (let run = 0; run < options.runs; run++) {
       for (const subject of run % 2 === 0 ? (['ours', 'ccxt'] as const) : (['ccxt', 'ours'] as const)) {
-        samples[subject].push(await runChild(childScript(subject, entry), 30_000));
+        samples[subject].push(await runChild(script(subject), 30_000));
       }
     }
-    const summarize = (list: { ms: number; wallMs: number }[]) => ({
+    const summarize = (list: Sample[]) => ({
       ms: median(list.map((sample) => sample.ms)),
+      firstCallMs: median(list.map((sample) => sample.firstCallMs)),
       wallMs: median(list.map((sample) => sample.wallMs)),
     });
     const ours = summarize(samples.ours);
     const ccxt = summarize(samples.ccxt);
     return { ours, ccxt, runs: options.runs, ratio: ours.ms / ccxt.ms };
   } finally {
+    server.stop();
     rmSync(outdir, { recursive: true, force: true });
   }
 }
