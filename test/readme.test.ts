@@ -1,7 +1,7 @@
 // The README's TypeScript examples are type-checked against the real client and generated types,
 // so that they cannot drift from the API.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
@@ -10,9 +10,13 @@ import { projectRoot } from '../scripts/openapi-document.ts';
 const blocks = [
   ...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),
 ].map((match) => match[1] as string);
-// Inside the project, so that `import … from 'txc-api-v4'` resolves to the package itself.
-const folder = join(projectRoot, 'node_modules', '.readme-examples');
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+// At the project root, where a reader runs them: `import … from 'txc-api-v4'` resolves to the
+// package itself and `./sandbox/…` to the sandbox.
+const files = blocks.map((_, index) => join(projectRoot, `.readme-example-${index}.ts`));
+const tsconfig = join(projectRoot, '.readme-examples.tsconfig.json');
+afterAll(() => {
+  for (const file of [...files, tsconfig]) rmSync(file, { force: true });
+});
 
 describe('README examples', { timeout: 60_000 }, () => {
   it('show every operation of the documents', () => {
@@ -23,22 +27,19 @@ describe('README examples', { timeout: 60_000 }, () => {
   });
 
   it('type-check', () => {
-    mkdirSync(folder, { recursive: true });
-    const files = blocks.map((code, index) => {
-      const file = join(folder, `example-${index}.ts`);
-      writeFileSync(file, `${code}\nexport {};\n`);
-      return file;
+    blocks.forEach((code, index) => {
+      writeFileSync(files[index] as string, `${code}\nexport {};\n`);
     });
     writeFileSync(
-      join(folder, 'tsconfig.json'),
+      tsconfig,
       JSON.stringify({
-        extends: '../../tsconfig.json',
-        include: files.map((file) => file.slice(folder.length + 1)),
+        extends: './tsconfig.json',
+        include: files.map((file) => file.slice(projectRoot.length)),
       }),
     );
     const result = spawnSync(
       process.execPath,
-      [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', folder],
+      [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', tsconfig],
       {
         encoding: 'utf8',
       },
