@@ -321,6 +321,165 @@ export const operations = {
 
 export type OperationId = keyof typeof operations;
 
+/** What the client reads of each operation, by `method path`; body rules without the signed fields. */
+export const clientRoutes = {
+  "post /api/v4/order/cancel/all": {
+    "operationId": "cancelAllOrders",
+    "method": "post",
+    "path": "/api/v4/order/cancel/all",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "type": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "spot",
+              "margin",
+              "futures"
+            ]
+          }
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart/investment": {
+    "operationId": "createFlexInvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/investment",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "planId",
+        "amount"
+      ],
+      "properties": {
+        "planId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        }
+      }
+    }
+  },
+  "post /api/v4/collateral-account/balance-summary": {
+    "operationId": "getCollateralBalanceSummary",
+    "method": "post",
+    "path": "/api/v4/collateral-account/balance-summary",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/balance": {
+    "operationId": "getMainBalance",
+    "method": "post",
+    "path": "/api/v4/main-account/balance",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments/history": {
+    "operationId": "listFlexInvestmentHistory",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer"
+        },
+        "offset": {
+          "type": "integer"
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "investment": {
+          "type": "string"
+        },
+        "transaction": {
+          "type": "string"
+        },
+        "dateFrom": {
+          "type": "integer"
+        },
+        "dateTo": {
+          "type": "integer"
+        },
+        "actionTypes": {
+          "type": "array",
+          "items": {
+            "type": "integer",
+            "enum": [
+              1,
+              2,
+              3,
+              4,
+              5,
+              6
+            ]
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/ping": {
+    "operationId": "pingApi",
+    "method": "get",
+    "path": "/api/v4/public/ping",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  }
+} as const;
+
 /** The deployments of each API, selectable by name (x-server-name). */
 export const servers = {
   "public-v4": [

@@ -4,7 +4,7 @@
 // (paths, limits, retry-safety, header names, body rules, servers) comes from generated/.
 import createClient from 'openapi-fetch';
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import { operations, servers, signingHeaders } from '../generated/operations.ts';
+import { clientRoutes, type OperationId, servers, signingHeaders } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
 import {
@@ -19,10 +19,12 @@ import { type Limit, type SlidingWindow, sharedWindow, sleep } from './rate-limi
 import { isRetryable, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from './retry.ts';
 import { createSigner, type Signer } from './signing.ts';
 import type { UndiciTransport } from './undici-transport.ts';
-import { type BodyRules, checkBody } from './validate.ts';
+import { checkBody } from './validate.ts';
 
-type Facts = (typeof operations)[keyof typeof operations];
-export type OperationId = Facts['operationId'];
+type Facts = (typeof clientRoutes)[keyof typeof clientRoutes];
+
+export type { OperationId };
+
 type ApiName = keyof typeof servers;
 export type ServerName = (typeof servers)[ApiName][number]['name'];
 
@@ -112,32 +114,12 @@ export interface PublicClient {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-const factsByRoute = new Map<string, Facts>(
-  Object.values(operations).map((facts) => [`${facts.method} ${facts.path}`, facts]),
-);
 const signedFields = new Set<string>(['request', 'nonce', 'nonceWindow']);
-const callerRules = new Map<string, BodyRules>(
-  Object.values(operations).flatMap((facts) =>
-    'body' in facts
-      ? [
-          [
-            facts.operationId,
-            {
-              required: facts.body.required.filter((field) => !signedFields.has(field)),
-              properties: Object.fromEntries(
-                Object.entries(facts.body.properties).filter(([field]) => !signedFields.has(field)),
-              ),
-            },
-          ],
-        ]
-      : [],
-  ),
-);
 const defaultTimeoutMs = 10_000;
 const apiKeyHeader = signingHeaders.ApiKey.toLowerCase();
 const payloadHeader = signingHeaders.Payload.toLowerCase();
 const signatureHeader = signingHeaders.Signature.toLowerCase();
-/** Visible ASCII, inner spaces allowed: a header value Headers would keep exactly as it is. */
+/** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
 const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const isNode =
   typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
@@ -177,8 +159,8 @@ function checkOptions(options: ClientOptions): void {
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
     throw new ConfigurationError('timeoutMs', 'must be a number of milliseconds, 0 or more');
   }
-  if (userAgent !== undefined && typeof userAgent !== 'string') {
-    throw new ConfigurationError('userAgent', 'must be a string');
+  if (userAgent !== undefined && !(typeof userAgent === 'string' && plainHeaderValue.test(userAgent))) {
+    throw new ConfigurationError('userAgent', 'must be a string of visible ASCII characters');
   }
   if (fetch !== undefined && typeof fetch !== 'function')
     throw new ConfigurationError('fetch', 'must be a function');
@@ -204,46 +186,12 @@ interface Signing {
  */
 function startTimeout(ms: number): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(timeoutReason()), ms);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  );
   (timer as { unref?: () => void }).unref?.();
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-const timeoutReason = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-
-/**
- * The same deadline for the direct path when the caller passed no signal, where its only reader
- * is undici: just the part of an AbortSignal undici uses (aborted, reason, 'abort' listeners),
- * without an EventTarget. Creating an AbortController and adding and removing undici's listener
- * measured about 6 µs a call, a fifth of the client's own cost.
- */
-class Deadline {
-  aborted = false;
-  reason: unknown = undefined;
-  private readonly listeners: (() => void)[] = [];
-  private readonly timer: ReturnType<typeof setTimeout>;
-
-  constructor(ms: number) {
-    this.timer = setTimeout(() => {
-      this.aborted = true;
-      this.reason = timeoutReason();
-      for (const listener of this.listeners.splice(0)) listener();
-    }, ms);
-    (this.timer as { unref?: () => void }).unref?.();
-  }
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    const index = this.listeners.indexOf(listener);
-    if (index >= 0) this.listeners.splice(index, 1);
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-  }
 }
 
 function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
@@ -270,64 +218,44 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     return windows.get(facts.operationId);
   };
 
-  // The undici transport is loaded on first use, so that other runtimes never import it.
+  // On Node, without an injected fetch, calls go straight to undici (loaded on first use, so
+  // other runtimes never import it): openapi-fetch's work per call (two Headers objects, a
+  // Request, its option plumbing) measured about as much CPU as the whole undici round trip
+  // (bench/README.md). The direct path reads the answer as openapi-fetch does; every other
+  // setup (an injected fetch, another runtime) goes through openapi-fetch.
   let transport: Promise<UndiciTransport> | undefined;
-  const loadTransport = () =>
-    (transport ??= import('./undici-transport.ts').then((module) => module.createUndiciTransport()));
-  const transportOptions = async () => {
-    if (options.fetch || !isNode) return {};
-    const { fetch, Request } = await loadTransport();
-    return { fetch, Request };
-  };
-  // With that default transport the call goes to it directly: openapi-fetch's work per call (two
-  // Headers objects, a request object, its option plumbing) cost about as much CPU as the undici
-  // round trip itself. The direct path does what openapi-fetch does on this path: the same URL,
-  // the same headers (serialize writes them lowercase, in Headers' order) and the same reading of
-  // the answer. A header value that Headers would reject or trim (non-ASCII, outer whitespace)
-  // keeps openapi-fetch's path, so it fails or passes exactly as it did.
-  const direct =
-    !options.fetch &&
-    isNode &&
-    (!options.userAgent || plainHeaderValue.test(options.userAgent)) &&
-    (!signing || plainHeaderValue.test(signing.apiKey));
+  const direct = !options.fetch && isNode;
   const urlBase = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
 
+  /** One attempt: openapi-fetch's `{ data, error, response }`, the body read as text. */
   async function request(
     facts: Facts,
     headers: Record<string, string>,
     body: string | undefined,
-    signal: AbortSignal | undefined,
+    init: CallOptions,
+    timeoutMs: number,
   ): Promise<{ data?: unknown; error?: unknown; response: ResponseLike }> {
-    if (!direct) {
-      return base.request(
+    if (direct) {
+      transport ??= import('./undici-transport.ts').then((module) => module.createUndiciTransport());
+      const { send } = await transport;
+      return send(urlBase + facts.path, facts.method.toUpperCase(), headers, body, init.signal, timeoutMs);
+    }
+    const timeout = timeoutMs > 0 ? startTimeout(timeoutMs) : undefined;
+    try {
+      return await base.request(
         facts.method,
         facts.path as never,
         {
           body,
           bodySerializer: (serialized: unknown) => serialized,
           headers,
-          signal,
+          signal: anySignal([init.signal, timeout?.signal]),
           parseAs: 'text',
-          ...(await transportOptions()),
         } as never,
       );
+    } finally {
+      timeout?.clear();
     }
-    const { send } = await loadTransport();
-    const response = await send(urlBase + facts.path, facts.method.toUpperCase(), headers, body, signal);
-    // openapi-fetch's reading of an answer, with parseAs 'text'.
-    const length = response.headers.get('Content-Length');
-    if (
-      response.status === 204 ||
-      (length === '0' && !response.headers.get('Transfer-Encoding')?.includes('chunked'))
-    ) {
-      return response.ok ? { data: undefined, response } : { error: undefined, response };
-    }
-    if (response.ok) return { data: await response.text(), response };
-    let error: unknown = await response.text();
-    try {
-      error = JSON.parse(error as string);
-    } catch {}
-    return { error, response };
   }
 
   const fail = (facts: Facts, kind: ApiError['kind'], message: string, extra: Partial<ApiError> = {}) => ({
@@ -365,27 +293,18 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     init: CallOptions,
   ): Promise<CallResult<unknown, unknown>> {
     const { headers, body } = await serialize(facts, callerBody);
-    const attemptTimeout = init.timeoutMs ?? timeoutMs;
-    let timeout: { signal: AbortSignal; clear(): void } | undefined;
-    if (attemptTimeout > 0 && direct && !init.signal) {
-      const deadline = new Deadline(attemptTimeout);
-      // Read by undici alone (see Deadline), and by the aborted check below.
-      timeout = { signal: deadline as unknown as AbortSignal, clear: () => deadline.clear() };
-    } else if (attemptTimeout > 0) timeout = startTimeout(attemptTimeout);
-    const timeoutSignal = timeout?.signal;
-    const signal = anySignal([init.signal, timeoutSignal]);
     let outcome: { data?: unknown; error?: unknown; response: ResponseLike };
     try {
-      outcome = await request(facts, headers, body, signal);
+      outcome = await request(facts, headers, body, init, init.timeoutMs ?? timeoutMs);
     } catch (cause) {
-      const kind = init.signal?.aborted ? 'aborted' : timeoutSignal?.aborted ? 'timeout' : 'transport';
+      // A deadline aborts with a TimeoutError, as AbortSignal.timeout does.
+      const timedOut = (cause as { name?: unknown } | undefined)?.name === 'TimeoutError';
+      const kind = init.signal?.aborted ? 'aborted' : timedOut ? 'timeout' : 'transport';
       const reason =
         cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
       return fail(facts, kind, `${describeFailure(kind, facts.operationId)}${reason ? `: ${reason}` : ''}`, {
         cause,
       });
-    } finally {
-      timeout?.clear();
     }
     const { response } = outcome;
     if (response.ok) {
@@ -425,8 +344,7 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
       return fail(facts, 'invalid-request', 'body must be an object', { field: 'body' });
     }
     const callerBody = body as Record<string, unknown> | undefined;
-    const rules = callerRules.get(facts.operationId);
-    const violation = rules && checkBody(rules, callerBody ?? {});
+    const violation = 'body' in facts ? checkBody(facts.body, callerBody ?? {}) : undefined;
     if (violation) return fail(facts, 'invalid-request', violation.message, { field: violation.field });
 
     // Only operations the documents mark x-retry-safe are ever sent more than once.
@@ -462,7 +380,10 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
 }
 
 function factsFor(method: string, path: string): Facts {
-  const facts = factsByRoute.get(`${method} ${path}`);
+  const route = `${method} ${path}`;
+  const facts = Object.hasOwn(clientRoutes, route)
+    ? clientRoutes[route as keyof typeof clientRoutes]
+    : undefined;
   if (!facts)
     throw new ConfigurationError(
       'path',
@@ -513,8 +434,8 @@ export function createPublicClient(options: ClientOptions = {}): PublicClient {
 export function createPrivateClient(options: PrivateClientOptions): PrivateClient {
   checkOptions(options);
   const { apiKey, apiSecret, nonceWindow = false, clock = Date.now } = options;
-  if (typeof apiKey !== 'string' || !/^\S+$/.test(apiKey)) {
-    throw new ConfigurationError('apiKey', 'must be a non-empty string without spaces');
+  if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ConfigurationError('apiKey', 'must be a non-empty string of visible ASCII characters');
   }
   if (typeof apiSecret !== 'string' || apiSecret.length === 0) {
     throw new ConfigurationError('apiSecret', 'must be a non-empty string');

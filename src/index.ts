@@ -1,4 +1,4 @@
-export { operations, servers } from '../generated/operations.ts';
+export { servers } from '../generated/operations.ts';
 export type * as PrivateApi from '../generated/private-v4.ts';
 export { ActionType } from '../generated/private-v4.ts';
 export type * as PublicApi from '../generated/public-v4.ts';

@@ -93,7 +93,10 @@ describe('options', () => {
   it.each([
     ['apiKey', { apiKey: '', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' }],
     ['apiKey', { apiKey: 'has space', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' }],
+    ['apiKey', { apiKey: 'clé', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' }],
     ['apiSecret', { apiKey: 'k', apiSecret: '', baseUrl: 'http://127.0.0.1:9' }],
+    ['userAgent', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', userAgent: ' padded ' }],
+    ['userAgent', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', userAgent: 'naïve/1' }],
     ['baseUrl', { apiKey: 'k', apiSecret: 's', baseUrl: 'not a url' }],
     ['timeoutMs', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', timeoutMs: -1 }],
     ['server', { apiKey: 'k', apiSecret: 's', server: 'moon' }],
