@@ -1,7 +1,9 @@
-// The clients: openapi-fetch, typed by the generated paths, behind a thin call layer that
-// validates the body, signs it once, waits for the rate limiter, retries what the documents
-// allow, and turns every failure into a typed ApiError. Everything the API itself defines
-// (paths, limits, retry-safety, header names, body rules, servers) comes from generated/.
+// The clients: openapi-fetch's call shape and types, from the generated paths, behind a thin
+// call layer that validates the body, signs it once, waits for the rate limiter, retries what
+// the documents allow, and turns every failure into a typed ApiError. A call goes out through
+// openapi-fetch (with an injected fetch, or on other runtimes) or, on Node by default, straight
+// to undici (see `request`). Everything the API itself defines (paths, limits, retry-safety,
+// header names, body rules, servers) comes from generated/.
 import createClient from 'openapi-fetch';
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
 import { clientRoutes, type OperationId, servers, signingHeaders } from '../generated/operations.ts';
