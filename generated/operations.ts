@@ -516,6 +516,12 @@ export const servers = {
   ]
 } as const;
 
+/** Backoff after a 429, as the operator advises (x-backoff, observed upstream). */
+export const backoff = {
+  "initialSeconds": 1,
+  "maxSeconds": 30
+} as const;
+
 /** Header names of the signing security schemes, by scheme name. */
 export const signingHeaders = {
   "ApiKey": "X-TXC-APIKEY",

@@ -175,6 +175,20 @@ export function collectClientRoutes(facts: OperationFacts[]) {
   );
 }
 
+/** The backoff the operator advises after a 429 (x-backoff on the documents' 429 responses). */
+export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; maxSeconds: number } {
+  const found = apis.flatMap(({ document }) =>
+    Object.values<Record<string, { initialSeconds: number; maxSeconds: number } | undefined>>(
+      document.components?.responses ?? {},
+    ).flatMap((response) => (response['x-backoff'] ? [response['x-backoff']] : [])),
+  );
+  const [first] = found;
+  if (!first || found.some((other) => JSON.stringify(other) !== JSON.stringify(first))) {
+    throw new Error('the documents must give one x-backoff on their 429 responses');
+  }
+  return { initialSeconds: first.initialSeconds, maxSeconds: first.maxSeconds };
+}
+
 export function renderOperationsModule(root: string): string {
   const apis = loadApiDocuments(root);
   const facts = collectOperationFacts(apis);
@@ -192,6 +206,9 @@ export const clientRoutes = ${json(collectClientRoutes(facts))} as const;
 
 /** The deployments of each API, selectable by name (x-server-name). */
 export const servers = ${json(collectServers(apis))} as const;
+
+/** Backoff after a 429, as the operator advises (x-backoff, observed upstream). */
+export const backoff = ${json(collectBackoff(apis))} as const;
 
 /** Header names of the signing security schemes, by scheme name. */
 export const signingHeaders = ${json(collectSigningHeaders(apis))} as const;

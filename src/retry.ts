@@ -1,7 +1,8 @@
 // Opt-in retries: only for operations the documents mark x-retry-safe, only on failures that a
-// later attempt can cure, with exponential backoff and jitter (the operator advises from 1 s,
-// doubling, capped at 30 s) and never sooner than the server's Retry-After. Each attempt is
+// later attempt can cure, with exponential backoff and jitter (by default the operator's advice,
+// x-backoff in the documents) and never sooner than the server's Retry-After. Each attempt is
 // signed again with a fresh nonce by the caller of these helpers.
+import { backoff } from '../generated/operations.ts';
 import type { ApiError } from './errors.ts';
 
 export interface RetryPolicy {
@@ -11,7 +12,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const defaultRetryPolicy: RetryPolicy = {
+  attempts: 4,
+  baseDelayMs: backoff.initialSeconds * 1000,
+  maxDelayMs: backoff.maxSeconds * 1000,
+};
 
 export function resolveRetryPolicy(
   option: boolean | Partial<RetryPolicy> | undefined,

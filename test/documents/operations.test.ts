@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operations, servers, signingHeaders } from '../../generated/operations.ts';
+import { backoff, operations, servers, signingHeaders } from '../../generated/operations.ts';
 import { collectOperationFacts } from '../../scripts/operation-facts.ts';
 import { apiDocuments, documents, operationAt } from './documents.ts';
 import {
@@ -81,6 +81,19 @@ describe('operation facts', () => {
       expect(facts.statuses).toEqual(Object.keys(operation.responses).map(Number));
       expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : 'signed');
     }
+  });
+
+  it('every 429 carries the backoff advice the client retries with, as an upstream fact', () => {
+    for (const { api, method, path } of specifiedOperations) {
+      const tooMany = operationAt(api, method, path).responses['429'];
+      expect(tooMany?.['x-backoff'], `${path} 429`).toEqual({
+        initialSeconds: 1,
+        maxSeconds: 30,
+        source: 'observed-upstream',
+      });
+      expect(tooMany.description).toMatch(/observed upstream/i);
+    }
+    expect(backoff).toEqual({ initialSeconds: 1, maxSeconds: 30 });
   });
 
   it('names both deployments in each document', () => {
