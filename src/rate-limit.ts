@@ -17,6 +17,8 @@ export interface Limit {
 export class SlidingWindow {
   private available: number;
   private readonly waiting: (() => void)[] = [];
+  /** Timers that will hand a permit back; they keep the process alive only while calls wait. */
+  private readonly returning = new Set<ReturnType<typeof setTimeout>>();
   private readonly windowMs: number;
 
   constructor(limit: Limit) {
@@ -39,9 +41,11 @@ export class SlidingWindow {
       const onAbort = () => {
         const index = this.waiting.indexOf(grant);
         if (index >= 0) this.waiting.splice(index, 1);
+        if (this.waiting.length === 0) this.keepAlive(false);
         reject(signal?.reason);
       };
       this.waiting.push(grant);
+      this.keepAlive(true);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -52,13 +56,27 @@ export class SlidingWindow {
       if (released) return;
       released = true;
       const timer = setTimeout(() => {
+        this.returning.delete(timer);
         const next = this.waiting.shift();
         if (next) next();
         else this.available++;
+        if (this.waiting.length === 0) this.keepAlive(false);
       }, this.windowMs);
-      // A pending permit must not keep the process alive.
-      (timer as { unref?: () => void }).unref?.();
+      this.returning.add(timer);
+      if (this.waiting.length === 0) (timer as { unref?: () => void }).unref?.();
     };
+  }
+
+  /**
+   * A permit on its way back must not keep an idle process alive, but must while a call waits
+   * for it: otherwise a script whose calls are queued would exit with its work undone.
+   */
+  private keepAlive(on: boolean): void {
+    for (const timer of this.returning) {
+      const handle = timer as { ref?: () => void; unref?: () => void };
+      if (on) handle.ref?.();
+      else handle.unref?.();
+    }
   }
 }
 
