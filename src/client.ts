@@ -118,6 +118,8 @@ export interface PublicClient {
 
 const signedFields = new Set<string>(['request', 'nonce', 'nonceWindow']);
 const defaultTimeoutMs = 10_000;
+/** How far a window-mode nonce may run ahead of the clock before its call waits. */
+const nonceWindowLeadMs = 1000;
 const apiKeyHeader = signingHeaders.ApiKey.toLowerCase();
 const payloadHeader = signingHeaders.Payload.toLowerCase();
 const signatureHeader = signingHeaders.Signature.toLowerCase();
@@ -270,7 +272,7 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     const headers: Record<string, string> = {};
     if (signing) headers['content-type'] = 'application/json';
     if (options.userAgent) headers['user-agent'] = options.userAgent;
-    if (!signing) return { headers, body: undefined };
+    if (!signing) return { headers, body: undefined, holdMs: 0 };
     // A null prototype keeps a caller's field named __proto__ an ordinary field.
     const full: Record<string, unknown> = Object.create(null);
     full.request = facts.path;
@@ -286,7 +288,11 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     headers[apiKeyHeader] = signing.apiKey;
     headers[payloadHeader] = payload;
     headers[signatureHeader] = signature;
-    return { headers, body };
+    // In window mode a nonce must stay a timestamp near the server's clock, but a burst of more
+    // than one call per millisecond pushes the sequence ahead of it: hold such a call until the
+    // clock is at most a second behind its nonce (the window is about 5 s).
+    const holdMs = signing.nonceWindow ? Number(full.nonce) - signing.clock() - nonceWindowLeadMs : 0;
+    return { headers, body, holdMs };
   }
 
   async function send(
@@ -294,9 +300,10 @@ function createEngine(api: ApiName, options: ClientOptions, signing?: Signing): 
     callerBody: Record<string, unknown> | undefined,
     init: CallOptions,
   ): Promise<CallResult<unknown, unknown>> {
-    const { headers, body } = await serialize(facts, callerBody);
+    const { headers, body, holdMs } = await serialize(facts, callerBody);
     let outcome: { data?: unknown; error?: unknown; response: ResponseLike };
     try {
+      if (holdMs > 0) await sleep(holdMs, init.signal);
       outcome = await request(facts, headers, body, init, init.timeoutMs ?? timeoutMs);
     } catch (cause) {
       // A deadline aborts with a TimeoutError, as AbortSignal.timeout does.

@@ -93,6 +93,26 @@ describe('nonces', { timeout: 60_000 }, () => {
     }
   });
 
+  it('with nonceWindow, a burst faster than the clock waits rather than running ahead of it', async () => {
+    const lead: number[] = [];
+    const client = createPrivateClient({
+      apiKey: 'window-burst-key',
+      apiSecret: 'secret',
+      baseUrl: 'http://127.0.0.1:9',
+      nonceWindow: true,
+      rateLimit: false,
+      fetch: async (request) => {
+        lead.push(Number(JSON.parse(await request.text()).nonce) - Date.now());
+        return new Response('{}');
+      },
+    });
+    // 3,000 calls at once need 3,000 distinct milliseconds: without waiting, the last nonces
+    // would be about 3 s ahead of the clock.
+    const results = await Promise.all(Array.from({ length: 3000 }, () => client.POST(mainBalancePath)));
+    expect(results.every((result) => result.error === undefined)).toBe(true);
+    expect(Math.max(...lead)).toBeLessThanOrEqual(1000);
+  });
+
   it('without nonceWindow the field is not sent, even if the caller writes it', async () => {
     let body: Record<string, unknown> = {};
     const client = createPrivateClient({
