@@ -8,8 +8,8 @@ console.log(pong);
 
 // Private calls are signed: the client adds `request` and `nonce`, and the three signing headers.
 const client = createPrivateClient({
-  apiKey: process.env.API_KEY ?? '',
-  apiSecret: process.env.API_SECRET ?? '',
+  apiKey: process.env.API_KEY ?? 'demo-key',
+  apiSecret: process.env.API_SECRET ?? 'demo-secret',
   baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
 });
 const { data, error } = await client.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } });

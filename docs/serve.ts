@@ -24,7 +24,13 @@ export interface StaticServer {
 export async function serveStatic(root: string, port = 0): Promise<StaticServer> {
   const base = normalize(root + sep);
   const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
+      return;
+    }
     const file = normalize(join(base, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(base) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404).end();

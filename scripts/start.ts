@@ -71,6 +71,8 @@ function childService(name: string, port: number, command: string, args: string[
           .join('');
       child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
       child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+      // Should this process die unexpectedly, its children must not outlive it.
+      process.once('exit', () => child.kill('SIGKILL'));
       const exited = new Promise<string>((resolve) => {
         child.once('error', (error) => resolve(error.message));
         child.once('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));

@@ -1,8 +1,8 @@
 import { createPrivateClient } from 'txc-api-v4';
 
 const client = createPrivateClient({
-  apiKey: process.env.API_KEY ?? '',
-  apiSecret: process.env.API_SECRET ?? '',
+  apiKey: process.env.API_KEY ?? 'demo-key',
+  apiSecret: process.env.API_SECRET ?? 'demo-secret',
   baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
 });
 
