@@ -18,7 +18,13 @@ import {
 } from './errors.ts';
 import { type Clock, nextNonce } from './nonce.ts';
 import { type Limit, type SlidingWindow, sharedWindow, sleep } from './rate-limit.ts';
-import { isRetryable, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from './retry.ts';
+import {
+  isRetryable,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+  retryPolicyProblem,
+} from './retry.ts';
 import { createSigner, type Signer } from './signing.ts';
 import type { UndiciTransport } from './undici-transport.ts';
 import { checkBody } from './validate.ts';
@@ -168,6 +174,11 @@ function checkOptions(options: ClientOptions): void {
   }
   if (fetch !== undefined && typeof fetch !== 'function')
     throw new ConfigurationError('fetch', 'must be a function');
+  const retryProblem = retryPolicyProblem(options.retry);
+  if (retryProblem) {
+    const [field, message] = retryProblem.split(': ') as [string, string];
+    throw new ConfigurationError(field, message);
+  }
 }
 
 interface Engine {

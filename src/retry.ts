@@ -22,7 +22,25 @@ export function resolveRetryPolicy(
   option: boolean | Partial<RetryPolicy> | undefined,
 ): RetryPolicy | undefined {
   if (!option) return undefined;
-  return option === true ? defaultRetryPolicy : { ...defaultRetryPolicy, ...option };
+  if (option === true) return defaultRetryPolicy;
+  const given = Object.entries(option).filter(([, value]) => value !== undefined);
+  return { ...defaultRetryPolicy, ...Object.fromEntries(given) };
+}
+
+/** The first field of a retry policy that is not usable, with what it must be. */
+export function retryPolicyProblem(option: unknown): string | undefined {
+  if (option === undefined || typeof option === 'boolean') return undefined;
+  if (typeof option !== 'object' || option === null) return 'retry: must be a boolean or a policy object';
+  const { attempts, baseDelayMs, maxDelayMs } = option as Partial<Record<keyof RetryPolicy, unknown>>;
+  if (attempts !== undefined && !(Number.isInteger(attempts) && (attempts as number) >= 1)) {
+    return 'retry.attempts: must be an integer, 1 or more';
+  }
+  for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+      return `retry.${field}: must be a number of milliseconds, 0 or more`;
+    }
+  }
+  return undefined;
 }
 
 const retryableKinds = new Set(['rate-limited', 'server-error', 'transport', 'timeout']);
@@ -31,7 +49,11 @@ export function isRetryable(error: ApiError): boolean {
   return retryableKinds.has(error.kind);
 }
 
-/** Delay before attempt `attempt + 1`: half the capped exponential step plus a random half. */
+/**
+ * Delay before attempt `attempt + 1`: the exponential step (capped), plus up to half of it again
+ * at random so that clients refused together do not retry together, and never sooner than the
+ * server's Retry-After.
+ */
 export function retryDelayMs(
   policy: RetryPolicy,
   attempt: number,
@@ -39,6 +61,5 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  const jittered = step / 2 + random() * (step / 2);
-  return Math.max(jittered, retryAfterMs ?? 0);
+  return Math.max(step * (1 + random() / 2), retryAfterMs ?? 0);
 }

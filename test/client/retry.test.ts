@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { backoff } from '../../generated/operations.ts';
 import { createPrivateClient, defaultRetryPolicy } from '../../src/index.ts';
 import { retryDelayMs } from '../../src/retry.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
@@ -150,12 +151,18 @@ describe('retries', () => {
 });
 
 describe('backoff', () => {
-  it('doubles from the base, is capped, and jitters within the upper half of each step', () => {
+  it('doubles from the base, is capped, and adds up to half a step of jitter', () => {
     const policy = defaultRetryPolicy;
-    expect(retryDelayMs(policy, 1, undefined, () => 0)).toBe(500);
-    expect(retryDelayMs(policy, 1, undefined, () => 1)).toBe(1000);
-    expect(retryDelayMs(policy, 3, undefined, () => 1)).toBe(4000);
-    expect(retryDelayMs(policy, 10, undefined, () => 1)).toBe(30_000);
+    expect(retryDelayMs(policy, 1, undefined, () => 0)).toBe(policy.baseDelayMs);
+    expect(retryDelayMs(policy, 1, undefined, () => 1)).toBe(policy.baseDelayMs * 1.5);
+    expect(retryDelayMs(policy, 3, undefined, () => 0)).toBe(policy.baseDelayMs * 4);
+    expect(retryDelayMs(policy, 30, undefined, () => 0)).toBe(policy.maxDelayMs);
+    expect(retryDelayMs(policy, 30, undefined, () => 1)).toBe(policy.maxDelayMs * 1.5);
     expect(retryDelayMs(policy, 1, 7000, () => 1)).toBe(7000);
+  });
+
+  it('starts from the backoff the documents give (x-backoff)', () => {
+    expect(defaultRetryPolicy.baseDelayMs).toBe(backoff.initialSeconds * 1000);
+    expect(defaultRetryPolicy.maxDelayMs).toBe(backoff.maxSeconds * 1000);
   });
 });

@@ -100,12 +100,25 @@ describe('options', () => {
     ['baseUrl', { apiKey: 'k', apiSecret: 's', baseUrl: 'not a url' }],
     ['timeoutMs', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', timeoutMs: -1 }],
     ['server', { apiKey: 'k', apiSecret: 's', server: 'moon' }],
+    [
+      'retry.attempts',
+      { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { attempts: 0 } },
+    ],
+    [
+      'retry.attempts',
+      { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { attempts: Number.NaN } },
+    ],
+    [
+      'retry.baseDelayMs',
+      { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { baseDelayMs: -1 } },
+    ],
+    ['retry', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: 3 }],
     // The documents do not know the real origins ({base_url} is "not shown"): the error says so.
     ['baseUrl', { apiKey: 'k', apiSecret: 's', server: 'eu' }],
   ])('a wrong %s is named', (field, options) => {
     const create = () => createPrivateClient(options as never);
     expect(create).toThrow(ConfigurationError);
-    expect(create).toThrow(new RegExp(`^${field}:`));
+    expect(create).toThrow(new RegExp(`^${field.replace('.', '\\.')}:`));
   });
 
   it('a baseUrl path prefix goes into the URL but never into `request`', async () => {
