@@ -4,6 +4,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type OperationId, operations, signingHeaders } from '../generated/operations.ts';
+import { componentValidator } from './document.ts';
 import { type ErrorAnswer, notProvided, tooManyRequests, unauthorized, upstream } from './errors.ts';
 import type { FixtureKey } from './fixture.ts';
 
@@ -67,9 +68,15 @@ export function authenticate(
   return { key, body: fields };
 }
 
-/** The nonce as a number, when it is a digit string or a non-negative integer (both observed). */
-function nonceValue(nonce: unknown): bigint | undefined {
-  if (typeof nonce === 'string' && /^[0-9]{1,30}$/.test(nonce)) return BigInt(nonce);
+/**
+ * The nonce as a number, when it is what the document's Nonce schema allows (a string of at
+ * most its maxLength digits) or a non-negative integer (observed upstream; the document's
+ * validation refuses it afterwards). Anything else is left for the document's validation.
+ */
+function nonceValue(operationId: OperationId, nonce: unknown): bigint | undefined {
+  if (typeof nonce === 'string') {
+    return componentValidator(operations[operationId].api, 'Nonce')(nonce) ? BigInt(nonce) : undefined;
+  }
   if (typeof nonce === 'number' && Number.isSafeInteger(nonce) && nonce >= 0) return BigInt(nonce);
   return undefined;
 }
@@ -78,6 +85,8 @@ function nonceValue(nonce: unknown): bigint | undefined {
  * Nonce rules per key: without `nonceWindow`, strictly greater than the last one accepted;
  * with `"nonceWindow": true`, a millisecond timestamp within ±windowMs of server time and not
  * used before. Either failure is answered like a rate limit (429), as the service does.
+ * `check` only looks; `record` uses the nonce up, and the server calls it only for a call it
+ * carried out, so a refused call (any status but 2xx) never advances the key's nonce.
  */
 export class NonceTracker {
   readonly #last = new Map<string, bigint>();
@@ -89,17 +98,30 @@ export class NonceTracker {
   }
 
   /**
-   * undefined when the nonce is accepted (and is now used up), or when its format is for the
-   * document's validation to report; otherwise the 429 answer.
+   * undefined when the nonce is acceptable, or when its format is for the document's
+   * validation to report; otherwise the 429 answer. Records nothing.
    */
   check(operationId: OperationId, key: FixtureKey, body: Record<string, unknown>, now: number) {
-    const nonce = nonceValue(body.nonce);
+    const nonce = nonceValue(operationId, body.nonce);
     if (nonce === undefined) return undefined;
     if (body.nonceWindow === true) {
       const distance = nonce - BigInt(now);
       if (distance > BigInt(this.#windowMs) || distance < -BigInt(this.#windowMs)) {
         return tooManyRequests(operationId);
       }
+      if (this.#used.get(key.apiKey)?.has(nonce)) return tooManyRequests(operationId);
+      return undefined;
+    }
+    const last = this.#last.get(key.apiKey);
+    if (last !== undefined && nonce <= last) return tooManyRequests(operationId);
+    return undefined;
+  }
+
+  /** Uses up the nonce of a call that `check` accepted and that was carried out. */
+  record(operationId: OperationId, key: FixtureKey, body: Record<string, unknown>, now: number) {
+    const nonce = nonceValue(operationId, body.nonce);
+    if (nonce === undefined) return;
+    if (body.nonceWindow === true) {
       let used = this.#used.get(key.apiKey);
       if (!used) {
         used = new Map();
@@ -110,14 +132,11 @@ export class NonceTracker {
           if (seenAt < now - 2 * this.#windowMs && value < BigInt(now - this.#windowMs)) used.delete(value);
         }
       }
-      if (used.has(nonce)) return tooManyRequests(operationId);
       used.set(nonce, now);
-      return undefined;
+      return;
     }
     const last = this.#last.get(key.apiKey);
-    if (last !== undefined && nonce <= last) return tooManyRequests(operationId);
-    this.#last.set(key.apiKey, nonce);
-    return undefined;
+    if (last === undefined || nonce > last) this.#last.set(key.apiKey, nonce);
   }
 }
 

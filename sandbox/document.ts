@@ -76,6 +76,21 @@ export function privateErrorValidator(): ValidateFunction {
   return privateError;
 }
 
+const componentValidators = new Map<string, ValidateFunction>();
+
+/** A validator of a schema component of a document, e.g. the private document's Nonce. */
+export function componentValidator(api: string, component: string): ValidateFunction {
+  const cacheKey = `${api} ${component}`;
+  let validate = componentValidators.get(cacheKey);
+  if (!validate) {
+    const schema = documents[api]?.components?.schemas?.[component];
+    if (!schema) throw new Error(`${api} has no schema ${component}`);
+    validate = ajv.compile(schema);
+    componentValidators.set(cacheKey, validate);
+  }
+  return validate;
+}
+
 export interface DocumentedExample {
   status: number;
   value: Json;

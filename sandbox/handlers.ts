@@ -47,12 +47,25 @@ export function getMainBalance(context: HandlerContext, body: Schemas['MainBalan
 
 // --- flex investment history ---------------------------------------------------------------
 
-/** The message the document's own example gives for a field, if it gives exactly one. */
-function exampleMessage(operationId: 'listFlexInvestmentHistory', example: string, field: string) {
-  const errors = (responseExample(operationId, example).value as { errors?: FieldErrors }).errors;
-  const messages = errors?.[field];
-  return messages?.length === 1 ? messages[0] : undefined;
+type ExampleOperation = 'listFlexInvestmentHistory' | 'createFlexInvestment';
+
+/**
+ * The one field and message of a documented error example with a single field error, e.g.
+ * history's `invalidInvestment`; the document is the source, so its absence is an error.
+ */
+function exampleError(operationId: ExampleOperation, example: string): [string, string] {
+  const errors = (responseExample(operationId, example).value as { errors?: FieldErrors }).errors ?? {};
+  const entries = Object.entries(errors);
+  const [field, messages] = entries[0] ?? [];
+  if (entries.length !== 1 || !field || messages?.length !== 1 || !messages[0]) {
+    throw new Error(`${operationId} example ${example} does not name exactly one field error`);
+  }
+  return [field, messages[0]];
 }
+
+/** A documented example's message for its one field. */
+const exampleMessage = (operationId: ExampleOperation, example: string) =>
+  exampleError(operationId, example)[1];
 
 export function listFlexInvestmentHistory(
   context: HandlerContext,
@@ -61,7 +74,10 @@ export function listFlexInvestmentHistory(
   const operationId = 'listFlexInvestmentHistory';
   const account = context.state.account(context.accountId);
   const errors: FieldErrors = {};
-  const fail = (field: string, message: string) => {
+  // The answer takes the status, code and message of the example of the first failure.
+  let firstExample: string | undefined;
+  const fail = (field: string, message: string, example = 'invalidPlan') => {
+    firstExample ??= example;
     errors[field] = [...(errors[field] ?? []), message];
   };
   const limit = body.limit ?? (requestDefault(operationId, 'limit') as number);
@@ -69,22 +85,23 @@ export function listFlexInvestmentHistory(
   if (limit < 1) fail('limit', 'The limit must be at least 1.');
   if (offset < 0) fail('offset', 'The offset must be at least 0.');
   if (body.plan !== undefined && !context.state.plans.has(body.plan)) {
-    fail('plan', exampleMessage(operationId, 'invalidPlan', 'plan') ?? 'The selected plan is invalid.');
+    fail('plan', exampleMessage(operationId, 'invalidPlan'), 'invalidPlan');
   }
   if (body.investment !== undefined && !account.history.some((row) => row.investmentId === body.investment)) {
-    fail('investment', 'The selected investment is invalid.');
+    fail('investment', exampleMessage(operationId, 'invalidInvestment'), 'invalidInvestment');
   }
   if (
     body.transaction !== undefined &&
     !account.history.some((row) => row.transaction_id === body.transaction)
   ) {
-    fail('transaction', 'The selected transaction is invalid.');
+    fail('transaction', exampleMessage(operationId, 'invalidTransaction'), 'invalidTransaction');
   }
-  const invalidDate =
-    exampleMessage(operationId, 'invalidDate', 'dateFrom') ?? 'The date from is not a valid date.';
-  if (body.dateFrom !== undefined && body.dateFrom < 0) fail('dateFrom', invalidDate);
-  if (body.dateTo !== undefined && body.dateTo < 0)
-    fail('dateTo', invalidDate.replace('date from', 'date to'));
+  // The document's example words it for dateFrom; dateTo's is the same sentence.
+  const invalidDate = exampleMessage(operationId, 'invalidDate');
+  if (body.dateFrom !== undefined && body.dateFrom < 0) fail('dateFrom', invalidDate, 'invalidDate');
+  if (body.dateTo !== undefined && body.dateTo < 0) {
+    fail('dateTo', invalidDate.replace('date from', 'date to'), 'invalidDate');
+  }
   if (
     body.dateFrom !== undefined &&
     body.dateTo !== undefined &&
@@ -92,9 +109,9 @@ export function listFlexInvestmentHistory(
     body.dateTo >= 0 &&
     body.dateTo < body.dateFrom
   ) {
-    fail('dateTo', 'The date to must be a date after or equal to date from.');
+    fail('dateTo', 'The date to must be a date after or equal to date from.', 'invalidDate');
   }
-  if (Object.keys(errors).length > 0) return validation(operationId, 'invalidPlan', errors);
+  if (firstExample) return validation(operationId, firstExample, errors);
 
   const actionTypes =
     body.actionTypes && body.actionTypes.length > 0 ? new Set<number>(body.actionTypes) : undefined;
@@ -117,25 +134,38 @@ export function listFlexInvestmentHistory(
 
 // --- invest ----------------------------------------------------------------------------------
 
+/**
+ * The document has no example for an amount above the plan's maximum. It is answered like
+ * `amountBelowMinimum` (its status, code and message, the same field), with the example's
+ * sentence turned around: "Amount is less than the minimum" → "Amount is greater than the
+ * maximum".
+ */
+function amountAboveMaximum(operationId: 'createFlexInvestment'): ErrorAnswer {
+  const [field, below] = exampleError(operationId, 'amountBelowMinimum');
+  const above = below.replace('less than', 'greater than').replace('minimum', 'maximum');
+  if (above === below) throw new Error(`cannot word an amount above the maximum after "${below}"`);
+  return validation(operationId, 'amountBelowMinimum', { [field]: [above] });
+}
+
+/**
+ * Each refusal is the document's named example for it, status and body: 400 `invalidAmount`
+ * and `unknownPlan` (request validation), 422 `planPaused`, `amountBelowMinimum` (also a zero
+ * amount) and `notEnoughBalance`.
+ */
 export function createFlexInvestment(
   context: HandlerContext,
   body: Schemas['FlexInvestmentRequest'],
 ): Answer | ErrorAnswer {
   const operationId = 'createFlexInvestment';
-  const refuse = (field: string, message: string) =>
-    validation(operationId, 'notEnoughBalance', { [field]: [message] });
   const amount = parseDecimal(body.amount);
   if (!amount) return documented(operationId, 'invalidAmount');
   const plan = context.state.plans.get(body.planId);
-  if (!plan) return refuse('planId', 'The selected plan id is invalid.');
-  if (plan.status !== 'active') return refuse('planId', 'The plan is not active.');
-  if (amount.units <= 0n) return refuse('amount', 'The amount must be greater than 0.');
-  if (compare(body.amount, plan.minAmount) < 0) {
-    return refuse('amount', `The amount must be at least ${plan.minAmount}.`);
+  if (!plan) return documented(operationId, 'unknownPlan');
+  if (plan.status !== 'active') return documented(operationId, 'planPaused');
+  if (amount.units <= 0n || compare(body.amount, plan.minAmount) < 0) {
+    return documented(operationId, 'amountBelowMinimum');
   }
-  if (compare(body.amount, plan.maxAmount) > 0) {
-    return refuse('amount', `The amount may not be greater than ${plan.maxAmount}.`);
-  }
+  if (compare(body.amount, plan.maxAmount) > 0) return amountAboveMaximum(operationId);
   if (compare(context.state.mainBalance(context.accountId, plan.currency), body.amount) < 0) {
     return documented(operationId, 'notEnoughBalance');
   }

@@ -130,7 +130,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { key, body } = authenticated;
     const limited = rateLimited(operationId, `key:${key.apiKey}`, () => tooManyRequests(operationId));
     if (limited) return limited;
-    const staleNonce = nonces.check(operationId, key, body, clock());
+    // The nonce is checked here, but used up only once the call has been carried out (below):
+    // a call refused for any reason (key, permission, body, business rule) leaves the key's
+    // nonce where it was. Nothing awaits in between, so no other call can slip in.
+    const now = clock();
+    const staleNonce = nonces.check(operationId, key, body, now);
     if (staleNonce) return staleNonce;
     if (key.enabled === false || (key.operations && !key.operations.includes(operationId))) {
       return keyNotEnabled(operationId);
@@ -139,7 +143,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const invalid = validateRequest(operationId, body);
     if (invalid) return invalid;
     const handler = privateHandlers[operationId] as Handler;
-    return handler({ state, accountId: key.account, now: clock() }, body as never);
+    const answer = handler({ state, accountId: key.account, now }, body as never);
+    if (answer.status >= 200 && answer.status < 300) nonces.record(operationId, key, body, now);
+    return answer;
   }
 
   function checkReply(operationId: OperationId, reply: Reply): string[] {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationId, signingHeaders } from '../../generated/operations.ts';
 import { expectedSignature } from '../../sandbox/auth.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
@@ -191,6 +191,77 @@ describe('nonces', () => {
     const reply = await call(sandbox.url, ordinary, balance, { fields: { nonce } });
     expect(reply.status).toBe(400);
     expect(Object.keys(reply.body.errors)).toEqual(['nonce']);
+  });
+
+  describe('a refused call never advances the nonce', () => {
+    // The document's Nonce schema (generated facts): the longest nonce it allows.
+    const { maxLength } = operations[balance].body.properties.nonce;
+    const longest = '9'.repeat(maxLength);
+    const investFields = { planId: plan?.id, amount: plan?.minAmount };
+    let fresh: Sandbox;
+    beforeEach(async () => {
+      fresh = await startSandbox({ port: 0, strict: true });
+    });
+    afterEach(async () => {
+      await fresh.close();
+      expect(fresh.violations).toEqual([]);
+    });
+    const normalCallSucceeds = async () => {
+      expect((await call(fresh.url, partner, balance)).status).toBe(200);
+      expect((await call(fresh.url, partner, 'createFlexInvestment', { fields: investFields })).status).toBe(
+        201,
+      );
+    };
+
+    it.each([
+      ['25 digits', '1'.repeat(25)],
+      ['one digit over the maxLength', `1${longest}`],
+    ])(
+      'a nonce of %s is refused with 400 naming nonce, and the next normal call succeeds',
+      async (_, nonce) => {
+        expect(nonce.length).toBeGreaterThan(maxLength);
+        const reply = await call(fresh.url, partner, balance, { fields: { nonce } });
+        expect(reply.status).toBe(400);
+        expect(Object.keys(reply.body.errors)).toEqual(['nonce']);
+        await normalCallSucceeds();
+      },
+    );
+
+    it.each([
+      ['an invalid body', balance, { ticker: 5 }, partner, 400],
+      ['an invalid invest body', 'createFlexInvestment', { amount: '1' }, partner, 400],
+      ['a business-rule refusal', 'createFlexInvestment', { ...investFields, amount: '0' }, partner, 422],
+      ['a partner-only call by an ordinary key', 'createFlexInvestment', investFields, ordinary, 403],
+    ] as const)(
+      '%s with the largest nonce is refused, and the next normal call succeeds',
+      async (_, operationId, fields, key, status) => {
+        const reply = await call(fresh.url, key, operationId, { fields: { ...fields, nonce: longest } });
+        expect(reply.status).toBe(status);
+        await normalCallSucceeds();
+        expect((await call(fresh.url, ordinary, balance)).status).toBe(200);
+      },
+    );
+
+    it('with nonceWindow, a refused call does not use its timestamp up', async () => {
+      const nonce = String(Date.now());
+      const refused = await call(fresh.url, partner, balance, {
+        fields: { nonce, nonceWindow: true, ticker: 5 },
+      });
+      expect(refused.status).toBe(400);
+      expect((await call(fresh.url, partner, balance, { fields: { nonce, nonceWindow: true } })).status).toBe(
+        200,
+      );
+      expect(await call(fresh.url, partner, balance, { fields: { nonce, nonceWindow: true } })).toMatchObject(
+        { status: 429, body: tooMany },
+      );
+    });
+
+    it('a stale nonce is still refused with 429 before the body is looked at', async () => {
+      const nonce = nextNonce();
+      expect((await call(fresh.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+      const stale = await call(fresh.url, partner, balance, { fields: { nonce, ticker: 5 } });
+      expect(stale).toMatchObject({ status: 429, body: tooMany });
+    });
   });
 
   describe('with nonceWindow', () => {

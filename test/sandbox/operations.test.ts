@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseExample } from '../../sandbox/document.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { actionType, call, defaultFixture, operations, ordinaryKey, partnerKey, units } from './helpers.ts';
 
@@ -139,26 +140,59 @@ describe('invest', () => {
     expect(again.body.id).not.toBe(reply.body.id);
   });
 
+  // Each refusal is answered with the status and body of the document's named example.
   it.each([
-    ['a paused plan', () => pausedPlan.id, () => pausedPlan.minAmount, 'planId'],
-    ['an unknown plan', () => '00000000-0000-4000-8000-000000000000', () => usdtPlan.minAmount, 'planId'],
-    ['an amount below the minimum', () => usdtPlan.id, () => lessThan(usdtPlan.minAmount), 'amount'],
-    ['an amount above the maximum', () => usdtPlan.id, () => moreThan(usdtPlan.maxAmount), 'amount'],
-    ['an amount above the balance', () => btcPlan.id, () => btcPlan.maxAmount, 'amount'],
-  ])('%s is refused with 422 code 30 and nothing moves', async (_, planId, amount, field) => {
+    ['a paused plan', 'planPaused', () => pausedPlan.id, () => pausedPlan.minAmount],
+    [
+      'an unknown plan',
+      'unknownPlan',
+      () => '00000000-0000-4000-8000-000000000000',
+      () => usdtPlan.minAmount,
+    ],
+    [
+      'an amount below the minimum',
+      'amountBelowMinimum',
+      () => usdtPlan.id,
+      () => lessThan(usdtPlan.minAmount),
+    ],
+    ['a zero amount', 'amountBelowMinimum', () => usdtPlan.id, () => '0'],
+    ['an amount above the balance', 'notEnoughBalance', () => btcPlan.id, () => btcPlan.maxAmount],
+    ['a malformed amount', 'invalidAmount', () => usdtPlan.id, () => 'ten'],
+  ])('%s is answered with the example %s and nothing moves', async (_, example, planId, amount) => {
+    const expected = responseExample('createFlexInvestment', example);
     const before = await balanceOf(usdtPlan.currency);
     const beforeBtc = await balanceOf(btcPlan.currency);
-    if (field === 'amount' && planId() === btcPlan.id) {
+    if (example === 'notEnoughBalance') {
       expect(units(btcPlan.maxAmount)).toBeGreaterThan(units(beforeBtc));
     }
     const rowsBefore = (await history({ limit: 1000 })).body.data.length;
     const reply = await invest(planId(), amount());
-    expect(reply.status).toBe(422);
-    expect(reply.body.code).toBe(30);
-    expect(Object.keys(reply.body.errors)).toEqual([field]);
+    expect(reply.status).toBe(expected.status);
+    expect(reply.body).toEqual(expected.value);
     expect(await balanceOf(usdtPlan.currency)).toBe(before);
     expect(await balanceOf(btcPlan.currency)).toBe(beforeBtc);
     expect((await history({ limit: 1000 })).body.data.length).toBe(rowsBefore);
+  });
+
+  it('an unknown plan is a request-validation failure, a paused one a business-rule one', () => {
+    expect(responseExample('createFlexInvestment', 'unknownPlan').status).toBe(
+      responseExample('createFlexInvestment', 'invalidAmount').status,
+    );
+    expect(responseExample('createFlexInvestment', 'planPaused').status).toBe(
+      responseExample('createFlexInvestment', 'notEnoughBalance').status,
+    );
+  });
+
+  it("an amount above the maximum is answered like amountBelowMinimum, in the example's words turned around", async () => {
+    const below = responseExample('createFlexInvestment', 'amountBelowMinimum');
+    const before = await balanceOf(usdtPlan.currency);
+    const reply = await invest(usdtPlan.id, moreThan(usdtPlan.maxAmount));
+    expect(reply.status).toBe(below.status);
+    expect(reply.body).toEqual({
+      ...below.value,
+      errors: { amount: ['Amount is greater than the maximum'] },
+    });
+    expect(await balanceOf(usdtPlan.currency)).toBe(before);
   });
 
   it.each(['1e3', '-10', '10.', '.5', 'ten', ' 10', 100, null])(
@@ -284,6 +318,21 @@ describe('flex investment history', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it.each([
+    ['invalidPlan', { plan: '00000000-0000-4000-8000-000000000000' }],
+    ['invalidInvestment', { investment: 'no-such-investment' }],
+    ['invalidTransaction', { transaction: 'no-such-transaction' }],
+    ['invalidDate', { dateFrom: 'yesterday' }],
+    ['invalidDate', { dateFrom: -5 }],
+    ['actionTypesNotArray', { actionTypes: 1 }],
+    ['invalidActionType', { actionTypes: [9] }],
+  ])('answers the example %s to %j', async (example, fields) => {
+    const expected = responseExample('listFlexInvestmentHistory', example);
+    const reply = await list(fields);
+    expect(reply.status).toBe(expected.status);
+    expect(reply.body).toEqual(expected.value);
   });
 
   it.each([
