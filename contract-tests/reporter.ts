@@ -1,8 +1,10 @@
 // Prints, at the end of a run, one line per operation: checks passed, failed and skipped, the
 // declared statuses covered by a passing check and those not covered, then each failed check
 // with the first lines of its error (which name the operation and the field at fault).
+
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
+import { describeTarget } from './support/target.ts';
 
 interface Row {
   passed: number;
@@ -27,7 +29,10 @@ export default class ContractReporter implements Reporter {
     for (const module of testModules) {
       for (const test of module.children.allTests()) this.count(rows, other, test);
     }
-    const lines = ['', `Contract summary (target: ${process.env.CONTRACT_TARGET?.trim() || 'mock'})`];
+    const lines = [
+      '',
+      `Contract summary (target: ${describeTarget(process.env.CONTRACT_TARGET?.trim() || 'mock')})`,
+    ];
     const width = Math.max(...[...rows.keys()].map((key) => key.length), 'operation'.length) + 2;
     lines.push(
       `${pad('operation', width)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}statuses`,

@@ -424,13 +424,22 @@ function describable<T extends object>(kind: string, client: T, options: Record<
   return client;
 }
 
+/** A URL as it may be shown: a username or password in it is redacted. */
+function withoutCredentials(href: string): string {
+  const url = new URL(href);
+  if (!url.username && !url.password) return href;
+  url.username = '[redacted]';
+  url.password = '[redacted]';
+  return url.toString();
+}
+
 /** Redacted view of the options: what is safe to log. */
 function visibleOptions(
   options: ClientOptions,
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return {
-    baseUrl: options.baseUrl,
+    baseUrl: options.baseUrl === undefined ? undefined : withoutCredentials(options.baseUrl),
     server: options.server,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     retry: options.retry ?? false,

@@ -79,9 +79,11 @@ const namedTargets: Record<string, () => Promise<Upstream>> = {
   },
 };
 
-function describeTarget(target: string): string {
+/** The target as it may be printed: a URL without its username and password. */
+export function describeTarget(target: string): string {
   if (!URL.canParse(target)) return target;
   const url = new URL(target);
+  if (!url.username && !url.password) return target;
   url.username = '';
   url.password = '';
   return url.toString();

@@ -109,7 +109,9 @@ describe('each failure arrives typed, with status and operation, and without the
         errors: { ticker: ['ticker is invalid.'] },
       }),
     );
-    const { error } = await clientFor('fields').POST(mainBalancePath);
+    const client = clientFor('fields');
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
     expect(error?.kind).toBe('private-error');
     expect(error?.code).toBe(30);
     expect(error?.fieldErrors).toEqual({ ticker: ['ticker is invalid.'] });
@@ -131,7 +133,9 @@ describe('each failure arrives typed, with status and operation, and without the
     answers.set('retry-after', (response) =>
       json(response, 429, { code: 0, message: 'Too many requests.' }, { 'retry-after': '3' }),
     );
-    const { error } = await clientFor('retry-after').POST(mainBalancePath);
+    const client = clientFor('retry-after');
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
     expect(error?.retryAfterMs).toBe(3000);
   });
 });
@@ -223,6 +227,13 @@ describe('the secret stays secret', () => {
       expect(text).not.toContain(secret);
     }
     expect(client.options.apiSecret).toBe('[redacted]');
+    const proxied = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: 's',
+      baseUrl: `http://user:${secret}@127.0.0.1:9`,
+    });
+    expect(inspect(proxied)).not.toContain(secret);
+    expect(JSON.stringify(proxied)).not.toContain(secret);
   });
 });
 
