@@ -321,6 +321,13 @@ export const operations = {
 
 export type OperationId = keyof typeof operations;
 
+/** The fields every signed body carries; the client writes them, callers never do. */
+export const signedBodyFields = [
+  "request",
+  "nonce",
+  "nonceWindow"
+] as const;
+
 /** What the client reads of each operation, by `method path`; body rules without the signed fields. */
 export const clientRoutes = {
   "post /api/v4/order/cancel/all": {

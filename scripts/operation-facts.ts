@@ -141,18 +141,21 @@ export function collectSigningHeaders(apis: ApiDocument[]): Record<string, strin
   return headers;
 }
 
+/** The fields every signed body has (request, nonce, nonceWindow): the client writes them. */
+export function collectSignedBodyFields(facts: OperationFacts[]): string[] {
+  const signedBodies = facts.filter((operation) => operation.auth === 'signed' && operation.body);
+  return Object.keys(signedBodies[0]?.body?.properties ?? {}).filter((field) =>
+    signedBodies.every((operation) => operation.body && field in operation.body.properties),
+  );
+}
+
 /**
  * What the client reads of each operation, keyed by `method path`: the full table carries facts
  * only tools need, and the client's bundle should not. Body rules leave out the fields every
  * signed body shares (request, nonce, nonceWindow), which the client writes itself.
  */
 export function collectClientRoutes(facts: OperationFacts[]) {
-  const signedBodies = facts.filter((operation) => operation.auth === 'signed' && operation.body);
-  const shared = new Set(
-    Object.keys(signedBodies[0]?.body?.properties ?? {}).filter((field) =>
-      signedBodies.every((operation) => operation.body && field in operation.body.properties),
-    ),
-  );
+  const shared = new Set(collectSignedBodyFields(facts));
   return Object.fromEntries(
     facts.map(({ operationId, method, path, rateLimit, retrySafe, body }) => [
       `${method} ${path}`,
@@ -200,6 +203,9 @@ export function renderOperationsModule(root: string): string {
 export const operations = ${json(operations)} as const;
 
 export type OperationId = keyof typeof operations;
+
+/** The fields every signed body carries; the client writes them, callers never do. */
+export const signedBodyFields = ${json(collectSignedBodyFields(facts))} as const;
 
 /** What the client reads of each operation, by \`method path\`; body rules without the signed fields. */
 export const clientRoutes = ${json(collectClientRoutes(facts))} as const;

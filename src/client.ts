@@ -6,7 +6,13 @@
 // header names, body rules, servers) comes from generated/.
 import createClient from 'openapi-fetch';
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import { clientRoutes, type OperationId, servers, signingHeaders } from '../generated/operations.ts';
+import {
+  clientRoutes,
+  type OperationId,
+  servers,
+  signedBodyFields,
+  signingHeaders,
+} from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
 import {
@@ -122,7 +128,7 @@ export interface PublicClient {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-const signedFields = new Set<string>(['request', 'nonce', 'nonceWindow']);
+const signedFields = new Set<string>(signedBodyFields);
 const defaultTimeoutMs = 10_000;
 /** How far a window-mode nonce may run ahead of the clock before its call waits. */
 const nonceWindowLeadMs = 1000;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
-import { type OperationId, operations } from '../../generated/operations.ts';
+import { type OperationId, operations, signedBodyFields } from '../../generated/operations.ts';
 import { createSchemaValidator, dereference, projectRoot } from '../../scripts/openapi-document.ts';
 import { loadApiDocuments } from '../../scripts/operation-facts.ts';
 
@@ -146,7 +146,7 @@ export function exampleProblems(model: Model): string[] {
 }
 
 /** The fields the client fills in itself; callers never write them. */
-export const signedFields = new Set(['request', 'nonce', 'nonceWindow']);
+export const signedFields = new Set<string>(signedBodyFields);
 
 /** A request example as a caller writes it: without `request`, `nonce` and `nonceWindow`. */
 export function callerBody(example: unknown): Record<string, unknown> {
