@@ -21,6 +21,12 @@ export interface DocumentedFailure {
   example: string;
   /** The field its `errors` must name. */
   field: string;
+  /**
+   * The body causes this failure on any server, not only on a mock told which example to
+   * answer: against a real target (the sandbox, or a deployment with writes allowed) the suite
+   * sends it as it is and expects the example's status and field.
+   */
+  reproducible?: true;
 }
 
 export interface OperationCase {
@@ -55,18 +61,26 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
     ],
     documented: [
-      { name: 'plan does not exist', body: { plan: unknownPlan }, example: 'invalidPlan', field: 'plan' },
+      {
+        name: 'plan does not exist',
+        body: { plan: unknownPlan },
+        example: 'invalidPlan',
+        field: 'plan',
+        reproducible: true,
+      },
       {
         name: 'investment does not exist',
         body: { investment: 'no-such-investment' },
         example: 'invalidInvestment',
         field: 'investment',
+        reproducible: true,
       },
       {
         name: 'transaction does not exist',
         body: { transaction: 'no-such-transaction' },
         example: 'invalidTransaction',
         field: 'transaction',
+        reproducible: true,
       },
       { name: 'date invalid', body: { dateFrom: 1 }, example: 'invalidDate', field: 'dateFrom' },
     ],
@@ -82,13 +96,20 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'planId missing', body: { planId: undefined }, field: 'planId' },
     ],
     documented: [
-      { name: 'plan does not exist', body: { planId: unknownPlan }, example: 'unknownPlan', field: 'planId' },
+      {
+        name: 'plan does not exist',
+        body: { planId: unknownPlan },
+        example: 'unknownPlan',
+        field: 'planId',
+        reproducible: true,
+      },
       { name: 'plan paused', body: {}, example: 'planPaused', field: 'planId' },
       {
         name: 'amount below the minimum',
         body: { amount: '0.00000001' },
         example: 'amountBelowMinimum',
         field: 'amount',
+        reproducible: true,
       },
       {
         name: 'not enough balance',
@@ -105,7 +126,13 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'ticker empty', body: { ticker: '' }, field: 'ticker' },
     ],
     documented: [
-      { name: 'ticker unknown', body: { ticker: 'NOPE' }, example: 'invalidTicker', field: 'ticker' },
+      {
+        name: 'ticker unknown',
+        body: { ticker: 'NOPE' },
+        example: 'invalidTicker',
+        field: 'ticker',
+        reproducible: true,
+      },
     ],
   },
   cancelAllOrders: {
@@ -127,6 +154,7 @@ export const cases: Record<OperationId, OperationCase> = {
         body: { market: 'NOPE_USDT' },
         example: 'marketNotAvailable',
         field: 'market',
+        reproducible: true,
       },
     ],
   },

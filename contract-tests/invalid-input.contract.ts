@@ -5,7 +5,14 @@
 // with `fieldErrors` naming the field.
 import { describe, expect, it } from 'vitest';
 import { cases } from './cases.ts';
-import { checkClientRefuses, checkServerRejects, checkStatus, validBody } from './support/checks.ts';
+import {
+  checkClientRefuses,
+  checkServerRejects,
+  checkStatus,
+  onTarget,
+  validBody,
+} from './support/checks.ts';
+import { callOperation, clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
 
@@ -37,13 +44,34 @@ for (const operationId of operationIds) {
       },
     );
 
+    const statusOf = (example: string) => {
+      const status = [...model.model(operationId).responses].find(([, response]) =>
+        response.examples.some((candidate) => candidate.name === example),
+      )?.[0];
+      expect(status, `no declared response has the example ${example}`).toBeDefined();
+      return status as number;
+    };
+
+    const reproducible = documented.filter((entry) => entry.reproducible);
+    it.skipIf(reproducible.length === 0 || context.mock || !mayReachTarget).for(reproducible)(
+      named('failure caused for real arrives as documented: $name'),
+      async ({ body: fields, example, field }, { task }) => {
+        const status = statusOf(example);
+        tag(task, operationId, status);
+        const outcome = await callOperation(clientsFor(context), operationId, {
+          ...onTarget(context, validBody(model, operationId)),
+          ...fields,
+        });
+        expect(outcome.error?.status, JSON.stringify(outcome.error?.body)).toBe(status);
+        expect(outcome.error?.kind).toBe('private-error');
+        expect(outcome.error?.fieldErrors[field]?.length).toBeGreaterThan(0);
+      },
+    );
+
     it.skipIf(documented.length === 0 || !context.mock).for(documented)(
       named('documented failure arrives typed: $name'),
       async ({ body: fields, example, field }, { task }) => {
-        const status = [...model.model(operationId).responses].find(([, response]) =>
-          response.examples.some((candidate) => candidate.name === example),
-        )?.[0];
-        expect(status, `no declared response has the example ${example}`).toBeDefined();
+        const status = statusOf(example);
         tag(task, operationId, status);
         const { problems, outcome } = await checkStatus(
           model,
