@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationId, signingHeaders } from '../../generated/operations.ts';
 import { expectedSignature } from '../../sandbox/auth.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
@@ -11,6 +11,7 @@ import {
   ordinaryKey,
   partnerKey,
   sign,
+  strictSandbox,
 } from './helpers.ts';
 
 const fixture = defaultFixture();
@@ -20,15 +21,7 @@ const unauthorized = { code: 10, message: 'Unauthorized request.' };
 const tooMany = { code: 0, errors: {}, message: 'Too many requests.' };
 const plan = fixture.plans.find((p) => p.status === 'active' && p.currency === 'USDT');
 
-let clockMs = Date.now();
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, clock: () => clockMs });
-});
-afterAll(async () => {
-  await sandbox.close();
-  expect(sandbox.violations).toEqual([]);
-});
+const suite = strictSandbox();
 
 const balance = 'getMainBalance' satisfies OperationId;
 
@@ -46,13 +39,13 @@ describe('signing, as upstream-notes describe it', () => {
   });
 
   it('a correctly signed call is answered', async () => {
-    const reply = await call(sandbox.url, partner, balance);
+    const reply = await call(suite.sandbox.url, partner, balance);
     expect(reply.status).toBe(200);
   });
 
   it('an unknown key gets 401 code 10', async () => {
     const reply = await call(
-      sandbox.url,
+      suite.sandbox.url,
       { apiKey: 'not-a-key-of-the-fixture', secret: partner.secret },
       balance,
     );
@@ -64,20 +57,20 @@ describe('signing, as upstream-notes describe it', () => {
     ['the payload header', signingHeaders.Payload, 401, 'Payload not provided.'],
     ['the signature header', signingHeaders.Signature, 401, unauthorized.message],
   ])('a call without %s is refused', async (_, header, status, message) => {
-    const reply = await call(sandbox.url, partner, balance, { headers: { [header]: undefined } });
+    const reply = await call(suite.sandbox.url, partner, balance, { headers: { [header]: undefined } });
     expect(reply.status).toBe(status);
     expect(reply.body.message).toBe(message);
   });
 
   it('a signature made with another secret gets 401 code 10', async () => {
-    const reply = await call(sandbox.url, partner, balance, { secret: ordinary.secret });
+    const reply = await call(suite.sandbox.url, partner, balance, { secret: ordinary.secret });
     expect(reply).toMatchObject({ status: 401, body: unauthorized });
   });
 
   it('an uppercase hex signature is not accepted', async () => {
     const body = JSON.stringify({ request: operations[balance].path, nonce: nextNonce() });
     const payload = Buffer.from(body).toString('base64');
-    const reply = await call(sandbox.url, partner, balance, {
+    const reply = await call(suite.sandbox.url, partner, balance, {
       bodyText: body,
       headers: { [signingHeaders.Signature]: sign(partner.secret, payload).toUpperCase() },
     });
@@ -86,7 +79,7 @@ describe('signing, as upstream-notes describe it', () => {
 
   it('a payload that is not the base64 of the body bytes gets 401, and nothing happens', async () => {
     if (!plan) throw new Error('fixture without an active USDT plan');
-    const before = sandbox.state.mainBalance(partner.account, plan.currency);
+    const before = suite.sandbox.state.mainBalance(partner.account, plan.currency);
     const path = operations.createFlexInvestment.path;
     const signed = JSON.stringify({
       request: path,
@@ -100,12 +93,12 @@ describe('signing, as upstream-notes describe it', () => {
       planId: plan.id,
       amount: plan.maxAmount,
     });
-    const reply = await call(sandbox.url, partner, 'createFlexInvestment', {
+    const reply = await call(suite.sandbox.url, partner, 'createFlexInvestment', {
       bodyText: sent,
       payload: Buffer.from(signed).toString('base64'),
     });
     expect(reply).toMatchObject({ status: 401, body: unauthorized });
-    expect(sandbox.state.mainBalance(partner.account, plan.currency)).toBe(before);
+    expect(suite.sandbox.state.mainBalance(partner.account, plan.currency)).toBe(before);
   });
 
   it('a payload of the same JSON without its padding is not the exact base64', async () => {
@@ -121,23 +114,23 @@ describe('signing, as upstream-notes describe it', () => {
     }
     const payload = Buffer.from(body).toString('base64').replace(/=+$/, '');
     expect(payload).not.toBe(Buffer.from(body).toString('base64'));
-    const reply = await call(sandbox.url, partner, balance, { bodyText: body, payload });
+    const reply = await call(suite.sandbox.url, partner, balance, { bodyText: body, payload });
     expect(reply).toMatchObject({ status: 401, body: unauthorized });
   });
 
   it('a body that is not compact JSON gets 400 code 9, even when signed correctly', async () => {
     const body = JSON.stringify({ request: operations[balance].path, nonce: nextNonce() }, null, 1);
-    const reply = await call(sandbox.url, partner, balance, { bodyText: body });
+    const reply = await call(suite.sandbox.url, partner, balance, { bodyText: body });
     expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
   });
 
   it('a body that is not JSON gets 400 code 9', async () => {
-    const reply = await call(sandbox.url, partner, balance, { bodyText: 'request=/api/v4&nonce=1' });
+    const reply = await call(suite.sandbox.url, partner, balance, { bodyText: 'request=/api/v4&nonce=1' });
     expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
   });
 
   it('a body without request is refused with "Request not provided."', async () => {
-    const reply = await call(sandbox.url, partner, balance, { omit: ['request'] });
+    const reply = await call(suite.sandbox.url, partner, balance, { omit: ['request'] });
     expect(reply.status).toBe(401);
     expect(reply.body.message).toBe('Request not provided.');
   });
@@ -145,9 +138,9 @@ describe('signing, as upstream-notes describe it', () => {
   it('a request that is not the path called (another operation, or a full URL) gets 401', async () => {
     for (const request of [
       operations.getCollateralBalanceSummary.path,
-      `${sandbox.url}${operations[balance].path}`,
+      `${suite.sandbox.url}${operations[balance].path}`,
     ]) {
-      const reply = await call(sandbox.url, partner, balance, { fields: { request } });
+      const reply = await call(suite.sandbox.url, partner, balance, { fields: { request } });
       expect(reply).toMatchObject({ status: 401, body: unauthorized });
     }
   });
@@ -155,40 +148,40 @@ describe('signing, as upstream-notes describe it', () => {
 
 describe('nonces', () => {
   it('a body without nonce is refused with "Nonce not provided."', async () => {
-    const reply = await call(sandbox.url, partner, balance, { omit: ['nonce'] });
+    const reply = await call(suite.sandbox.url, partner, balance, { omit: ['nonce'] });
     expect(reply.status).toBe(401);
     expect(reply.body.message).toBe('Nonce not provided.');
   });
 
   it('a nonce that is not greater than the last one gets 429 "Too many requests."', async () => {
     const nonce = nextNonce();
-    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
-    const again = await call(sandbox.url, partner, balance, { fields: { nonce } });
+    expect((await call(suite.sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+    const again = await call(suite.sandbox.url, partner, balance, { fields: { nonce } });
     expect(again).toMatchObject({ status: 429, body: tooMany });
-    const lower = await call(sandbox.url, partner, balance, {
+    const lower = await call(suite.sandbox.url, partner, balance, {
       fields: { nonce: String(BigInt(nonce) - 1n) },
     });
     expect(lower).toMatchObject({ status: 429, body: tooMany });
-    expect((await call(sandbox.url, partner, balance)).status).toBe(200);
+    expect((await call(suite.sandbox.url, partner, balance)).status).toBe(200);
   });
 
   it('nonces are tracked per key', async () => {
     const nonce = nextNonce();
-    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
-    expect((await call(sandbox.url, ordinary, balance, { fields: { nonce } })).status).toBe(200);
+    expect((await call(suite.sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+    expect((await call(suite.sandbox.url, ordinary, balance, { fields: { nonce } })).status).toBe(200);
   });
 
   it('a refused signature does not use up its nonce', async () => {
     const nonce = nextNonce();
-    const refused = await call(sandbox.url, partner, balance, { fields: { nonce }, secret: 'wrong' });
+    const refused = await call(suite.sandbox.url, partner, balance, { fields: { nonce }, secret: 'wrong' });
     expect(refused.status).toBe(401);
-    expect((await call(sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
+    expect((await call(suite.sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
   });
 
   it('an integer nonce passes the nonce check, but the document asks for a string', async () => {
     const nonce = Number(nextNonce());
     expect(Number.isSafeInteger(nonce)).toBe(true);
-    const reply = await call(sandbox.url, ordinary, balance, { fields: { nonce } });
+    const reply = await call(suite.sandbox.url, ordinary, balance, { fields: { nonce } });
     expect(reply.status).toBe(400);
     expect(Object.keys(reply.body.errors)).toEqual(['nonce']);
   });
@@ -266,25 +259,25 @@ describe('nonces', () => {
 
   describe('with nonceWindow', () => {
     const windowCall = (nonce: number, key = partner) =>
-      call(sandbox.url, key, balance, { fields: { nonce: String(nonce), nonceWindow: true } });
+      call(suite.sandbox.url, key, balance, { fields: { nonce: String(nonce), nonceWindow: true } });
 
     it('accepts unique timestamps within ±5 s in any order', async () => {
-      clockMs = Date.now();
+      suite.clock.now = Date.now();
       for (const offset of [4900, -4900, 0, 1, -1, 2500]) {
-        expect((await windowCall(clockMs + offset)).status, `offset ${offset}`).toBe(200);
+        expect((await windowCall(suite.clock.now + offset)).status, `offset ${offset}`).toBe(200);
       }
     });
 
     it('refuses a reused nonce with 429', async () => {
-      clockMs = Date.now();
-      expect((await windowCall(clockMs + 10)).status).toBe(200);
-      expect(await windowCall(clockMs + 10)).toMatchObject({ status: 429, body: tooMany });
+      suite.clock.now = Date.now();
+      expect((await windowCall(suite.clock.now + 10)).status).toBe(200);
+      expect(await windowCall(suite.clock.now + 10)).toMatchObject({ status: 429, body: tooMany });
     });
 
     it('refuses timestamps more than 5 s away from server time with 429', async () => {
-      clockMs = Date.now();
-      for (const offset of [5001, -5001, 60_000, -clockMs]) {
-        expect(await windowCall(clockMs + offset), `offset ${offset}`).toMatchObject({
+      suite.clock.now = Date.now();
+      for (const offset of [5001, -5001, 60_000, -suite.clock.now]) {
+        expect(await windowCall(suite.clock.now + offset), `offset ${offset}`).toMatchObject({
           status: 429,
           body: tooMany,
         });
@@ -292,12 +285,12 @@ describe('nonces', () => {
     });
 
     it('follows the server clock, not the caller', async () => {
-      clockMs = Date.now();
-      const nonce = clockMs + 20;
+      suite.clock.now = Date.now();
+      const nonce = suite.clock.now + 20;
       expect((await windowCall(nonce)).status).toBe(200);
-      clockMs += 60_000;
+      suite.clock.now += 60_000;
       expect((await windowCall(nonce - 1)).status).toBe(429);
-      expect((await windowCall(clockMs - 30)).status).toBe(200);
+      expect((await windowCall(suite.clock.now - 30)).status).toBe(200);
     });
   });
 });
@@ -315,7 +308,7 @@ describe('permissions', () => {
   });
 
   it.each(partnerOnly)('%s answers 403 to a key without partner access', async (operationId) => {
-    const reply = await call(sandbox.url, ordinary, operationId, {
+    const reply = await call(suite.sandbox.url, ordinary, operationId, {
       fields: operationId === 'createFlexInvestment' ? { planId: plan?.id, amount: plan?.minAmount } : {},
     });
     expect(reply.status).toBe(403);
@@ -323,11 +316,11 @@ describe('permissions', () => {
   });
 
   it.each(open)('%s answers a key without partner access', async (operationId) => {
-    expect((await call(sandbox.url, ordinary, operationId)).status).toBe(200);
+    expect((await call(suite.sandbox.url, ordinary, operationId)).status).toBe(200);
   });
 
   it.each(signedOperations)('%s answers 403 to a key that is not enabled', async (operationId) => {
-    const reply = await call(sandbox.url, disabledKey(fixture), operationId);
+    const reply = await call(suite.sandbox.url, disabledKey(fixture), operationId);
     expect(reply.status).toBe(403);
     expect(reply.body.message).toBe('This action is unauthorized. Enable your key in API settings');
   });

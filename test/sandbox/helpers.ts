@@ -1,9 +1,11 @@
 // Test helpers: the tests' own minimal signing code (node:crypto), independent of src/.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
 import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
 import { defaultFixturePath } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 
 export { operations };
 
@@ -94,3 +96,26 @@ export function units(text: string): bigint {
 
 /** Action types as the specification's table lists them. */
 export const actionType = { INVEST: 1, DAILY_EARNING: 4, OPEN_INVESTMENT: 6 } as const;
+
+/**
+ * A strict sandbox for one suite, on a free port, with a clock the suite may move; closed after
+ * the suite, which must have seen no answer that breaks the document.
+ */
+export function strictSandbox(): { readonly sandbox: Sandbox; clock: { now: number } } {
+  const clock = { now: Date.now() };
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, strict: true, clock: () => clock.now });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    expect(sandbox?.violations).toEqual([]);
+  });
+  return {
+    clock,
+    get sandbox() {
+      if (!sandbox) throw new Error('the sandbox starts in beforeAll');
+      return sandbox;
+    },
+  };
+}

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, operations, ordinaryKey, partnerKey } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, defaultFixture, operations, ordinaryKey, partnerKey, strictSandbox } from './helpers.ts';
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
 const ordinary = ordinaryKey(fixture);
 const tooMany = { code: 0, errors: {}, message: 'Too many requests.' };
 
-let clockMs = Date.now();
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, clock: () => clockMs });
-});
-afterAll(async () => {
-  await sandbox.close();
-  expect(sandbox.violations).toEqual([]);
-});
+const suite = strictSandbox();
 
 /** `count` calls at the current fake time, concurrently in batches, with unique window nonces. */
 async function burst(
@@ -24,11 +15,13 @@ async function burst(
   key = partner,
 ) {
   const statuses: number[] = [];
-  let next = clockMs - 4000 + Math.floor(Math.random() * 1000);
+  let next = suite.clock.now - 4000 + Math.floor(Math.random() * 1000);
   for (let start = 0; start < count; start += 100) {
     const batch = Array.from({ length: Math.min(100, count - start) }, () => {
       next += 1;
-      return call(sandbox.url, key, operationId, { fields: { nonce: String(next), nonceWindow: true } });
+      return call(suite.sandbox.url, key, operationId, {
+        fields: { nonce: String(next), nonceWindow: true },
+      });
     });
     statuses.push(...(await Promise.all(batch)).map((reply) => reply.status));
   }
@@ -41,36 +34,37 @@ describe('rate limits from generated/operations.ts', { timeout: 120_000 }, () =>
   const half = Math.floor(limit.requests / 2);
 
   it(`allows ${limit.requests} calls per ${limit.windowSeconds} s per key and operation in a sliding window`, async () => {
-    clockMs = Date.now();
+    suite.clock.now = Date.now();
     // Half the limit now, the other half half a window later: the window is full.
     expect((await burst('getMainBalance', half)).every((s) => s === 200)).toBe(true);
-    clockMs += windowMs / 2;
+    suite.clock.now += windowMs / 2;
     expect((await burst('getMainBalance', limit.requests - half)).every((s) => s === 200)).toBe(true);
-    const refused = await call(sandbox.url, partner, 'getMainBalance');
+    const refused = await call(suite.sandbox.url, partner, 'getMainBalance');
     expect(refused).toMatchObject({ status: 429, body: tooMany });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(limit.windowSeconds / 2);
     // Refused calls do not count.
-    for (let i = 0; i < 5; i++) expect((await call(sandbox.url, partner, 'getMainBalance')).status).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect((await call(suite.sandbox.url, partner, 'getMainBalance')).status).toBe(429);
     // Another key, and another operation of the same key, have their own windows.
-    expect((await call(sandbox.url, ordinary, 'getMainBalance')).status).toBe(200);
-    expect((await call(sandbox.url, partner, 'getCollateralBalanceSummary')).status).toBe(200);
+    expect((await call(suite.sandbox.url, ordinary, 'getMainBalance')).status).toBe(200);
+    expect((await call(suite.sandbox.url, partner, 'getCollateralBalanceSummary')).status).toBe(200);
     // Half a window later the first half has left and the second is still in: exactly `half`
     // calls are free (fewer if the refused calls had counted, all if the window were fixed).
-    clockMs += windowMs / 2;
+    suite.clock.now += windowMs / 2;
     const third = await burst('getMainBalance', half + 1);
     expect(third.filter((s) => s === 200)).toHaveLength(half);
     expect(third.filter((s) => s === 429)).toHaveLength(1);
   });
 
   it(`ping allows ${operations.pingApi.rateLimit.requests} calls per window, then 429 with the public error`, async () => {
-    clockMs += 2 * windowMs;
+    suite.clock.now += 2 * windowMs;
     const { requests } = operations.pingApi.rateLimit;
     const statuses: number[] = [];
     for (let start = 0; start < requests; start += 200) {
       const batch = Array.from({ length: Math.min(200, requests - start) }, () =>
-        fetch(`${sandbox.url}${operations.pingApi.path}`).then(async (r) => {
+        fetch(`${suite.sandbox.url}${operations.pingApi.path}`).then(async (r) => {
           await r.arrayBuffer();
           return r.status;
         }),
@@ -78,10 +72,10 @@ describe('rate limits from generated/operations.ts', { timeout: 120_000 }, () =>
       statuses.push(...(await Promise.all(batch)));
     }
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const refused = await fetch(`${sandbox.url}${operations.pingApi.path}`);
+    const refused = await fetch(`${suite.sandbox.url}${operations.pingApi.path}`);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ success: false, message: 'Too many requests.', params: [] });
-    clockMs += operations.pingApi.rateLimit.windowSeconds * 1000;
-    expect((await fetch(`${sandbox.url}${operations.pingApi.path}`)).status).toBe(200);
+    suite.clock.now += operations.pingApi.rateLimit.windowSeconds * 1000;
+    expect((await fetch(`${suite.sandbox.url}${operations.pingApi.path}`)).status).toBe(200);
   });
 });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseExample } from '../../sandbox/document.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { actionType, call, defaultFixture, operations, ordinaryKey, partnerKey, units } from './helpers.ts';
+import {
+  actionType,
+  call,
+  defaultFixture,
+  operations,
+  ordinaryKey,
+  partnerKey,
+  strictSandbox,
+  units,
+} from './helpers.ts';
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -21,33 +30,27 @@ const btcPlan = planWhere((p) => p.status === 'active' && p.currency === 'BTC');
 const pausedPlan = planWhere((p) => p.status === 'paused');
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let clockMs = Date.now();
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, clock: () => clockMs });
-});
-afterAll(async () => {
-  await sandbox.close();
-  expect(sandbox.violations).toEqual([]);
-});
+const suite = strictSandbox();
 
 const balanceOf = async (ticker: string, key = partner) =>
-  (await call(sandbox.url, key, 'getMainBalance', { fields: { ticker } })).body.main_balance as string;
+  (await call(suite.sandbox.url, key, 'getMainBalance', { fields: { ticker } })).body.main_balance as string;
 const invest = (planId: string, amount: unknown, key = partner) =>
-  call(sandbox.url, key, 'createFlexInvestment', { fields: { planId, amount } });
+  call(suite.sandbox.url, key, 'createFlexInvestment', { fields: { planId, amount } });
 const history = (fields: Record<string, unknown> = {}, key = partner) =>
-  call(sandbox.url, key, 'listFlexInvestmentHistory', { fields });
+  call(suite.sandbox.url, key, 'listFlexInvestmentHistory', { fields });
 
 describe('ping', () => {
   it('answers ["pong"] without authentication', async () => {
-    const response = await fetch(`${sandbox.url}${operations.pingApi.path}`);
+    const response = await fetch(`${suite.sandbox.url}${operations.pingApi.path}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(['pong']);
   });
 
   it('unknown paths get 404 and a wrong method 405', async () => {
-    expect((await fetch(`${sandbox.url}/api/v4/nothing-here`)).status).toBe(404);
-    expect((await fetch(`${sandbox.url}${operations.pingApi.path}`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${suite.sandbox.url}/api/v4/nothing-here`)).status).toBe(404);
+    expect((await fetch(`${suite.sandbox.url}${operations.pingApi.path}`, { method: 'POST' })).status).toBe(
+      405,
+    );
   });
 });
 
@@ -113,7 +116,7 @@ describe('main balance', () => {
 
 describe('invest', () => {
   it('debits the exact amount and answers 201 with a new uuid, recording OPEN_INVESTMENT and INVEST', async () => {
-    clockMs = Date.UTC(2031, 0, 2, 3, 4, 5);
+    suite.clock.now = Date.UTC(2031, 0, 2, 3, 4, 5);
     const before = await balanceOf(usdtPlan.currency);
     const amount = '10.000000000000000001';
     const reply = await invest(usdtPlan.id, amount);
@@ -130,7 +133,7 @@ describe('invest', () => {
         planId: usdtPlan.id,
         investmentId: reply.body.id,
         currency: usdtPlan.currency,
-        createdAt: Math.floor(clockMs / 1000),
+        createdAt: Math.floor(suite.clock.now / 1000),
       });
       expect(units(row.amount)).toBe(units(amount));
     }
@@ -205,7 +208,7 @@ describe('invest', () => {
   );
 
   it('missing fields and a planId that is not a uuid are named', async () => {
-    const missing = await call(sandbox.url, partner, 'createFlexInvestment', { fields: {} });
+    const missing = await call(suite.sandbox.url, partner, 'createFlexInvestment', { fields: {} });
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.body.errors).sort()).toEqual(['amount', 'planId']);
     const notUuid = await invest('plan-1', usdtPlan.minAmount);
@@ -359,10 +362,10 @@ describe('collateral balance summary', () => {
 
   it('answers every asset of the account, or the one asked for', async () => {
     expect(items.length).toBeGreaterThan(1);
-    const all = await call(sandbox.url, partner, 'getCollateralBalanceSummary');
+    const all = await call(suite.sandbox.url, partner, 'getCollateralBalanceSummary');
     expect(all).toMatchObject({ status: 200, body: items });
     const first = items[0];
-    const one = await call(sandbox.url, partner, 'getCollateralBalanceSummary', {
+    const one = await call(suite.sandbox.url, partner, 'getCollateralBalanceSummary', {
       fields: { ticker: first?.asset },
     });
     expect(one.body).toEqual([first]);
@@ -370,7 +373,9 @@ describe('collateral balance summary', () => {
 
   it('an invalid ticker gets 422 code 30 with errors.ticker', async () => {
     for (const ticker of ['NOSUCHCOIN', 5, '']) {
-      const reply = await call(sandbox.url, partner, 'getCollateralBalanceSummary', { fields: { ticker } });
+      const reply = await call(suite.sandbox.url, partner, 'getCollateralBalanceSummary', {
+        fields: { ticker },
+      });
       expect(reply.status, JSON.stringify(ticker)).toBe(422);
       expect(reply.body.code).toBe(30);
       expect(Object.keys(reply.body.errors)).toEqual(['ticker']);
