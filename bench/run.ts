@@ -73,7 +73,7 @@ async function main(): Promise<string> {
     signing = await runSigning(
       quick
         ? { sizes: [100], rounds: 1, roundMs: 30 }
-        : { sizes: [100, 1024, 10240], rounds: 5, roundMs: 300 },
+        : { sizes: [100, 1024, 10240], rounds: 9, roundMs: 300 },
     );
   }
 
