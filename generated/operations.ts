@@ -523,6 +523,9 @@ export const servers = {
   ]
 } as const;
 
+/** How far from server time a window-mode nonce may be, observed upstream (x-window-seconds). */
+export const nonceWindowSeconds = 5;
+
 /** Backoff after a 429, as the operator advises (x-backoff, observed upstream). */
 export const backoff = {
   "initialSeconds": 1,

@@ -3,7 +3,7 @@
 // and fault injection.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OperationId, operations } from '../generated/operations.ts';
+import { nonceWindowSeconds, type OperationId, operations } from '../generated/operations.ts';
 import { authenticate, NonceTracker } from './auth.ts';
 import { privateErrorValidator, responseExample, responseShape } from './document.ts';
 import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests, upstream } from './errors.ts';
@@ -24,7 +24,7 @@ export interface SandboxOptions {
   strict?: boolean;
   /** Milliseconds since the epoch; tests may pass a fake clock. */
   clock?: () => number;
-  /** Half-width of the nonceWindow acceptance window; default 5000 (observed upstream). */
+  /** Half-width of the nonceWindow acceptance window; default the documents' x-window-seconds. */
   nonceWindowMs?: number;
   /** Called with one line per answered request (never with secrets). */
   log?: (line: string) => void;
@@ -99,7 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState(fixture);
   const clock = options.clock ?? Date.now;
   const limiter = new SlidingWindowLimiter();
-  const nonces = new NonceTracker(options.nonceWindowMs ?? 5000);
+  const nonces = new NonceTracker(options.nonceWindowMs ?? nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
   let faults = new Faults(options.faults);
 

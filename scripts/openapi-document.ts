@@ -47,6 +47,6 @@ export function dereference<T>(document: T): T {
 export function createSchemaValidator(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false });
   addFormats.default(ajv);
-  ajv.addVocabulary(['example', 'x-enum-varnames', 'x-enum-descriptions']);
+  ajv.addVocabulary(['example', 'x-enum-varnames', 'x-enum-descriptions', 'x-window-seconds']);
   return ajv;
 }

@@ -178,6 +178,16 @@ export function collectClientRoutes(facts: OperationFacts[]) {
   );
 }
 
+/** How far from server time a window-mode nonce may be (x-window-seconds on NonceWindow). */
+export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
+  const found = apis.flatMap(({ document }) => {
+    const seconds = document.components?.schemas?.NonceWindow?.['x-window-seconds'];
+    return typeof seconds === 'number' ? [seconds] : [];
+  });
+  if (found.length !== 1) throw new Error('the documents must give one x-window-seconds on NonceWindow');
+  return found[0] as number;
+}
+
 /** The backoff the operator advises after a 429 (x-backoff on the documents' 429 responses). */
 export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; maxSeconds: number } {
   const found = apis.flatMap(({ document }) =>
@@ -212,6 +222,9 @@ export const clientRoutes = ${json(collectClientRoutes(facts))} as const;
 
 /** The deployments of each API, selectable by name (x-server-name). */
 export const servers = ${json(collectServers(apis))} as const;
+
+/** How far from server time a window-mode nonce may be, observed upstream (x-window-seconds). */
+export const nonceWindowSeconds = ${collectNonceWindowSeconds(apis)};
 
 /** Backoff after a 429, as the operator advises (x-backoff, observed upstream). */
 export const backoff = ${json(collectBackoff(apis))} as const;
