@@ -180,7 +180,7 @@ export interface components {
          *     (investment opening).
          * @enum {integer}
          */
-        ActionType: ActionType;
+        ActionType: 1 | 2 | 3 | 4 | 5 | 6;
         /**
          * @description An order kind; the values shown are `spot`, `margin` and `futures`.
          * @enum {string}
@@ -415,6 +415,8 @@ export type PositiveDecimal = components['schemas']['PositiveDecimal'];
 export type Ticker = components['schemas']['Ticker'];
 export type Market = components['schemas']['Market'];
 export type UnixTime = components['schemas']['UnixTime'];
+export type ActionType = components['schemas']['ActionType'];
+export type OrderKind = components['schemas']['OrderKind'];
 export type MainBalanceRequest = components['schemas']['MainBalanceRequest'];
 export type FlexInvestmentHistoryRequest = components['schemas']['FlexInvestmentHistoryRequest'];
 export type FlexInvestmentRequest = components['schemas']['FlexInvestmentRequest'];
@@ -683,17 +685,17 @@ export interface operations {
         };
     };
 }
-export enum ActionType {
-    // Investment creation
-    INVEST = 1,
-    // Automatic reinvestment
-    REINVEST = 2,
-    // Partial withdrawal
-    WITHDRAW_FROM_INVESTMENT = 3,
-    // Daily earnings
-    DAILY_EARNING = 4,
-    // Investment closure
-    CLOSE_INVESTMENT = 5,
-    // Investment opening
-    OPEN_INVESTMENT = 6
-}
+export const ActionType = {
+    /** Investment creation */
+    INVEST: 1,
+    /** Automatic reinvestment */
+    REINVEST: 2,
+    /** Partial withdrawal */
+    WITHDRAW_FROM_INVESTMENT: 3,
+    /** Daily earnings */
+    DAILY_EARNING: 4,
+    /** Investment closure */
+    CLOSE_INVESTMENT: 5,
+    /** Investment opening */
+    OPEN_INVESTMENT: 6,
+} as const;
