@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // tsconfig.json maps `#transport` and the package's own name to the sources.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
   },

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 const junit = process.env.CONTRACT_JUNIT;
 
 export default defineConfig({
+  // tsconfig.json maps `#transport` and the package's own name to the sources.
+  resolve: { tsconfigPaths: true },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['contract-tests/**/*.contract.ts'],

@@ -2,6 +2,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // tsconfig.json maps `#transport` and the package's own name to the sources.
+  resolve: { tsconfigPaths: true },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['docs/test/**/*.test.ts'],

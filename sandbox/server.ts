@@ -27,7 +27,7 @@ export interface SandboxOptions {
   /** Half-width of the nonceWindow acceptance window; default the documents' x-window-seconds. */
   nonceWindowMs?: number;
   /** Called with one line per answered request (never with secrets). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface ResponseViolation {

@@ -25,7 +25,7 @@ export interface OperationFacts {
   partnerOnly: boolean;
   noCache: boolean;
   statuses: number[];
-  body?: BodyRules;
+  body?: BodyRules | undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema

@@ -1,5 +1,7 @@
 // Every failure of a call is an ApiError whose `kind` says what went wrong, so callers branch
-// on a name instead of guessing from a status or an untyped body.
+// on a name instead of guessing from a status or an untyped body. The mapping from what a
+// transport brought back (an answer, or no answer at all) to data or an ApiError is here too.
+import type { Answer } from './transport/types.ts';
 
 export type ApiErrorKind =
   /** The client refused to send: a field breaks the document's rules (see `field`). */
@@ -28,11 +30,11 @@ export type ApiErrorKind =
 export interface ApiErrorDetails<Body> {
   kind: ApiErrorKind;
   operationId: string;
-  status?: number;
-  body?: Body;
-  field?: string;
-  retryAfterMs?: number;
-  attempts?: number;
+  status?: number | undefined;
+  body?: Body | undefined;
+  field?: string | undefined;
+  retryAfterMs?: number | undefined;
+  attempts?: number | undefined;
   cause?: unknown;
 }
 
@@ -78,18 +80,27 @@ export class ApiError<Body = unknown> extends Error {
   }
 
   withAttempts(attempts: number): ApiError<Body> {
-    return new ApiError(this.message, { ...this, cause: this.cause, attempts });
+    return new ApiError<Body>(this.message, {
+      kind: this.kind,
+      operationId: this.operationId,
+      status: this.status,
+      body: this.body,
+      field: this.field,
+      retryAfterMs: this.retryAfterMs,
+      cause: this.cause,
+      attempts,
+    });
   }
 }
 
 /** Thrown at client creation when an option is wrong; names the option. */
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  /** The option at fault, e.g. `baseUrl` or `retry.attempts`. */
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(`${field}: ${message}`);
+    this.field = field;
   }
 }
 
@@ -133,4 +144,67 @@ export function describeFailure(
   const where = status === undefined ? operationId : `${operationId} (HTTP ${status})`;
   const message = isObject(body) && typeof body.message === 'string' ? `: ${body.message}` : '';
   return `${kind} from ${where}${message}`;
+}
+
+/** The error of a call that got no answer: the caller aborted, the deadline passed, or the connection failed. */
+export function errorWithoutAnswer(
+  operationId: string,
+  cause: unknown,
+  signal: AbortSignal | undefined,
+): ApiError {
+  // A deadline aborts with a TimeoutError, as AbortSignal.timeout does.
+  const timedOut = (cause as { name?: unknown } | undefined)?.name === 'TimeoutError';
+  const kind = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : 'transport';
+  const reason =
+    cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
+  return new ApiError(`${describeFailure(kind, operationId)}${reason ? `: ${reason}` : ''}`, {
+    kind,
+    operationId,
+    cause,
+  });
+}
+
+/**
+ * What an answer means: the parsed data of a success, or the ApiError of a failure. A failure's
+ * body is kept parsed when it is JSON and as text otherwise.
+ */
+export function readAnswer(
+  operationId: string,
+  { response, text }: Answer,
+): { data: unknown } | { error: ApiError } {
+  const { status } = response;
+  if (response.ok) {
+    try {
+      if (text === '') throw new SyntaxError('empty body');
+      return { data: JSON.parse(text) };
+    } catch (cause) {
+      const kind = 'unexpected-body';
+      return {
+        error: new ApiError(`${describeFailure(kind, operationId, status)}: not JSON`, {
+          kind,
+          operationId,
+          status,
+          cause,
+        }),
+      };
+    }
+  }
+  let body: unknown = text === '' ? undefined : text;
+  let parsed = false;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+      parsed = true;
+    } catch {}
+  }
+  const kind = responseErrorKind(status, body, parsed);
+  return {
+    error: new ApiError(describeFailure(kind, operationId, status, body), {
+      kind,
+      operationId,
+      status,
+      body,
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    }),
+  };
 }

@@ -28,16 +28,18 @@ export function resolveRetryPolicy(
 }
 
 /** The first field of a retry policy that is not usable, with what it must be. */
-export function retryPolicyProblem(option: unknown): string | undefined {
+export function retryPolicyProblem(option: unknown): { field: string; message: string } | undefined {
   if (option === undefined || typeof option === 'boolean') return undefined;
-  if (typeof option !== 'object' || option === null) return 'retry: must be a boolean or a policy object';
+  if (typeof option !== 'object' || option === null) {
+    return { field: 'retry', message: 'must be a boolean or a policy object' };
+  }
   const { attempts, baseDelayMs, maxDelayMs } = option as Partial<Record<keyof RetryPolicy, unknown>>;
   if (attempts !== undefined && !(Number.isInteger(attempts) && (attempts as number) >= 1)) {
-    return 'retry.attempts: must be an integer, 1 or more';
+    return { field: 'retry.attempts', message: 'must be an integer, 1 or more' };
   }
   for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-      return `retry.${field}: must be a number of milliseconds, 0 or more`;
+      return { field: `retry.${field}`, message: 'must be a number of milliseconds, 0 or more' };
     }
   }
   return undefined;

@@ -3,6 +3,7 @@
 // it exists (measured about 6x faster than Web Crypto for small payloads on this machine: see
 // bench/); any runtime with Web Crypto works too. The secret is held only inside a key object,
 // never as a string property, so it cannot leak through inspection or serialization.
+import { ConfigurationError } from './errors.ts';
 
 export interface Signature {
   payload: string;
@@ -14,6 +15,8 @@ export type Signer = (body: string) => Signature | Promise<Signature>;
 type NodeCrypto = typeof import('node:crypto');
 type NodeBuffer = typeof import('node:buffer');
 
+// process.getBuiltinModule (Node 20.16+, Bun, Deno) reaches node:crypto without an import that
+// a browser bundler would have to resolve.
 const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
   ?.getBuiltinModule;
 const nodeCrypto = getBuiltin?.('node:crypto') as NodeCrypto | undefined;
@@ -40,7 +43,8 @@ export function createSigner(
   implementation: 'node' | 'web' = nodeCrypto ? 'node' : 'web',
 ): Signer {
   if (implementation === 'node') {
-    if (!nodeCrypto) throw new Error('node:crypto is not available on this runtime');
+    if (!nodeCrypto)
+      throw new ConfigurationError('apiSecret', 'node:crypto is not available on this runtime');
     const { createHmac, createSecretKey } = nodeCrypto;
     const key = createSecretKey(encoder.encode(secret));
     return (body) => {
@@ -48,16 +52,20 @@ export function createSigner(
       return { payload, signature: createHmac('sha512', key).update(payload).digest('hex') };
     };
   }
-  const key = crypto.subtle.importKey(
-    'raw',
-    encoder.encode(secret),
-    { name: 'HMAC', hash: 'SHA-512' },
-    false,
-    ['sign'],
-  );
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (!subtle) {
+    throw new ConfigurationError(
+      'apiSecret',
+      'cannot sign: Web Crypto (crypto.subtle) is missing. Browsers offer it only in a secure context ' +
+        '(https, or http on localhost); a page served over plain http from another host has none',
+    );
+  }
+  const key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
+    'sign',
+  ]);
   return async (body) => {
     const payload = base64(body);
-    const signature = hex(await crypto.subtle.sign('HMAC', await key, encoder.encode(payload)));
+    const signature = hex(await subtle.sign('HMAC', await key, encoder.encode(payload)));
     return { payload, signature };
   };
 }

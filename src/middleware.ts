@@ -1,0 +1,57 @@
+// Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`.
+// The body the caller passes (without `request` and `nonce`) is signed as our own client signs it,
+// through the same signer and the same process-wide nonce sequence, and sent as those exact bytes.
+import type { Middleware } from 'openapi-fetch';
+import type { paths as PrivatePaths } from '../generated/private-v4.ts';
+import { ConfigurationError } from './errors.ts';
+import { createRequestSigner, type SigningOptions } from './sign-request.ts';
+
+type SignedFields = 'request' | 'nonce' | 'nonceWindow';
+
+type WithoutSignedFields<Operation> = Operation extends {
+  requestBody: { content: { 'application/json': infer Body } };
+}
+  ? Omit<Operation, 'requestBody'> & {
+      requestBody: { content: { 'application/json': Omit<Body, SignedFields> } };
+    }
+  : Operation;
+
+/**
+ * The private API's paths as a caller of a signing openapi-fetch client writes them: request bodies
+ * without `request`, `nonce` and `nonceWindow`, which the middleware adds.
+ * `createClient<CallerPaths>({ baseUrl })`, then `client.use(createSigningMiddleware(…))`.
+ */
+export type CallerPaths = {
+  [Path in keyof PrivatePaths]: {
+    [Method in keyof PrivatePaths[Path]]: WithoutSignedFields<PrivatePaths[Path][Method]>;
+  };
+};
+
+/**
+ * An openapi-fetch middleware that signs every request: it adds `request` (the path called, without
+ * the base URL's prefix) and `nonce` (and `nonceWindow`) to the JSON body, serializes it once as
+ * compact JSON, signs exactly those bytes and sets the three signing headers.
+ */
+export function createSigningMiddleware(options: SigningOptions): Middleware {
+  const sign = createRequestSigner(options);
+  return {
+    async onRequest({ request, schemaPath }) {
+      const text = await request.text();
+      let fields: unknown;
+      try {
+        fields = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        throw new ConfigurationError('body', 'a signed request needs a JSON object body');
+      }
+      if (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields))) {
+        throw new ConfigurationError('body', 'a signed request needs a JSON object body');
+      }
+      const signed = await sign(schemaPath, fields as Record<string, unknown> | undefined);
+      if (signed.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, signed.holdMs));
+      const headers = new Headers(request.headers);
+      headers.set('content-type', 'application/json');
+      for (const [name, value] of Object.entries(signed.headers)) headers.set(name, value);
+      return new Request(request, { headers, body: signed.body });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Turns a caller's body into the signed request the API wants: `request` and `nonce` (and
+// `nonceWindow`) added, the body serialized once as compact JSON, exactly those bytes signed, and
+// the three signing headers. The client and the openapi-fetch middleware both sign through here,
+// so they share one nonce sequence per key and one way of building the body.
+import { nonceWindowSeconds, signedBodyFields, signingHeaders } from '../generated/operations.ts';
+import { ConfigurationError } from './errors.ts';
+import { type Clock, nextNonce } from './nonce.ts';
+import { createSigner } from './signing.ts';
+
+export interface SigningOptions {
+  apiKey: string;
+  apiSecret: string;
+  /** Send `nonceWindow: true`: nonces are millisecond timestamps checked within a window. */
+  nonceWindow?: boolean;
+  /** The millisecond clock nonces are taken from (tests step it backwards). */
+  clock?: Clock;
+}
+
+export interface SignedRequest {
+  /** The exact bytes that were signed, to send as the body. */
+  body: string;
+  /** The signing headers, names in lowercase. */
+  headers: Record<string, string>;
+  /**
+   * In window mode, how long to wait before sending so that the nonce is not too far ahead of the
+   * clock (0 otherwise).
+   */
+  holdMs: number;
+}
+
+export type RequestSigner = (
+  path: string,
+  fields: Readonly<Record<string, unknown>> | undefined,
+) => Promise<SignedRequest>;
+
+const signedFields = new Set<string>(signedBodyFields);
+const apiKeyHeader = signingHeaders.ApiKey.toLowerCase();
+const payloadHeader = signingHeaders.Payload.toLowerCase();
+const signatureHeader = signingHeaders.Signature.toLowerCase();
+/**
+ * How far a window-mode nonce may run ahead of the clock before its call waits: a fifth of the
+ * window the server allows, so that a burst never pushes nonces out of it.
+ */
+export const nonceWindowLeadMs = (nonceWindowSeconds * 1000) / 5;
+
+/** Checks the signing options (a ConfigurationError names the wrong one) and returns the signer. */
+export function createRequestSigner(options: SigningOptions): RequestSigner {
+  const { apiKey, apiSecret, nonceWindow = false, clock = Date.now } = options;
+  if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ConfigurationError('apiKey', 'must be a non-empty string of visible ASCII characters');
+  }
+  if (typeof apiSecret !== 'string' || apiSecret.length === 0) {
+    throw new ConfigurationError('apiSecret', 'must be a non-empty string');
+  }
+  if (typeof nonceWindow !== 'boolean') throw new ConfigurationError('nonceWindow', 'must be a boolean');
+  if (typeof clock !== 'function') throw new ConfigurationError('clock', 'must be a function');
+  const signer = createSigner(apiSecret);
+
+  return async (path, fields) => {
+    // A null prototype keeps a caller's field named __proto__ an ordinary field.
+    const full: Record<string, unknown> = Object.create(null);
+    full.request = path;
+    const nonce = nextNonce(apiKey, clock);
+    full.nonce = nonce;
+    if (nonceWindow) full.nonceWindow = true;
+    if (fields) {
+      for (const field in fields) {
+        if (!signedFields.has(field) && Object.hasOwn(fields, field)) full[field] = fields[field];
+      }
+    }
+    const body = JSON.stringify(full);
+    const { payload, signature } = await signer(body);
+    return {
+      body,
+      headers: { [apiKeyHeader]: apiKey, [payloadHeader]: payload, [signatureHeader]: signature },
+      holdMs: nonceWindow ? Number(nonce) - clock() - nonceWindowLeadMs : 0,
+    };
+  };
+}
