@@ -1,6 +1,7 @@
 // `npm run sandbox`: starts the sandbox and prints its URL and the default fixture's test
 // credentials. SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS
-// (JSON fault options), SANDBOX_STRICT=1 (validate every answer against the document).
+// (JSON fault options), SANDBOX_STRICT=1 (validate every answer against the document),
+// SANDBOX_CORS_ORIGINS (comma-separated origins whose browser pages may call it).
 import { faultsFromEnvironment } from './faults.ts';
 import { credentialKey, defaultFixturePath, loadFixture } from './fixture.ts';
 import { startSandbox } from './server.ts';
@@ -17,6 +18,9 @@ const sandbox = await startSandbox({
   fixture: fixturePath,
   ...(faults ? { faults } : {}),
   strict: process.env.SANDBOX_STRICT === '1' || process.env.SANDBOX_STRICT === 'true',
+  corsOrigins: process.env.SANDBOX_CORS_ORIGINS?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean),
   log: process.env.SANDBOX_QUIET ? undefined : (line) => console.log(`${new Date().toISOString()} ${line}`),
 });
 

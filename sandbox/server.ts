@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { nonceWindowSeconds, type OperationId, operations } from '../generated/operations.ts';
 import { authenticate, NonceTracker } from './auth.ts';
+import { answerCors } from './cors.ts';
 import { privateErrorValidator, responseExample, responseShape } from './document.ts';
 import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests, upstream } from './errors.ts';
 import { type FaultOptions, Faults } from './faults.ts';
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Half-width of the nonceWindow acceptance window; default the documents' x-window-seconds. */
   nonceWindowMs?: number;
+  /** Origins (such as `http://127.0.0.1:5173`) whose pages may call the sandbox: CORS preflights are answered for them. */
+  corsOrigins?: readonly string[] | undefined;
   /** Called with one line per answered request (never with secrets). */
   log?: ((line: string) => void) | undefined;
 }
@@ -203,6 +206,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
+    if (options.corsOrigins && answerCors(options.corsOrigins, request, response)) return;
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const operationId = route(request.method ?? 'GET', url.pathname);
     if (operationId === undefined || operationId === 'wrong-method') {
