@@ -5,5 +5,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
+    // The installed package has its own project: npm run test:package.
+    exclude: ['test/package/**', 'node_modules/**'],
   },
 });

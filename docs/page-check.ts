@@ -8,10 +8,11 @@ import { sampleFile } from './samples.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
+      ...extraArgs,
       '--headless',
       '--no-sandbox',
       '--disable-gpu',

@@ -1,0 +1,20 @@
+// A browser page's script, bundled with esbuild's defaults: one signed call through CORS.
+import { createPrivateClient } from 'txc-api-v4';
+
+const settings = new URLSearchParams(location.search);
+let result;
+try {
+  const client = createPrivateClient({
+    apiKey: settings.get('key'),
+    apiSecret: settings.get('secret'),
+    baseUrl: settings.get('baseUrl'),
+  });
+  const balance = await client.POST('/api/v4/main-account/balance');
+  result = balance.error
+    ? { error: balance.error.kind, message: balance.error.message }
+    : { data: balance.data };
+} catch (error) {
+  result = { thrown: error.name, field: error.field, message: error.message };
+}
+globalThis.result = result;
+document.body.dataset.done = 'true';
