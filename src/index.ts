@@ -22,3 +22,4 @@ export type { Limit } from './rate-limit.ts';
 export type { RetryPolicy } from './retry.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export { createSigner, type Signature, type Signer } from './signing.ts';
+export { type BodyRules, checkBody, type FieldRule, type Violation } from './validate.ts';
