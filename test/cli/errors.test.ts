@@ -1,11 +1,14 @@
 // Bad flags, missing credentials, refused writes and failed calls: the exit code of each kind,
 // one clear line on stderr, and never the secret.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { projectRoot } from '../../scripts/openapi-document.ts';
 import { environmentVariables } from '../../src/cli/environment.ts';
 import { exitCodes } from '../../src/cli/exit-codes.ts';
 import { flagName } from '../../src/cli/flags.ts';
@@ -230,6 +233,15 @@ describe('txc --help', { timeout: 60_000 }, () => {
       expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
     },
   );
+});
+
+describe('the README', () => {
+  it('documents every exit code', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('| exit code | when |'));
+    const documented = [...section.matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
+    expect(documented.sort()).toEqual(Object.values(exitCodes).sort());
+  });
 });
 
 describe('txc output', () => {
