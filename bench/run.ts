@@ -286,6 +286,7 @@ async function main(): Promise<string> {
             ms(startup.ccxt.firstCallMs),
             ms(startup.ccxt.wallMs),
           ],
+          ['`txc ping` against the sandbox (esbuild ESM build)', '–', '–', ms(startup.txcPingWallMs)],
         ],
       ),
     );

@@ -4,11 +4,14 @@
 // keeps the lazily loaded undici transport out of the start-up path; openapi-fetch and undici
 // stay external and load from node_modules). Each child reports the milliseconds from just
 // before its import to just after the client exists, and to the end of a first signed call to
-// the bench server (which loads the transport); the process wall time is kept too.
+// the bench server (which loads the transport); the process wall time is kept too. The `txc`
+// command line is bundled the same way and `txc ping` is timed against the sandbox, spawn to exit.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { startSandbox } from '../sandbox/server.ts';
+import { environmentVariables } from '../src/cli/environment.ts';
 import { balancePath, startServer } from './http.ts';
 import { median } from './stats.ts';
 
@@ -70,9 +73,37 @@ function runChild(script: string, timeoutMs: number): Promise<Sample> {
   });
 }
 
+/** Spawn to exit of the bundled `txc ping` against the sandbox. */
+function runTxcPing(entry: string, baseUrl: string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [entry, 'ping', '--json'], {
+      cwd: root,
+      env: { ...process.env, [environmentVariables.baseUrl]: baseUrl },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`txc ping exited ${code}: ${err.trim().slice(0, 300)}`));
+    });
+  });
+}
+
 export interface StartupResult {
   ours: Sample;
   ccxt: Sample;
+  /** Median wall time of `txc ping` against the sandbox. */
+  txcPingWallMs: number;
   runs: number;
   /** ours.ms / ccxt.ms */
   ratio: number;
@@ -82,10 +113,11 @@ export async function runStartup(options: { runs: number }): Promise<StartupResu
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const server = await startServer();
+  const sandbox = await startSandbox({ port: 0 });
   try {
     await build({
       absWorkingDir: root,
-      entryPoints: { index: 'src/index.ts' },
+      entryPoints: { index: 'src/index.ts', txc: 'src/cli/txc.ts' },
       bundle: true,
       splitting: true,
       platform: 'node',
@@ -93,16 +125,19 @@ export async function runStartup(options: { runs: number }): Promise<StartupResu
       target: 'node20',
       outdir,
       outExtension: { '.js': '.mjs' },
-      external: ['openapi-fetch', 'undici'],
+      external: ['openapi-fetch', 'undici', 'commander'],
       logLevel: 'silent',
     });
     const entry = pathToFileURL(`${outdir}/index.mjs`).href;
-    const samples = { ours: [] as Sample[], ccxt: [] as Sample[] };
+    const txcEntry = `${outdir}/txc.mjs`;
+    const samples = { ours: [] as Sample[], ccxt: [] as Sample[], txc: [] as number[] };
     const script = (subject: 'ours' | 'ccxt') => childScript(subject, entry, server.origin);
     // One untimed run each fills the file cache; then alternate.
     await runChild(script('ours'), 30_000);
     await runChild(script('ccxt'), 30_000);
+    await runTxcPing(txcEntry, sandbox.url, 30_000);
     for (let run = 0; run < options.runs; run++) {
+      samples.txc.push(await runTxcPing(txcEntry, sandbox.url, 30_000));
       for (const subject of run % 2 === 0 ? (['ours', 'ccxt'] as const) : (['ccxt', 'ours'] as const)) {
         samples[subject].push(await runChild(script(subject), 30_000));
       }
@@ -114,9 +149,10 @@ export async function runStartup(options: { runs: number }): Promise<StartupResu
     });
     const ours = summarize(samples.ours);
     const ccxt = summarize(samples.ccxt);
-    return { ours, ccxt, runs: options.runs, ratio: ours.ms / ccxt.ms };
+    return { ours, ccxt, txcPingWallMs: median(samples.txc), runs: options.runs, ratio: ours.ms / ccxt.ms };
   } finally {
     server.stop();
+    await sandbox.close();
     rmSync(outdir, { recursive: true, force: true });
   }
 }

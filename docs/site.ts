@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadApiDocuments } from '../scripts/operation-facts.ts';
+import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 
 const run = promisify(execFile);
@@ -172,6 +173,9 @@ ${items}
     <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
     <p>Every operation in the reference shows its own sample; the samples live in
     <code>docs/samples/</code> and are type-checked with the rest of the code.</p>
+    <h2>Command line</h2>
+    <p id="command-line">The <code>txc</code> command line calls every operation from a shell:
+    <a href="./cli.html">its --help, per subcommand</a>.</p>
   </main>
 </body>
 </html>
@@ -203,5 +207,6 @@ export async function buildSite(outDir: string, root = projectRoot): Promise<Sit
     .filter((line) => !line.startsWith('// Shown on the docs index page'))
     .join('\n');
   writeFileSync(join(outDir, 'index.html'), renderIndex(pages, gettingStarted));
+  writeFileSync(join(outDir, 'cli.html'), renderCliPage(await collectCliHelp(root)));
   return pages;
 }

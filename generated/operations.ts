@@ -4,6 +4,8 @@
 export const operations = {
   "cancelAllOrders": {
     "operationId": "cancelAllOrders",
+    "summary": "Cancel all orders matching conditions",
+    "cliName": "cancel-all",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/order/cancel/all",
@@ -35,19 +37,23 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/order/cancel/all"
-          ]
+          ],
+          "description": "The endpoint path."
         },
         "nonce": {
           "type": "string",
           "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "maxLength": 20,
+          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
         },
         "nonceWindow": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         },
         "market": {
           "type": "string",
-          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Market in the form `<BASE>_<QUOTE>`. Whether it is required is not shown in the specification; observed upstream, it is optional."
         },
         "type": {
           "type": "array",
@@ -57,14 +63,18 @@ export const operations = {
               "spot",
               "margin",
               "futures"
-            ]
-          }
+            ],
+            "description": "An order kind; the values shown are `spot`, `margin` and `futures`."
+          },
+          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional."
         }
       }
     }
   },
   "createFlexInvestment": {
     "operationId": "createFlexInvestment",
+    "summary": "Invest in a flex plan",
+    "cliName": "invest",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/main-account/smart/investment",
@@ -98,29 +108,36 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/main-account/smart/investment"
-          ]
+          ],
+          "description": "The endpoint path."
         },
         "nonce": {
           "type": "string",
           "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "maxLength": 20,
+          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
         },
         "nonceWindow": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         },
         "planId": {
           "type": "string",
-          "format": "uuid"
+          "format": "uuid",
+          "description": "Plan identifier."
         },
         "amount": {
           "type": "string",
-          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Investment amount, a decimal string."
         }
       }
     }
   },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
+    "summary": "Read the collateral balance summary",
+    "cliName": "collateral-summary",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/collateral-account/balance-summary",
@@ -151,25 +168,31 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/collateral-account/balance-summary"
-          ]
+          ],
+          "description": "The endpoint path."
         },
         "nonce": {
           "type": "string",
           "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "maxLength": 20,
+          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
         },
         "nonceWindow": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         },
         "ticker": {
           "type": "string",
-          "minLength": 1
+          "minLength": 1,
+          "description": "Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional."
         }
       }
     }
   },
   "getMainBalance": {
     "operationId": "getMainBalance",
+    "summary": "Read the main account balance",
+    "cliName": "balance",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/main-account/balance",
@@ -199,25 +222,31 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/main-account/balance"
-          ]
+          ],
+          "description": "The endpoint path."
         },
         "nonce": {
           "type": "string",
           "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "maxLength": 20,
+          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
         },
         "nonceWindow": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         },
         "ticker": {
           "type": "string",
-          "minLength": 1
+          "minLength": 1,
+          "description": "Observed upstream, not in the specification; narrows the answer to one asset."
         }
       }
     }
   },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
+    "summary": "Read the history of flex investment operations",
+    "cliName": "history",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/main-account/smart-flex/investments/history",
@@ -248,37 +277,49 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/main-account/smart-flex/investments/history"
-          ]
+          ],
+          "description": "The endpoint path."
         },
         "nonce": {
           "type": "string",
           "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "maxLength": 20,
+          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
         },
         "nonceWindow": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         },
         "limit": {
-          "type": "integer"
+          "type": "integer",
+          "description": "Pagination limit. Its maximum is not shown.",
+          "default": 50
         },
         "offset": {
-          "type": "integer"
+          "type": "integer",
+          "description": "Pagination offset.",
+          "default": 0
         },
         "plan": {
           "type": "string",
-          "format": "uuid"
+          "format": "uuid",
+          "description": "Filter by plan identifier."
         },
         "investment": {
-          "type": "string"
+          "type": "string",
+          "description": "Filter by investment identifier."
         },
         "transaction": {
-          "type": "string"
+          "type": "string",
+          "description": "Filter by transaction identifier."
         },
         "dateFrom": {
-          "type": "integer"
+          "type": "integer",
+          "description": "Lower date bound, Unix time."
         },
         "dateTo": {
-          "type": "integer"
+          "type": "integer",
+          "description": "Upper date bound, Unix time."
         },
         "actionTypes": {
           "type": "array",
@@ -291,14 +332,26 @@ export const operations = {
               4,
               5,
               6
+            ],
+            "description": "Action type of a flex investment operation:\n1 INVEST (investment creation), 2 REINVEST (automatic reinvestment),\n3 WITHDRAW_FROM_INVESTMENT (partial withdrawal), 4 DAILY_EARNING (daily\nearnings), 5 CLOSE_INVESTMENT (investment closure), 6 OPEN_INVESTMENT\n(investment opening).",
+            "enumNames": [
+              "INVEST",
+              "REINVEST",
+              "WITHDRAW_FROM_INVESTMENT",
+              "DAILY_EARNING",
+              "CLOSE_INVESTMENT",
+              "OPEN_INVESTMENT"
             ]
-          }
+          },
+          "description": "Filter by action types. The maximum size is not shown."
         }
       }
     }
   },
   "pingApi": {
     "operationId": "pingApi",
+    "summary": "Check that the API is alive",
+    "cliName": "ping",
     "api": "public-v4",
     "method": "get",
     "path": "/api/v4/public/ping",

@@ -2,7 +2,7 @@
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { BodyRules, FieldRule } from '../src/validate.ts';
+import type { FieldRule } from '../src/validate.ts';
 import { dereference } from './openapi-document.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -14,8 +14,25 @@ interface RateLimit {
   description: string;
 }
 
+/** A body field as tools show it: the client's rule plus what a reader needs (help, enum names). */
+export interface FieldFacts extends FieldRule {
+  readonly description?: string;
+  readonly default?: unknown;
+  /** Names of the enum values, in order (x-enum-varnames). */
+  readonly enumNames?: readonly string[];
+  readonly items?: FieldFacts;
+}
+
+export interface BodyFacts {
+  readonly required: readonly string[];
+  readonly properties: Readonly<Record<string, FieldFacts>>;
+}
+
 export interface OperationFacts {
   operationId: string;
+  summary: string;
+  /** The command-line name (x-cli-name), when the document gives one. */
+  cliName?: string;
   api: string;
   method: string;
   path: string;
@@ -25,30 +42,43 @@ export interface OperationFacts {
   partnerOnly: boolean;
   noCache: boolean;
   statuses: number[];
-  body?: BodyRules | undefined;
+  body?: BodyFacts | undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
-function fieldRule(schema: any): FieldRule {
-  const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: schema.type };
+function fieldFacts(schema: any): FieldFacts {
+  const rule: { -readonly [K in keyof FieldFacts]: FieldFacts[K] } = { type: schema.type };
   if (schema.pattern) rule.pattern = schema.pattern;
   if (schema.minLength !== undefined) rule.minLength = schema.minLength;
   if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];
   if (schema.format) rule.format = schema.format;
-  if (schema.items) rule.items = fieldRule(schema.items);
+  if (schema.items) rule.items = fieldFacts(schema.items);
+  if (schema.description) rule.description = schema.description.trim();
+  if (schema.default !== undefined) rule.default = schema.default;
+  if (schema['x-enum-varnames']) rule.enumNames = schema['x-enum-varnames'];
+  return rule;
+}
+
+const ruleKeys = ['type', 'pattern', 'minLength', 'maxLength', 'enum', 'format'] as const;
+
+/** What the client checks of a field: its facts without what only tools show. */
+function fieldRule(facts: FieldFacts): FieldRule {
+  const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: facts.type };
+  for (const key of ruleKeys) if (facts[key] !== undefined) Object.assign(rule, { [key]: facts[key] });
+  if (facts.items) rule.items = fieldRule(facts.items);
   return rule;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced operation
-function bodyRules(operation: any): BodyRules | undefined {
+function bodyFacts(operation: any): BodyFacts | undefined {
   const schema = operation.requestBody?.content?.['application/json']?.schema;
   if (!schema) return undefined;
   return {
     required: schema.required ?? [],
     properties: Object.fromEntries(
-      Object.entries(schema.properties ?? {}).map(([name, property]) => [name, fieldRule(property)]),
+      Object.entries(schema.properties ?? {}).map(([name, property]) => [name, fieldFacts(property)]),
     ),
   };
 }
@@ -87,8 +117,11 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
         if (!operation) continue;
         const security: Record<string, string[]>[] = operation.security ?? document.security ?? [];
         const rateLimit: RateLimit = operation['x-rate-limit'];
+        const body = bodyFacts(operation);
         facts.push({
           operationId: operation.operationId,
+          summary: operation.summary,
+          ...(operation['x-cli-name'] ? { cliName: operation['x-cli-name'] } : {}),
           api: name,
           method,
           path,
@@ -102,7 +135,7 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],
           statuses: Object.keys(operation.responses).map(Number),
-          ...(bodyRules(operation) ? { body: bodyRules(operation) } : {}),
+          ...(body ? { body } : {}),
         });
       }
     }
@@ -169,7 +202,9 @@ export function collectClientRoutes(facts: OperationFacts[]) {
           body: {
             required: body.required.filter((field) => !shared.has(field)),
             properties: Object.fromEntries(
-              Object.entries(body.properties).filter(([field]) => !shared.has(field)),
+              Object.entries(body.properties)
+                .filter(([field]) => !shared.has(field))
+                .map(([field, facts]) => [field, fieldRule(facts)]),
             ),
           },
         }),

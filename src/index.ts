@@ -28,3 +28,4 @@ export { defaultRetryPolicy } from './retry.ts';
 export type { SigningOptions } from './sign-request.ts';
 export { createSigner, type Signature, type Signer } from './signing.ts';
 export type { FetchLike } from './transport/fetch.ts';
+export { type BodyRules, checkBody, type FieldRule, type Violation } from './validate.ts';

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations } from '../../generated/operations.ts';
 import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+import { cliOperations } from '../../src/cli/operations.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
 import { findMissingSamples, projectRoot, sampleFile, sampleRef } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
@@ -109,6 +110,26 @@ describe('docs site', () => {
       await page.screenshot({ path: join(reports, 'docs-index.png'), fullPage: true });
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: the txc page', () => {
+  it("is linked from the index and shows txc --help and every subcommand's, as the CLI prints them", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const href = await page.locator('#command-line a').getAttribute('href');
+      expect(href).toBe('./cli.html');
+      await page.goto(new URL(href ?? '', inject('docsUrl')).href, { waitUntil: 'networkidle' });
+      const text = await page.locator('main').innerText();
+      expect(text).toContain('Usage: txc [options] [command]');
+      for (const operation of cliOperations) {
+        expect(text).toContain(`Usage: txc ${operation.name}|${operation.facts.operationId} [options]`);
+        expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
+      }
     } finally {
       await page.close();
     }

@@ -153,6 +153,15 @@ describe('the openapi-fetch middleware', () => {
   });
 });
 
+describe('the txc command line, installed', () => {
+  it('checks the balance through the bin npm linked', async () => {
+    const result = await run([join(consumer, 'node_modules/.bin/txc'), 'balance', '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(expectedBalance);
+    expect(result.stdout + result.stderr).not.toContain(key.secret);
+  });
+});
+
 describe('a browser page bundled with esbuild defaults', () => {
   let browser: Browser;
   let page: StaticServer;

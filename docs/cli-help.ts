@@ -1,0 +1,69 @@
+// The docs page of the `txc` command line: its --help and every subcommand's, produced by running
+// the CLI at build time, so the page shows exactly what the documents generate.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { cliOperations } from '../src/cli/operations.ts';
+
+const run = promisify(execFile);
+
+export interface CliHelp {
+  /** The arguments before --help, e.g. `balance`. */
+  command: string;
+  text: string;
+}
+
+/** `txc --help`, then `txc <subcommand> --help` for every subcommand and `ops`. */
+export async function collectCliHelp(root: string): Promise<CliHelp[]> {
+  const commands = ['', ...cliOperations.map((operation) => operation.name), 'ops'];
+  const helps: CliHelp[] = [];
+  for (const command of commands) {
+    const args = [
+      '--import',
+      'tsx',
+      '--',
+      join(root, 'src/cli/txc.ts'),
+      ...(command ? [command] : []),
+      '--help',
+    ];
+    // Not a terminal: the help is wrapped at the parser's fixed default width.
+    const { stdout } = await run(process.execPath, args, { cwd: root });
+    helps.push({ command, text: stdout.trimEnd() });
+  }
+  return helps;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+export function renderCliPage(helps: CliHelp[]): string {
+  const sections = helps
+    .map(({ command, text }) => {
+      const title = `txc ${command ? `${command} ` : ''}--help`;
+      const id = command ? `txc-${command}` : 'txc';
+      return `    <h2 id="${escapeHtml(id)}"><code>${escapeHtml(title)}</code></h2>\n    <pre><code>${escapeHtml(text)}</code></pre>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>txc command line</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
+    code, pre { font-family: ui-monospace, monospace; }
+    pre { background: #f6f8fa; padding: 1rem; overflow-x: auto; border-radius: 6px; }
+  </style>
+</head>
+<body>
+  <main>
+    <h1>The <code>txc</code> command line</h1>
+    <p><a href="./index.html">Back to the docs</a>. One subcommand per operation, its flags generated from
+    the request schemas. The README has examples and the exit codes.</p>
+${sections}
+  </main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,71 @@
+// Where and as whom txc calls: the connection flags, the environment and --env-file. The file's
+// values win over the environment (naming a file on the command line is the more deliberate
+// choice); flags win over both. The secret comes only from the environment or the file.
+import type { ClientOptions, PrivateClientOptions, ServerName } from '../index.ts';
+import { readEnvFile } from './env-file.ts';
+import { environmentVariables } from './environment.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface ConnectionFlags {
+  envFile?: string;
+  baseUrl?: string;
+  server?: string;
+  timeout?: string;
+  retry?: boolean;
+  nonceWindow?: boolean;
+}
+
+/** Which flag or variable sets each client option, to name it when the client refuses one. */
+export const optionSources: Readonly<Record<string, string>> = {
+  baseUrl: `--base-url or ${environmentVariables.baseUrl}`,
+  server: '--server',
+  timeoutMs: '--timeout',
+  apiKey: environmentVariables.apiKey,
+  apiSecret: environmentVariables.apiSecret,
+};
+
+function variables(
+  flags: ConnectionFlags,
+  environment: NodeJS.ProcessEnv,
+): Record<string, string | undefined> {
+  return flags.envFile ? { ...environment, ...readEnvFile(flags.envFile) } : environment;
+}
+
+function optionsFrom(flags: ConnectionFlags, values: Record<string, string | undefined>): ClientOptions {
+  const options: ClientOptions = {};
+  // An explicit --server beats a base URL from the environment.
+  const baseUrl = flags.baseUrl ?? (flags.server ? undefined : values[environmentVariables.baseUrl]);
+  if (baseUrl) options.baseUrl = baseUrl;
+  if (flags.server) options.server = flags.server as ServerName;
+  // As typed: the client says what is wrong with it (see optionSources).
+  if (flags.timeout !== undefined)
+    options.timeoutMs = flags.timeout.trim() === '' ? Number.NaN : Number(flags.timeout);
+  if (flags.retry) options.retry = true;
+  return options;
+}
+
+/** Client options for any call: origin, timeout, retries. */
+export function clientOptions(flags: ConnectionFlags, environment = process.env): ClientOptions {
+  return optionsFrom(flags, variables(flags, environment));
+}
+
+/** Client options for a signed call; a missing credential is a usage error that says where to set it. */
+export function privateClientOptions(
+  flags: ConnectionFlags,
+  environment = process.env,
+): PrivateClientOptions {
+  const values = variables(flags, environment);
+  const credential = (name: string) => {
+    const value = values[name];
+    if (!value) {
+      throw new UsageError(`${name} is not set: export it, or pass --env-file with a file that sets it`);
+    }
+    return value;
+  };
+  return {
+    ...optionsFrom(flags, values),
+    apiKey: credential(environmentVariables.apiKey),
+    apiSecret: credential(environmentVariables.apiSecret),
+    ...(flags.nonceWindow ? { nonceWindow: true } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+// The operations as txc sees them: one subcommand per operation of generated/operations.ts,
+// named by a rule, with the body fields a caller writes. Nothing here names an operation or a
+// field: a new operation or field in the documents becomes a subcommand or flag by itself.
+import { type OperationId, operations, signedBodyFields } from '../../generated/operations.ts';
+
+/** A body field as the operation facts describe it. */
+export interface FieldFacts {
+  readonly type: string;
+  readonly description?: string;
+  readonly default?: unknown;
+  readonly enum?: readonly unknown[];
+  /** Names of the enum values, in order (x-enum-varnames). */
+  readonly enumNames?: readonly string[];
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly items?: FieldFacts;
+}
+
+export interface BodyFacts {
+  readonly required: readonly string[];
+  readonly properties: Readonly<Record<string, FieldFacts>>;
+}
+
+/** What txc reads of an operation's facts. */
+export interface OperationFacts {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly cliName?: string;
+  readonly api: string;
+  readonly method: string;
+  readonly path: string;
+  readonly auth: 'none' | 'signed';
+  readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
+  readonly retrySafe: boolean;
+  readonly partnerOnly: boolean;
+  readonly writes?: boolean;
+  readonly body?: BodyFacts;
+}
+
+export interface CliOperation {
+  /** The subcommand: see commandName. */
+  readonly name: string;
+  readonly facts: OperationFacts;
+  /** Whether running it changes the account (it then asks for confirmation). */
+  readonly writes: boolean;
+  /** The body fields the caller writes (the client adds request, nonce and nonceWindow). */
+  readonly body: BodyFacts;
+}
+
+/**
+ * The naming rule: the subcommand is the document's `x-cli-name` (e.g. `balance`, `cancel-all`),
+ * or else the operationId in kebab case (`getMainBalance` -> `get-main-balance`). The operationId
+ * itself is always accepted as an alias.
+ */
+export function commandName(facts: OperationFacts): string {
+  return facts.cliName ?? facts.operationId.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/**
+ * Whether an operation changes the account. The documents are gaining `x-writes` (carried into
+ * the facts as `writes`); until every operation has it, an operation writes when a client may not
+ * repeat it on its own or when its operationId does not read as a read (get…, list…, ping…), the
+ * rule the contract suite uses. Retry-safety alone is not enough: cancelling orders is retry-safe.
+ */
+export function writes(facts: OperationFacts): boolean {
+  if (facts.writes !== undefined) return facts.writes;
+  return !facts.retrySafe || !/^(get|list|ping)[A-Z]/.test(facts.operationId);
+}
+
+const signed = new Set<string>(signedBodyFields);
+
+function callerBody(facts: OperationFacts): BodyFacts {
+  const properties = Object.entries(facts.body?.properties ?? {}).filter(([field]) => !signed.has(field));
+  return {
+    required: (facts.body?.required ?? []).filter((field) => !signed.has(field)),
+    properties: Object.fromEntries(properties),
+  };
+}
+
+export const cliOperations: readonly CliOperation[] = (
+  Object.values(operations) as readonly OperationFacts[]
+).map((facts) => ({ name: commandName(facts), facts, writes: writes(facts), body: callerBody(facts) }));
+
+export type { OperationId };

@@ -1,0 +1,91 @@
+// The command tree: one subcommand per operation (named by operations.ts, the operationId as an
+// alias), its flags from the request schema, the connection flags every call shares, and `ops`.
+import { Command, Option } from 'commander';
+import { servers } from '../../generated/operations.ts';
+import { environmentVariables } from './environment.ts';
+import { exitCodes } from './exit-codes.ts';
+import { commanderOption, type FieldFlag, fieldFlags } from './flags.ts';
+import { cliOperations } from './operations.ts';
+import { listOperations } from './ops.ts';
+import { type OperationFlags, runOperation } from './run-operation.ts';
+
+const serverNames = [...new Set(Object.values(servers).flatMap((list) => list.map((server) => server.name)))];
+
+const commonHelp = `
+Credentials come from ${environmentVariables.apiKey} and ${environmentVariables.apiSecret} (the secret is never
+a flag), the origin from ${environmentVariables.baseUrl}; --env-file reads them from a KEY=VALUE file.
+Output is a table on a terminal, JSON when piped or with --json.
+
+Exit codes: ${exitCodes.success} success, ${exitCodes.usage} usage or invalid request, ${exitCodes.denied} unauthorized or forbidden,
+${exitCodes.rateLimited} rate limited, ${exitCodes.unavailable} server error, transport failure or timeout, ${exitCodes.other} anything else.`;
+
+function connectionOptions(signed: boolean): Option[] {
+  return [
+    new Option('--json', 'print JSON even on a terminal'),
+    new Option(
+      '--env-file <path>',
+      `read ${Object.values(environmentVariables).join(', ')} from a KEY=VALUE file`,
+    ),
+    new Option('--base-url <url>', `origin to call (default ${environmentVariables.baseUrl})`),
+    new Option('--server <name>', `a deployment named in the documents: ${serverNames.join(', ')}`),
+    new Option('--timeout <ms>', 'per-attempt timeout in milliseconds (default 10000)'),
+    new Option('--retry', 'retry on 429, 5xx, timeouts and transport failures (retry-safe operations only)'),
+    ...(signed ? [new Option('--nonce-window', 'send nonceWindow: true (timestamp nonces)')] : []),
+  ];
+}
+
+/** Builds the program; `setExitCode` receives each action's exit code. */
+export function buildProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command('txc')
+    .description(
+      'The exchange API v4 from the command line; every subcommand is an operation of the documents.',
+    )
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .helpCommand(false)
+    .addHelpText('after', commonHelp);
+
+  for (const operation of cliOperations) {
+    const { facts } = operation;
+    const signed = facts.auth === 'signed';
+    const command = program
+      .command(operation.name)
+      .alias(facts.operationId)
+      .description(`${facts.summary} (${facts.method.toUpperCase()} ${facts.path})`);
+    const shared = connectionOptions(signed);
+    if (operation.writes) shared.push(new Option('--yes', 'send without asking for confirmation'));
+    const taken = new Set(shared.map((option) => option.long));
+    const flags = fieldFlags(operation.body);
+    const attributes = new Map<FieldFlag, string>();
+    for (const flag of flags) {
+      if (taken.has(flag.flag)) {
+        throw new Error(`${facts.operationId}: body field ${flag.field} would be ${flag.flag}, a txc option`);
+      }
+      const option = commanderOption(flag);
+      attributes.set(flag, option.attributeName());
+      command.addOption(option);
+    }
+    for (const option of shared) command.addOption(option);
+    const notes = [
+      `Rate limit: ${facts.rateLimit.requests} requests per ${facts.rateLimit.windowSeconds} s.`,
+      facts.partnerOnly ? 'B2B partner keys only.' : '',
+      operation.writes
+        ? `Changes the account: asks for confirmation on a terminal, needs --yes otherwise.${facts.retrySafe ? '' : ' Never retried.'}`
+        : '',
+    ].filter(Boolean);
+    command.addHelpText('after', `\n${notes.join('\n')}\n${commonHelp}`);
+    command.action(async (values: OperationFlags & Record<string, unknown>) => {
+      setExitCode(await runOperation(operation, flags, values, (flag) => attributes.get(flag) ?? flag.field));
+    });
+  }
+
+  program
+    .command('ops')
+    .description('list the operations: subcommand, rate limit, partner-only, writes, retry-safe')
+    .option('--json', 'print JSON even on a terminal')
+    .action((values: { json?: boolean }) => {
+      listOperations(values.json);
+      setExitCode(exitCodes.success);
+    });
+  return program;
+}

@@ -1,0 +1,90 @@
+// Runs one operation from its parsed flags: builds the body, checks it with the client's own
+// validation before anything else (so a bad flag never reaches a confirmation prompt), asks
+// before a write, calls, and prints the answer or a one-line error. Returns the exit code.
+import {
+  type ApiError,
+  type CallResult,
+  checkBody,
+  createPrivateClient,
+  createPublicClient,
+} from '../index.ts';
+import { confirmWrite } from './confirm.ts';
+import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';
+import { exitCodeOf, exitCodes } from './exit-codes.ts';
+import { bodyFrom, type FieldFlag, flagOfField } from './flags.ts';
+import type { CliOperation } from './operations.ts';
+import { errorLine } from './output/error-line.ts';
+import { wantsJson, writeAnswer } from './output/write.ts';
+
+export interface OperationFlags extends ConnectionFlags {
+  json?: boolean;
+  yes?: boolean;
+}
+
+// The path comes from the facts at run time, so the clients' per-path signatures cannot apply.
+type Untyped<Method extends string> = {
+  [M in Method]: (path: string, init?: { body: object }) => Promise<CallResult<unknown, unknown>>;
+};
+
+export async function runOperation(
+  operation: CliOperation,
+  flags: readonly FieldFlag[],
+  values: OperationFlags & Record<string, unknown>,
+  attributeOf: (flag: FieldFlag) => string,
+): Promise<number> {
+  const { facts } = operation;
+  const flagOf = (field: string) => flagOfField(flags, field);
+  const body = bodyFrom(flags, values, attributeOf);
+  const violation = checkBody(operation.body, body);
+  if (violation) {
+    const flag = flagOf(violation.field);
+    process.stderr.write(`txc: invalid-request: ${violation.message}${flag ? ` (${flag})` : ''}\n`);
+    return exitCodes.usage;
+  }
+
+  let result: CallResult<unknown, unknown>;
+  if (facts.auth === 'none') {
+    const client = createPublicClient(clientOptions(values));
+    try {
+      result = await (client as unknown as Untyped<'GET'>).GET(facts.path);
+    } finally {
+      await client.close();
+    }
+  } else {
+    const options = privateClientOptions(values);
+    const client = createPrivateClient(options);
+    try {
+      if (operation.writes) {
+        const where = String(
+          client.options.baseUrl ?? `the ${String(client.options.server ?? 'global')} server`,
+        );
+        const confirmed = await confirmWrite(
+          {
+            command: operation.name,
+            method: facts.method,
+            url: `${where.replace(/\/$/, '')}${facts.path}`,
+            apiKey: options.apiKey,
+            body,
+            retrySafe: facts.retrySafe,
+          },
+          values.yes === true,
+        );
+        if (!confirmed) {
+          process.stderr.write('txc: not confirmed; nothing was sent\n');
+          return exitCodes.other;
+        }
+      }
+      result = await (client as unknown as Untyped<'POST'>).POST(facts.path, { body });
+    } finally {
+      await client.close();
+    }
+  }
+
+  if (result.error) {
+    const error = result.error as ApiError;
+    process.stderr.write(`${errorLine(error, flagOf)}\n`);
+    return exitCodeOf(error.kind);
+  }
+  writeAnswer(result.data, wantsJson(values.json));
+  return exitCodes.success;
+}

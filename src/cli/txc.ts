@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// `txc`: the exchange API v4 from the command line (see README, "Command line").
+import { main } from './main.ts';
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,252 @@
+// Bad flags, missing credentials, refused writes and failed calls: the exit code of each kind,
+// one clear line on stderr, and never the secret.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../generated/operations.ts';
+import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { projectRoot } from '../../scripts/openapi-document.ts';
+import { environmentVariables } from '../../src/cli/environment.ts';
+import { exitCodes } from '../../src/cli/exit-codes.ts';
+import { flagName } from '../../src/cli/flags.ts';
+import { cliOperations } from '../../src/cli/operations.ts';
+import { type ApiError, createPrivateClient, type PrivateClient } from '../../src/index.ts';
+import { credentials, outputs, runTxc, scratchDirectory } from './helpers.ts';
+
+const fixture = loadFixture();
+const key = credentialKey(fixture);
+const ordinary = fixture.keys.find((candidate) => !candidate.partner && candidate.enabled !== false);
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let client: PrivateClient;
+let tooMany: Server;
+let tooManyUrl: string;
+const scratch = scratchDirectory();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  env = credentials(sandbox.url, key);
+  client = createPrivateClient({ baseUrl: sandbox.url, apiKey: key.apiKey, apiSecret: key.secret });
+  // Answers every call with 429, to see the exit code of a rate-limited call.
+  tooMany = createServer((_request, response) => {
+    response.writeHead(429, { 'retry-after': '7' }).end();
+  });
+  await new Promise<void>((resolve) => tooMany.listen(0, '127.0.0.1', resolve));
+  tooManyUrl = `http://127.0.0.1:${(tooMany.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await client?.close();
+  await sandbox?.close();
+  await new Promise((resolve) => tooMany?.close(resolve));
+  scratch.remove();
+});
+
+const plan = () => {
+  const found = fixture.plans.find((candidate) => candidate.status === 'active');
+  if (!found) throw new Error('the fixture has no active plan');
+  return found;
+};
+
+/** The client's own refusal of a body, to compare the CLI's message with. */
+async function clientRefusal(path: string, body: object): Promise<ApiError> {
+  const result = await (
+    client as unknown as { POST(path: string, init: object): Promise<{ error?: ApiError }> }
+  ).POST(path, { body });
+  if (!result.error) throw new Error('the client accepted the body');
+  return result.error;
+}
+
+describe('txc usage errors exit 2', { timeout: 60_000 }, () => {
+  it('an unknown flag', async () => {
+    const run = await runTxc(['balance', '--no-such-flag'], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain('--no-such-flag');
+  });
+
+  it('no subcommand', async () => {
+    expect((await runTxc([], env)).code).toBe(exitCodes.usage);
+  });
+
+  it('a bad value gets the message the client gives for the same body field, and the flag', async () => {
+    const path = operations.listFlexInvestmentHistory.path;
+    const refusal = await clientRefusal(path, { limit: 'ten' });
+    const run = await runTxc(['history', '--limit', 'ten'], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain(refusal.message);
+    expect(run.stderr).toContain(flagName('limit'));
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+
+    const badItem = await clientRefusal(path, { actionTypes: [1, 99] });
+    const items = await runTxc(['history', '--action-types', '1,99'], env);
+    expect(items.code).toBe(exitCodes.usage);
+    expect(items.stderr).toContain(badItem.message);
+  });
+
+  it('a missing required field, before any confirmation', async () => {
+    const refusal = await clientRefusal(operations.createFlexInvestment.path, { planId: plan().id });
+    const run = await runTxc(['invest', '--plan-id', plan().id], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain(refusal.message);
+    expect(run.stderr).toContain(flagName(refusal.field as string));
+  });
+
+  it.each([environmentVariables.apiKey, environmentVariables.apiSecret])('missing %s', async (name) => {
+    const { [name]: _missing, ...rest } = env;
+    const run = await runTxc(['balance'], rest);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain(`${name} is not set`);
+    expect(run.stdout).toBe('');
+  });
+
+  it('no origin names the variable and flag that set it', async () => {
+    const { [environmentVariables.baseUrl]: _missing, ...rest } = env;
+    const run = await runTxc(['balance'], rest);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain(environmentVariables.baseUrl);
+    expect(run.stderr).toContain('--base-url');
+  });
+
+  it('a timeout that is not a number names --timeout', async () => {
+    const run = await runTxc(['balance', '--timeout', 'soon'], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain('--timeout');
+  });
+
+  it('an env file that cannot be read', async () => {
+    const run = await runTxc(['balance', '--env-file', `${scratch.dir}/missing.env`], {});
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain('--env-file');
+  });
+
+  it('the secret as a flag is refused without echoing it', async () => {
+    for (const args of [[`--api-secret=${key.secret}`], ['--secret', key.secret]]) {
+      const run = await runTxc(['balance', ...args], env);
+      expect(run.code).toBe(exitCodes.usage);
+      expect(run.stderr).toContain(environmentVariables.apiSecret);
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it('a write without a terminal and without --yes sends nothing', async () => {
+    const before = structuredClone(sandbox.state.account(key.account).orders);
+    const run = await runTxc(['cancel-all'], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain('--yes');
+    expect(sandbox.state.account(key.account).orders).toEqual(before);
+  });
+});
+
+describe('txc failed calls: exit code by kind, one line with kind, status, code and fields', {
+  timeout: 60_000,
+}, () => {
+  it('unauthorized: 3', async () => {
+    const run = await runTxc(['balance'], { ...env, [environmentVariables.apiSecret]: 'not-the-secret' });
+    expect(run.code).toBe(exitCodes.denied);
+    expect(run.stderr).toMatch(/^txc: unauthorized, HTTP 401/);
+  });
+
+  it('forbidden (a partner-only operation with an ordinary key): 3', async () => {
+    if (!ordinary) throw new Error('the fixture has no ordinary key');
+    const run = await runTxc(['history'], credentials(sandbox.url, ordinary));
+    expect(run.code).toBe(exitCodes.denied);
+    expect(run.stderr).toMatch(/^txc: forbidden, HTTP 403/);
+  });
+
+  it('rate limited: 4, with the wait', async () => {
+    const run = await runTxc(['balance'], { ...env, [environmentVariables.baseUrl]: tooManyUrl });
+    expect(run.code).toBe(exitCodes.rateLimited);
+    expect(run.stderr).toMatch(/^txc: rate-limited, HTTP 429.*retry after 7 s/);
+  });
+
+  it('server error: 5', async () => {
+    sandbox.setFaults({ status5xx: 1, operations: ['getMainBalance'] });
+    const run = await runTxc(['balance'], env);
+    sandbox.setFaults(undefined);
+    expect(run.code).toBe(exitCodes.unavailable);
+    expect(run.stderr).toMatch(/^txc: server-error, HTTP 503/);
+  });
+
+  it('--retry rides out a server error on a retry-safe operation', async () => {
+    sandbox.setFaults({ status5xx: 1, operations: ['getMainBalance'] });
+    const faults = sandbox.faults;
+    const run = await runTxc(['balance', '--retry'], env);
+    sandbox.setFaults(undefined);
+    expect(faults.injected.unavailable).toBe(1);
+    expect(run.code).toBe(exitCodes.success);
+  });
+
+  it('timeout and transport failure: 5', async () => {
+    sandbox.setFaults({ delayMs: 2000, operations: ['getMainBalance'] });
+    const slow = await runTxc(['balance', '--timeout', '200'], env);
+    sandbox.setFaults(undefined);
+    expect(slow.code).toBe(exitCodes.unavailable);
+    expect(slow.stderr).toMatch(/^txc: timeout/);
+    const closed = await runTxc(['balance'], {
+      ...env,
+      [environmentVariables.baseUrl]: 'http://127.0.0.1:9',
+    });
+    expect(closed.code).toBe(exitCodes.unavailable);
+    expect(closed.stderr).toMatch(/^txc: transport/);
+  });
+
+  it('the service refusing an invest: 1, with kind, status, code and the field with its flag', async () => {
+    const body = { planId: plan().id, amount: '0' };
+    const refusal = await clientRefusal(operations.createFlexInvestment.path, body);
+    const run = await runTxc(['invest', '--plan-id', body.planId, '--amount', body.amount, '--yes'], env);
+    expect(run.code).toBe(exitCodes.other);
+    const line = run.stderr.trim();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain(`${refusal.kind}, HTTP ${refusal.status}, code ${refusal.code}`);
+    const fields = Object.entries(refusal.fieldErrors);
+    expect(fields.length).toBeGreaterThan(0);
+    for (const [field, messages] of fields) {
+      expect(line).toContain(`${field} (${flagName(field)}): ${messages.join(' ')}`);
+    }
+  });
+});
+
+describe('txc --help', { timeout: 60_000 }, () => {
+  it('lists every subcommand and the exit codes', async () => {
+    const run = await runTxc(['--help']);
+    expect(run.code).toBe(exitCodes.success);
+    for (const operation of cliOperations) expect(run.stdout).toContain(operation.name);
+    expect(run.stdout).toContain(`${exitCodes.rateLimited} rate limited`);
+  });
+
+  it.each(cliOperations.map((operation) => [operation.name, operation] as const))(
+    '%s --help shows every body field as a flag with its description',
+    async (name, operation) => {
+      const run = await runTxc([name, '--help']);
+      expect(run.code).toBe(exitCodes.success);
+      const text = run.stdout.replace(/\s+/g, ' ');
+      for (const [field, facts] of Object.entries(operation.body.properties)) {
+        expect(text).toContain(flagName(field));
+        if (facts.description) expect(text).toContain(facts.description.replace(/\s+/g, ' '));
+      }
+      for (const field of operation.body.required) {
+        const help = text.slice(text.indexOf(`${flagName(field)} `));
+        expect(help.slice(0, help.indexOf(' --', 2))).toContain('required]');
+      }
+      expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
+    },
+  );
+});
+
+describe('the README', () => {
+  it('documents every exit code', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('| exit code | when |'));
+    const documented = [...section.matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
+    expect(documented.sort()).toEqual(Object.values(exitCodes).sort());
+  });
+});
+
+describe('txc output', () => {
+  it('never printed the secret', () => {
+    expect(outputs.length).toBeGreaterThan(10);
+    for (const output of outputs) expect(output).not.toContain(key.secret);
+  });
+});

@@ -1,0 +1,76 @@
+// Runs txc as a user does (src/cli/txc.ts through tsx, a child process with pipes, so not a
+// terminal) against a sandbox, and remembers every output so a test can check that no secret
+// was ever printed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FixtureKey } from '../../sandbox/fixture.ts';
+import { projectRoot } from '../../scripts/openapi-document.ts';
+import { environmentVariables } from '../../src/cli/environment.ts';
+
+export const txcEntry = join(projectRoot, 'src/cli/txc.ts');
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every output of every run, to look for secrets in. */
+export const outputs: string[] = [];
+
+/** The environment without any TXC_* variable of the machine running the tests. */
+export function cleanEnvironment(): NodeJS.ProcessEnv {
+  const names = new Set<string>(Object.values(environmentVariables));
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !names.has(name)));
+}
+
+export function credentials(url: string, key: Pick<FixtureKey, 'apiKey' | 'secret'>): Record<string, string> {
+  return {
+    [environmentVariables.baseUrl]: url,
+    [environmentVariables.apiKey]: key.apiKey,
+    [environmentVariables.apiSecret]: key.secret,
+  };
+}
+
+export function runTxc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    // `--` ends Node's own options: Node 20 otherwise checks a `--env-file` meant for txc itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', '--', txcEntry, ...args], {
+      cwd: projectRoot,
+      env: { ...cleanEnvironment(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      outputs.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A scratch directory for env files, removed by the returned function. */
+export function scratchDirectory(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'txc-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function writeEnvFile(dir: string, values: Record<string, string>, name = 'txc.env'): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    Object.entries(values)
+      .map(([key, value]) => `${key}=${value}\n`)
+      .join(''),
+  );
+  return path;
+}

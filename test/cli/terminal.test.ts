@@ -1,0 +1,128 @@
+// txc in a real terminal (tmux): a write asks for confirmation showing what it will send and
+// sends nothing until "y"; a read prints a table with balances aligned on the decimal point.
+// The tests run their own tmux server (its own socket), killed at the end with the sandbox.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { projectRoot } from '../../scripts/openapi-document.ts';
+import { createPrivateClient, unwrap } from '../../src/index.ts';
+import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
+
+const run = promisify(execFile);
+const fixture = loadFixture();
+const key = credentialKey(fixture);
+const scratch = scratchDirectory();
+// The tmux server's socket lives in the scratch directory, removed with it.
+const socket = join(scratch.dir, 'tmux.sock');
+let sandbox: Sandbox;
+let envFile: string;
+
+const tmux = (...args: string[]) =>
+  run('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env: cleanEnvironment() });
+
+/** Starts txc in a detached 160x40 terminal; the pane stays open after it exits, showing its code. */
+async function startTxc(session: string, args: string[]) {
+  const command = [`${projectRoot}node_modules/.bin/tsx`, txcEntry, ...args]
+    .map((arg) => `'${arg}'`)
+    .join(' ');
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    '160',
+    '-y',
+    '40',
+    '-c',
+    projectRoot,
+    `${command}; echo "[exit $?]"; sleep 120`,
+  );
+}
+
+const screen = async (session: string) => (await tmux('capture-pane', '-p', '-t', session)).stdout;
+
+/** Polls the pane until `pattern` shows, and returns the screen. */
+async function waitFor(session: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await screen(session);
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  try {
+    await run('tmux', ['-V']);
+  } catch {
+    throw new Error('tmux is required for the terminal tests: apt-get install -y tmux');
+  }
+  sandbox = await startSandbox({ port: 0, strict: true });
+  envFile = writeEnvFile(scratch.dir, credentials(sandbox.url, key));
+});
+afterAll(async () => {
+  await tmux('kill-server').catch(() => undefined);
+  await sandbox?.close();
+  scratch.remove();
+});
+
+describe('txc in a terminal', { timeout: 90_000 }, () => {
+  it('cancel-all shows what it will send, sends nothing when declined, and cancels on "y"', async () => {
+    const orders = () => sandbox.state.account(key.account).orders;
+    const [first] = orders();
+    if (!first) throw new Error('the fixture has no open orders');
+    const market = first.market;
+    const before = structuredClone(orders());
+
+    await startTxc('decline', ['cancel-all', '--market', market, '--env-file', envFile]);
+    const prompt = await waitFor('decline', /Send it\? \[y\/N\]/);
+    expect(prompt).toContain(`${sandbox.url}/api/v4/order/cancel/all`);
+    expect(prompt).toContain(JSON.stringify({ market }));
+    expect(prompt).toContain(key.apiKey);
+    expect(prompt).not.toContain(key.secret);
+    await tmux('send-keys', '-t', 'decline', 'n', 'Enter');
+    expect(await waitFor('decline', /\[exit \d+\]/)).toContain('[exit 1]');
+    expect(orders()).toEqual(before);
+
+    await startTxc('accept', ['cancel-all', '--market', market, '--env-file', envFile]);
+    await waitFor('accept', /Send it\? \[y\/N\]/);
+    expect(orders()).toEqual(before);
+    await tmux('send-keys', '-t', 'accept', 'y', 'Enter');
+    const done = await waitFor('accept', /\[exit \d+\]/);
+    expect(done).toContain('[exit 0]');
+    expect(done).not.toContain(key.secret);
+    expect(orders()).toEqual(before.filter((order) => order.market !== market));
+  });
+
+  it('balance prints a table aligned on the decimal point, amounts as the service sent them', async () => {
+    const client = createPrivateClient({ baseUrl: sandbox.url, apiKey: key.apiKey, apiSecret: key.secret });
+    const balances = (await unwrap(client.POST('/api/v4/main-account/balance'))) as Record<
+      string,
+      { main_balance: string }
+    >;
+    await client.close();
+    const tickers = Object.keys(balances);
+    expect(tickers.length).toBeGreaterThan(1);
+
+    await startTxc('balance', ['balance', '--env-file', envFile]);
+    const text = await waitFor('balance', /\[exit \d+\]/);
+    expect(text).toContain('[exit 0]');
+    expect(text).not.toContain('{');
+    const lines = text.split('\n');
+    const points: number[] = [];
+    for (const ticker of tickers) {
+      const amount = balances[ticker]?.main_balance as string;
+      const line = lines.find((candidate) => candidate.startsWith(`${ticker} `));
+      expect(line, ticker).toBeDefined();
+      expect(line?.trim().split(/\s+/)).toEqual([ticker, amount]);
+      const column = (line as string).indexOf(amount);
+      points.push(column + (amount.includes('.') ? amount.indexOf('.') : amount.length));
+    }
+    expect(new Set(points).size).toBe(1);
+  });
+});
