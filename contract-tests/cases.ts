@@ -85,7 +85,7 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'date invalid', body: { dateFrom: 1 }, example: 'invalidDate', field: 'dateFrom' },
     ],
   },
-  createFlexInvestment: {
+  createFixedInvestment: {
     invalid: [
       { name: 'amount a number', body: { amount: 100 }, field: 'amount' },
       { name: 'amount in exponent form', body: { amount: '1e5' }, field: 'amount' },

@@ -14,6 +14,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": true,
     "partnerOnly": false,
     "noCache": true,
     "statuses": [
@@ -23,6 +24,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -38,9 +40,17 @@ export const operations = {
           ]
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20
+            },
+            {
+              "type": "integer",
+              "minimum": 0
+            }
+          ]
         },
         "nonceWindow": {
           "type": "boolean"
@@ -59,12 +69,20 @@ export const operations = {
               "futures"
             ]
           }
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "both",
+            "long",
+            "short"
+          ]
         }
       }
     }
   },
-  "createFlexInvestment": {
-    "operationId": "createFlexInvestment",
+  "createFixedInvestment": {
+    "operationId": "createFixedInvestment",
     "api": "private-v4",
     "method": "post",
     "path": "/api/v4/main-account/smart/investment",
@@ -75,8 +93,9 @@ export const operations = {
       "source": "observed-upstream"
     },
     "retrySafe": false,
+    "writes": true,
     "partnerOnly": true,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       201,
       400,
@@ -84,6 +103,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -101,9 +121,17 @@ export const operations = {
           ]
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20
+            },
+            {
+              "type": "integer",
+              "minimum": 0
+            }
+          ]
         },
         "nonceWindow": {
           "type": "boolean"
@@ -131,6 +159,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
     "noCache": true,
     "statuses": [
@@ -139,6 +168,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -154,9 +184,17 @@ export const operations = {
           ]
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20
+            },
+            {
+              "type": "integer",
+              "minimum": 0
+            }
+          ]
         },
         "nonceWindow": {
           "type": "boolean"
@@ -180,13 +218,16 @@ export const operations = {
       "source": "observed-upstream"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       200,
       401,
       403,
+      422,
       429,
+      500,
       503
     ],
     "body": {
@@ -202,9 +243,17 @@ export const operations = {
           ]
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20
+            },
+            {
+              "type": "integer",
+              "minimum": 0
+            }
+          ]
         },
         "nonceWindow": {
           "type": "boolean"
@@ -228,6 +277,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": true,
     "noCache": true,
     "statuses": [
@@ -236,6 +286,7 @@ export const operations = {
       401,
       403,
       429,
+      500,
       503
     ],
     "body": {
@@ -251,9 +302,17 @@ export const operations = {
           ]
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20
+            },
+            {
+              "type": "integer",
+              "minimum": 0
+            }
+          ]
         },
         "nonceWindow": {
           "type": "boolean"
@@ -309,11 +368,13 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       200,
       429,
+      500,
       503
     ]
   }
@@ -356,12 +417,20 @@ export const clientRoutes = {
               "futures"
             ]
           }
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "both",
+            "long",
+            "short"
+          ]
         }
       }
     }
   },
   "post /api/v4/main-account/smart/investment": {
-    "operationId": "createFlexInvestment",
+    "operationId": "createFixedInvestment",
     "method": "post",
     "path": "/api/v4/main-account/smart/investment",
     "rateLimit": {
@@ -494,14 +563,14 @@ export const servers = {
       "name": "global",
       "url": "{base_url}",
       "variables": {
-        "base_url": "https://base-url.invalid"
+        "base_url": "https://whitebit.com"
       }
     },
     {
       "name": "eu",
       "url": "{base_url_eu}",
       "variables": {
-        "base_url_eu": "https://base-url-eu.invalid"
+        "base_url_eu": "https://whitebit.eu"
       }
     }
   ],
@@ -510,14 +579,14 @@ export const servers = {
       "name": "global",
       "url": "{base_url}",
       "variables": {
-        "base_url": "https://base-url.invalid"
+        "base_url": "https://whitebit.com"
       }
     },
     {
       "name": "eu",
       "url": "{base_url_eu}",
       "variables": {
-        "base_url_eu": "https://base-url-eu.invalid"
+        "base_url_eu": "https://whitebit.eu"
       }
     }
   ]

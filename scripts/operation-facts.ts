@@ -22,6 +22,8 @@ export interface OperationFacts {
   auth: 'none' | 'signed';
   rateLimit: { requests: number; windowSeconds: number; source: RateLimit['source'] };
   retrySafe: boolean;
+  /** x-writes: the call changes state (moves money, cancels); tools keep it off live targets. */
+  writes: boolean;
   partnerOnly: boolean;
   noCache: boolean;
   statuses: number[];
@@ -30,10 +32,13 @@ export interface OperationFacts {
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
 function fieldRule(schema: any): FieldRule {
+  // A field of several accepted forms (the nonce: digits or an integer) passes if one passes.
+  if (Array.isArray(schema.anyOf)) return { anyOf: schema.anyOf.map(fieldRule) };
   const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: schema.type };
   if (schema.pattern) rule.pattern = schema.pattern;
   if (schema.minLength !== undefined) rule.minLength = schema.minLength;
   if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
+  if (schema.minimum !== undefined) rule.minimum = schema.minimum;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];
   if (schema.format) rule.format = schema.format;
@@ -99,9 +104,13 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
             source: rateLimit.source,
           },
           retrySafe: operation['x-retry-safe'],
+          writes: operation['x-writes'],
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],
-          statuses: Object.keys(operation.responses).map(Number),
+          // `default` (any other failure) is not a status.
+          statuses: Object.keys(operation.responses)
+            .filter((status) => /^\d{3}$/.test(status))
+            .map(Number),
           ...(bodyRules(operation) ? { body: bodyRules(operation) } : {}),
         });
       }
