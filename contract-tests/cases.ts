@@ -85,7 +85,7 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'date invalid', body: { dateFrom: 1 }, example: 'invalidDate', field: 'dateFrom' },
     ],
   },
-  createFlexInvestment: {
+  createFixedInvestment: {
     invalid: [
       { name: 'amount a number', body: { amount: 100 }, field: 'amount' },
       { name: 'amount in exponent form', body: { amount: '1e5' }, field: 'amount' },
@@ -105,11 +105,17 @@ export const cases: Record<OperationId, OperationCase> = {
       },
       { name: 'plan paused', body: {}, example: 'planPaused', field: 'planId' },
       {
-        name: 'amount below the minimum',
-        body: { amount: '0.00000001' },
-        example: 'amountBelowMinimum',
+        name: 'amount too small',
+        body: { amount: '0.0000001' },
+        example: 'amountTooSmall',
         field: 'amount',
         reproducible: true,
+      },
+      {
+        name: 'amount below the plan minimum',
+        body: { amount: '0.000001' },
+        example: 'amountBelowMinimum',
+        field: 'amount',
       },
       {
         name: 'not enough balance',
@@ -147,6 +153,8 @@ export const cases: Record<OperationId, OperationCase> = {
       { name: 'type an object', body: { type: { spot: true } }, field: 'type' },
       { name: 'type holds an unknown kind', body: { type: ['limit'] }, field: 'type' },
       { name: 'type holds an uppercase kind', body: { type: ['SPOT'] }, field: 'type' },
+      { name: 'positionSide unknown', body: { positionSide: 'up' }, field: 'positionSide' },
+      { name: 'positionSide not a string', body: { positionSide: 1 }, field: 'positionSide' },
     ],
     documented: [
       {

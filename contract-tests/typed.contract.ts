@@ -17,7 +17,7 @@ const body = <Path extends keyof typeof pathsById>(operationId: Path) =>
 const pathsById = {
   getMainBalance: operations.getMainBalance.path,
   listFlexInvestmentHistory: operations.listFlexInvestmentHistory.path,
-  createFlexInvestment: operations.createFlexInvestment.path,
+  createFixedInvestment: operations.createFixedInvestment.path,
   getCollateralBalanceSummary: operations.getCollateralBalanceSummary.path,
   cancelAllOrders: operations.cancelAllOrders.path,
 } as const;
@@ -40,11 +40,11 @@ const typedCalls: Record<OperationId, (clients: Clients) => Promise<CallResult<u
     expectTypeOf(result.data).toEqualTypeOf<Schemas['FlexInvestmentHistoryPage'] | undefined>();
     return result;
   },
-  createFlexInvestment: async (clients) => {
-    const result = await clients.private.POST(pathsById.createFlexInvestment, {
-      body: body('createFlexInvestment'),
+  createFixedInvestment: async (clients) => {
+    const result = await clients.private.POST(pathsById.createFixedInvestment, {
+      body: body('createFixedInvestment'),
     });
-    expectTypeOf(result.data).toEqualTypeOf<Schemas['FlexInvestmentResult'] | undefined>();
+    expectTypeOf(result.data).toEqualTypeOf<Schemas['InvestmentResult'] | undefined>();
     return result;
   },
   getCollateralBalanceSummary: async (clients) => {

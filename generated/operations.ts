@@ -16,6 +16,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": true,
     "partnerOnly": false,
     "noCache": true,
     "statuses": [
@@ -25,6 +26,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -41,10 +43,20 @@ export const operations = {
           "description": "The endpoint path."
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20,
-          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
         },
         "nonceWindow": {
           "type": "boolean",
@@ -67,13 +79,22 @@ export const operations = {
             "description": "An order kind; the values shown are `spot`, `margin` and `futures`."
           },
           "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "both",
+            "long",
+            "short"
+          ],
+          "description": "Observed upstream, not in the specification: an optional position side, accepted only for perpetual futures markets."
         }
       }
     }
   },
-  "createFlexInvestment": {
-    "operationId": "createFlexInvestment",
-    "summary": "Invest in a flex plan",
+  "createFixedInvestment": {
+    "operationId": "createFixedInvestment",
+    "summary": "Invest in a plan",
     "cliName": "invest",
     "api": "private-v4",
     "method": "post",
@@ -85,8 +106,9 @@ export const operations = {
       "source": "observed-upstream"
     },
     "retrySafe": false,
+    "writes": true,
     "partnerOnly": true,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       201,
       400,
@@ -94,6 +116,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -112,10 +135,20 @@ export const operations = {
           "description": "The endpoint path."
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20,
-          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
         },
         "nonceWindow": {
           "type": "boolean",
@@ -148,6 +181,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
     "noCache": true,
     "statuses": [
@@ -156,6 +190,7 @@ export const operations = {
       403,
       422,
       429,
+      500,
       503
     ],
     "body": {
@@ -172,10 +207,20 @@ export const operations = {
           "description": "The endpoint path."
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20,
-          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
         },
         "nonceWindow": {
           "type": "boolean",
@@ -203,13 +248,16 @@ export const operations = {
       "source": "observed-upstream"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       200,
       401,
       403,
+      422,
       429,
+      500,
       503
     ],
     "body": {
@@ -226,10 +274,20 @@ export const operations = {
           "description": "The endpoint path."
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20,
-          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
         },
         "nonceWindow": {
           "type": "boolean",
@@ -257,6 +315,7 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": true,
     "noCache": true,
     "statuses": [
@@ -265,6 +324,7 @@ export const operations = {
       401,
       403,
       429,
+      500,
       503
     ],
     "body": {
@@ -281,10 +341,20 @@ export const operations = {
           "description": "The endpoint path."
         },
         "nonce": {
-          "type": "string",
-          "pattern": "^[0-9]+$",
-          "maxLength": 20,
-          "description": "A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form."
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
         },
         "nonceWindow": {
           "type": "boolean",
@@ -362,11 +432,13 @@ export const operations = {
       "source": "specification"
     },
     "retrySafe": true,
+    "writes": false,
     "partnerOnly": false,
-    "noCache": false,
+    "noCache": true,
     "statuses": [
       200,
       429,
+      500,
       503
     ]
   }
@@ -409,12 +481,20 @@ export const clientRoutes = {
               "futures"
             ]
           }
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "both",
+            "long",
+            "short"
+          ]
         }
       }
     }
   },
   "post /api/v4/main-account/smart/investment": {
-    "operationId": "createFlexInvestment",
+    "operationId": "createFixedInvestment",
     "method": "post",
     "path": "/api/v4/main-account/smart/investment",
     "rateLimit": {
@@ -547,14 +627,14 @@ export const servers = {
       "name": "global",
       "url": "{base_url}",
       "variables": {
-        "base_url": "https://base-url.invalid"
+        "base_url": "https://whitebit.com"
       }
     },
     {
       "name": "eu",
       "url": "{base_url_eu}",
       "variables": {
-        "base_url_eu": "https://base-url-eu.invalid"
+        "base_url_eu": "https://whitebit.eu"
       }
     }
   ],
@@ -563,14 +643,14 @@ export const servers = {
       "name": "global",
       "url": "{base_url}",
       "variables": {
-        "base_url": "https://base-url.invalid"
+        "base_url": "https://whitebit.com"
       }
     },
     {
       "name": "eu",
       "url": "{base_url_eu}",
       "variables": {
-        "base_url_eu": "https://base-url-eu.invalid"
+        "base_url_eu": "https://whitebit.eu"
       }
     }
   ]

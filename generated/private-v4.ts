@@ -16,11 +16,14 @@ export interface paths {
         /**
          * Read the main account balance
          * @description The main account balance, keyed by asset ticker. Assets with zero balance
-         *     are omitted.
+         *     are omitted. Observed upstream: the operator's own examples list zero
+         *     balances too; this document follows the specification, so do not rely
+         *     on either.
          *
          *     Observed upstream: an optional `ticker` narrows the answer to one asset,
          *     returned as a bare `{"main_balance": "…"}`; an unknown ticker yields
-         *     `{"main_balance": "0"}`.
+         *     `{"main_balance": "0"}`; a `ticker` that is not a string gets 422, `code`
+         *     0, with `errors.ticker`. The response is not cached (observed upstream).
          *
          *     Rate limit: not shown in the specification. Observed upstream: the
          *     operator's own CLI keeps this endpoint in its account category,
@@ -48,6 +51,11 @@ export interface paths {
          *     filtered by plan, investment, transaction, dates and action types.
          *     B2B partner access only. The response is not cached.
          *
+         *     Observed upstream: without partner access the answer is 403 with
+         *     `You don't have permission to use this endpoint. Please contact support
+         *     for more details`; access is requested through the operator's
+         *     institutional services form.
+         *
          *     Ordering of returned records, the maximum value of `limit` and the maximum
          *     size of `actionTypes`: not shown.
          */
@@ -68,16 +76,24 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Invest in a flex plan
-         * @description Creates an investment in a plan. B2B partner access only.
+         * Invest in a plan
+         * @description Creates an investment in a plan. B2B partner access only. Observed
+         *     upstream: the operator files this operation under fixed crypto lending
+         *     (`createFixedInvestment`); flexible lending invests on another path.
          *
          *     This call moves money: it is not safe to retry automatically, since a
          *     repeated call may create a second investment.
          *
-         *     Error cases are not shown in the specification. Observed upstream: success
-         *     is HTTP 201; business-rule failures (plan paused, amount below minimum or
-         *     above maximum, not enough balance) come as 422; amount format failures as
-         *     400; missing partner access as 403.
+         *     Error cases are not shown in the specification. Observed upstream:
+         *     success is HTTP 201 and the response is not cached. Every request
+         *     validation failure, a paused plan included, is 400 with `code` 0,
+         *     `Validation failed` and `errors` by field. Business rules are 422,
+         *     `Inner validation failed`, with `code` 1 (an investment in the plan
+         *     already exists and the key may not hold several), 2 (amount below the
+         *     plan's minimum), 3 (above its maximum), 4 (not enough balance) or 5 (not
+         *     enough money in the plan to pay the interest). Without partner access the
+         *     answer is 403 `code` 0; access is requested through the operator's
+         *     institutional services form.
          *
          *     Fields of the created investment beyond its identifier: not shown.
          *
@@ -85,7 +101,7 @@ export interface paths {
          *     operator's own CLI keeps this endpoint in its account category,
          *     1000 requests per 10 seconds.
          */
-        post: operations["createFlexInvestment"];
+        post: operations["createFixedInvestment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -134,18 +150,21 @@ export interface paths {
          *
          *     Which of `market` and `type` are required is not shown in the
          *     specification. Observed upstream: both are optional, and with neither
-         *     every order is cancelled.
+         *     every order is cancelled; a third optional field, `positionSide`, is
+         *     accepted for perpetual futures markets only.
          *
          *     The response body is not shown in the specification, which states the
          *     success outcome only as orders cancelled successfully. Observed upstream:
-         *     HTTP 200 with an empty array.
+         *     HTTP 200 with a body that is always the empty array.
          *
          *     Failures: `code` 31 with `errors.market` when the market is not
          *     available; `code` 30 with `errors.type` when `type` is not an array, or
-         *     with `errors.market` when `market` is not a string in the valid format.
-         *     The statuses are not shown in the specification; observed upstream, the
-         *     trading operations use 422 for request validation and 400 for business
-         *     rules.
+         *     with `errors.market` when `market` is not a string in the valid format
+         *     (messages observed upstream). The statuses are not shown in the
+         *     specification. Observed upstream: the operator lists both 400 (`Inner
+         *     validation failed`) and 422 (`Validation failed`) without tying a code
+         *     to either. This document files `code` 31 under 400 and `code` 30 under
+         *     422; that pairing is its own choice, so key off `code`, not the status.
          */
         post: operations["cancelAllOrders"];
         delete?: never;
@@ -158,8 +177,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A unique identifier of the request, a string of digits. Observed upstream: without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp. The service also accepts an integer, but this document requires the string form. */
-        Nonce: string;
+        /** @description A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream). */
+        Nonce: string | number;
         /** @description Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers. */
         NonceWindow: boolean;
         /** @description A decimal number written as a string. */
@@ -168,7 +187,7 @@ export interface components {
         PositiveDecimal: string;
         /** @description An asset ticker symbol, such as `BTC`. */
         Ticker: string;
-        /** @description A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT`. */
+        /** @description A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names. */
         Market: string;
         /** @description Unix time, in seconds. */
         UnixTime: number;
@@ -181,6 +200,11 @@ export interface components {
          * @enum {integer}
          */
         ActionType: 1 | 2 | 3 | 4 | 5 | 6;
+        /**
+         * @description Observed upstream, not in the specification: an optional position side, accepted only for perpetual futures markets.
+         * @enum {string}
+         */
+        PositionSide: "both" | "long" | "short";
         /**
          * @description An order kind; the values shown are `spot`, `margin` and `futures`.
          * @enum {string}
@@ -231,7 +255,7 @@ export interface components {
             /** @description Filter by action types. The maximum size is not shown. */
             actionTypes?: components["schemas"]["ActionType"][];
         };
-        FlexInvestmentRequest: {
+        InvestmentRequest: {
             /**
              * @description The endpoint path.
              * @constant
@@ -270,6 +294,7 @@ export interface components {
             market?: components["schemas"]["Market"];
             /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional. */
             type?: components["schemas"]["OrderKind"][];
+            positionSide?: components["schemas"]["PositionSide"];
         };
         AssetMainBalance: {
             /** @description Balance of the asset on the main account. */
@@ -306,7 +331,7 @@ export interface components {
             /** @description The pagination offset applied. */
             offset: number;
         };
-        FlexInvestmentResult: {
+        InvestmentResult: {
             /** @description Identifier of the created investment (a UUID, observed upstream). */
             id: string;
         };
@@ -322,11 +347,11 @@ export interface components {
             /** @description Available balance including borrowing capacity. */
             availableWithBorrow: components["schemas"]["Decimal"];
         };
-        /** @description Not shown in the specification. Observed upstream: an empty array. Its items are not specified. */
+        /** @description Not shown in the specification. Observed upstream: always the empty array. */
         CancelAllOrdersResult: unknown[];
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request. The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5. The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -338,6 +363,24 @@ export interface components {
         HistoryValidationError: components["schemas"]["PrivateError"] & {
             /** @constant */
             code?: 0;
+        };
+        /** @description Observed upstream, invest's request validation failure. */
+        InvestValidationError: components["schemas"]["PrivateError"] & {
+            /** @constant */
+            code?: 0;
+            /** @constant */
+            message?: "Validation failed";
+        };
+        /** @description Observed upstream, a business rule of invest refused the investment. */
+        InvestRuleError: components["schemas"]["PrivateError"] & {
+            /** @enum {unknown} */
+            code?: 1 | 2 | 3 | 4 | 5;
+            /** @constant */
+            message?: "Inner validation failed";
+        };
+        /** @description Observed upstream, the gateway's answer to an internal error. */
+        InternalError: {
+            error: string[];
         };
         /** @description Observed upstream: a message saying the key lacks permission or partner access. Fields beyond `message` are not shown; when present they follow the private error object. */
         PermissionError: {
@@ -371,12 +414,35 @@ export interface components {
             };
         };
         /**
+         * @description Observed upstream: the key lacks the permission this call needs, or the
+         *     B2B partner access, which is requested through the operator's
+         *     institutional services form.
+         */
+        ForbiddenPartner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PermissionError"];
+            };
+        };
+        /** @description Observed upstream: an internal error of the service. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /**
          * @description The response to a request over a rate limit is not shown in the
          *     specification. Observed upstream: HTTP 429 `Too many requests.` answers
          *     both a rate limit and a nonce not greater than the last one, so a retry
          *     must be signed again with a fresh nonce. It is a rejection, not queueing;
          *     the operator advises backoff from 1 s, doubling, capped at 30 s, with
-         *     jitter.
+         *     jitter. The stale nonce's answer is the JSON below; the gateway's
+         *     rate-limit answer has a body that is not JSON.
          */
         TooManyRequests: {
             headers: {
@@ -388,7 +454,7 @@ export interface components {
                 "application/json": components["schemas"]["PrivateError"];
             };
         };
-        /** @description Observed upstream: the service is unavailable. The body is not shown. */
+        /** @description Observed upstream: the service is unavailable, or in maintenance; the body is not JSON and its text is not shown. */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -399,9 +465,9 @@ export interface components {
     parameters: {
         /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
         ApiKeyHeader: string;
-        /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+        /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
         PayloadHeader: string;
-        /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+        /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
         SignatureHeader: string;
     };
     requestBodies: never;
@@ -416,24 +482,30 @@ export type Ticker = components['schemas']['Ticker'];
 export type Market = components['schemas']['Market'];
 export type UnixTime = components['schemas']['UnixTime'];
 export type ActionType = components['schemas']['ActionType'];
+export type PositionSide = components['schemas']['PositionSide'];
 export type OrderKind = components['schemas']['OrderKind'];
 export type MainBalanceRequest = components['schemas']['MainBalanceRequest'];
 export type FlexInvestmentHistoryRequest = components['schemas']['FlexInvestmentHistoryRequest'];
-export type FlexInvestmentRequest = components['schemas']['FlexInvestmentRequest'];
+export type InvestmentRequest = components['schemas']['InvestmentRequest'];
 export type CollateralBalanceSummaryRequest = components['schemas']['CollateralBalanceSummaryRequest'];
 export type CancelAllOrdersRequest = components['schemas']['CancelAllOrdersRequest'];
 export type AssetMainBalance = components['schemas']['AssetMainBalance'];
 export type MainBalanceResult = components['schemas']['MainBalanceResult'];
 export type FlexInvestmentHistoryRecord = components['schemas']['FlexInvestmentHistoryRecord'];
 export type FlexInvestmentHistoryPage = components['schemas']['FlexInvestmentHistoryPage'];
-export type FlexInvestmentResult = components['schemas']['FlexInvestmentResult'];
+export type InvestmentResult = components['schemas']['InvestmentResult'];
 export type CollateralBalanceSummaryItem = components['schemas']['CollateralBalanceSummaryItem'];
 export type CancelAllOrdersResult = components['schemas']['CancelAllOrdersResult'];
 export type PrivateError = components['schemas']['PrivateError'];
 export type HistoryValidationError = components['schemas']['HistoryValidationError'];
+export type InvestValidationError = components['schemas']['InvestValidationError'];
+export type InvestRuleError = components['schemas']['InvestRuleError'];
+export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
+export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ParameterApiKeyHeader = components['parameters']['ApiKeyHeader'];
@@ -447,9 +519,9 @@ export interface operations {
             header?: {
                 /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
                 "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
-                /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
                 "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
-                /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
                 "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
             };
             path?: never;
@@ -472,7 +544,20 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, with
+             *     `errors.ticker`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -482,9 +567,9 @@ export interface operations {
             header?: {
                 /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
                 "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
-                /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
                 "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
-                /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
                 "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
             };
             path?: never;
@@ -519,20 +604,21 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenPartner"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createFlexInvestment: {
+    createFixedInvestment: {
         parameters: {
             query?: never;
             header?: {
                 /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
                 "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
-                /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
                 "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
-                /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
                 "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
             };
             path?: never;
@@ -540,7 +626,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FlexInvestmentRequest"];
+                "application/json": components["schemas"]["InvestmentRequest"];
             };
         };
         responses: {
@@ -550,37 +636,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FlexInvestmentResult"];
+                    "application/json": components["schemas"]["InvestmentResult"];
                 };
             };
             /**
-             * @description Observed upstream: the amount is not a valid decimal. A plan that does not exist is
-             *     a request validation failure too (400, as on every main-account operation); the
-             *     message text is not shown.
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field: the plan does not exist, is disabled,
+             *     inactive, paused, has no coins left or is a special offer not
+             *     available through the API; the amount is not a number, is too small,
+             *     has too many decimals or is more than the plan has left.
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PrivateError"];
+                    "application/json": components["schemas"]["InvestValidationError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenPartner"];
             /**
-             * @description Observed upstream: a business rule refused the investment (plan paused,
-             *     amount below minimum or above maximum, not enough balance).
+             * @description Observed upstream: a business rule refused the investment, `Inner
+             *     validation failed`: `code` 1 an investment in the plan already
+             *     exists, 2 amount below the plan's minimum, 3 amount above its maximum,
+             *     4 not enough balance, 5 not enough money in the plan to pay the
+             *     interest.
              */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PrivateError"];
+                    "application/json": components["schemas"]["InvestRuleError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -590,9 +682,9 @@ export interface operations {
             header?: {
                 /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
                 "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
-                /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
                 "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
-                /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
                 "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
             };
             path?: never;
@@ -628,6 +720,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -637,9 +730,9 @@ export interface operations {
             header?: {
                 /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
                 "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
-                /** @description Standard base64, with padding, of the exact body bytes (its presence is required by the security scheme). */
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
                 "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
-                /** @description Lowercase hex HMAC-SHA512 of the payload header, 128 characters (its presence is required by the security scheme). */
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
                 "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
             };
             path?: never;
@@ -660,7 +753,7 @@ export interface operations {
                     "application/json": components["schemas"]["CancelAllOrdersResult"];
                 };
             };
-            /** @description Market validation failed: `code` 31 (status observed upstream). */
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published. This document files `code` 31 (market not available) here. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -671,7 +764,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description Validation failed: `code` 30 (status observed upstream). */
+            /** @description Observed upstream: listed by the operator as `Validation failed`; which codes it carries is not published. This document files `code` 30 here. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -681,6 +774,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

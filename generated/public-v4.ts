@@ -14,7 +14,8 @@ export interface paths {
         /**
          * Check that the API is alive
          * @description Answers with a JSON array holding the single string `pong` when the API is
-         *     operational. No authentication, no parameters.
+         *     operational. No authentication, no parameters. Observed upstream: the
+         *     answer is computed per request and not cached.
          */
         get: operations["pingApi"];
         put?: never;
@@ -40,17 +41,21 @@ export interface components {
             success: false;
             /** @description Error message. */
             message: string;
-            /** @description Parameters involved. Their type is not shown. */
+            /** @description Parameters involved. Their type is not shown. Observed upstream: the operator's public errors carry no `params`; do not depend on it. */
             params: unknown[];
+        };
+        /** @description Observed upstream, the gateway's answer to an internal error. */
+        InternalError: {
+            error: string[];
         };
     };
     responses: {
         /**
          * @description Over the public rate limit. The response to a request over a rate limit is
-         *     not shown in the specification; observed upstream: HTTP 429, a rejection
-         *     (not queueing). The operator advises backoff from 1 s, doubling, capped at
-         *     30 s, with jitter. The body is assumed to be the public error object, as
-         *     for every public failure.
+         *     not shown in the specification. Observed upstream: HTTP 429 from the
+         *     gateway, a rejection (not queueing), with a body that is not JSON and
+         *     whose text is not shown. The operator advises backoff from 1 s, doubling,
+         *     capped at 30 s, with jitter.
          */
         TooManyRequests: {
             headers: {
@@ -58,11 +63,18 @@ export interface components {
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
+            content?: never;
+        };
+        /** @description Observed upstream: an internal error of the service. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
             content: {
-                "application/json": components["schemas"]["PublicError"];
+                "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description Observed upstream: the service answers 503 while unavailable. The body is not shown. */
+        /** @description Observed upstream: the service is unavailable, or in maintenance; the body is not JSON and its text is not shown. */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -77,7 +89,9 @@ export interface components {
 }
 export type Pong = components['schemas']['Pong'];
 export type PublicError = components['schemas']['PublicError'];
+export type InternalError = components['schemas']['InternalError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -100,7 +114,17 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            /** @description Any other failure: the public error object, which the specification names for every public failure (no status is shown for it). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
     };
 }

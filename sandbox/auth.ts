@@ -69,9 +69,9 @@ export function authenticate(
 }
 
 /**
- * The nonce as a number, when it is what the document's Nonce schema allows (a string of at
- * most its maxLength digits) or a non-negative integer (observed upstream; the document's
- * validation refuses it afterwards). Anything else is left for the document's validation.
+ * The nonce as a number, when it is one of the forms the document's Nonce schema allows: a
+ * string of at most its maxLength digits, or a non-negative integer (the operator's form,
+ * observed upstream). Anything else is left for the document's validation.
  */
 function nonceValue(operationId: OperationId, nonce: unknown): bigint | undefined {
   if (typeof nonce === 'string') {

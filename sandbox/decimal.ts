@@ -83,3 +83,15 @@ export function sum(values: Iterable<string>): string {
   for (const value of values) total = add(total, value);
   return total;
 }
+
+/** a × b, exact. */
+export function multiply(a: string, b: string): string {
+  const x = decimal(a);
+  const y = decimal(b);
+  return formatDecimal(x.units * y.units, x.scale + y.scale);
+}
+
+/** The number of digits after the point as written (`100.00` has 2). */
+export function decimalPlaces(a: string): number {
+  return decimal(a).scale;
+}

@@ -15,9 +15,19 @@ type OrderKind = components['schemas']['OrderKind'];
 export interface FixturePlan {
   id: string;
   currency: string;
-  status: 'active' | 'paused';
+  status: 'active' | 'paused' | 'inactive' | 'disabled' | 'no-coins-left';
   minAmount: string;
   maxAmount: string;
+  /** A special offer, not available through the API. */
+  specialOffer?: boolean;
+  /** What is left to invest in the plan (absent: no limit). */
+  available?: string;
+  /** Most digits after the point an amount may have (absent: any). */
+  decimals?: number;
+  /** Interest owed per unit invested (0.1 is 10 %). */
+  interestRate?: string;
+  /** What the plan holds to pay interest with (absent: no limit). */
+  interestFunds?: string;
   description?: string;
 }
 
@@ -26,6 +36,7 @@ export interface FixtureOrder {
   market: string;
   type: OrderKind;
   side?: 'buy' | 'sell';
+  positionSide?: 'long' | 'short';
   amount?: string;
   price?: string;
 }
@@ -44,6 +55,8 @@ export interface FixtureKey {
   account: string;
   enabled?: boolean;
   partner?: boolean;
+  /** May hold several investments in one plan (default true). */
+  multipleInvestments?: boolean;
   operations?: string[];
   description?: string;
 }
@@ -52,6 +65,8 @@ export interface Fixture {
   credentials?: string;
   assets: string[];
   markets: string[];
+  /** The markets of `markets` that are perpetual futures (where positionSide applies). */
+  perpetualMarkets?: string[];
   plans: FixturePlan[];
   accounts: FixtureAccount[];
   keys: FixtureKey[];
@@ -96,6 +111,9 @@ export function checkFixture(value: unknown): Fixture {
   for (const plan of fixture.plans) {
     if (!assets.has(plan.currency)) problems.push(`plan ${plan.id}: unknown currency ${plan.currency}`);
     if (compare(plan.minAmount, plan.maxAmount) > 0) problems.push(`plan ${plan.id}: minAmount > maxAmount`);
+  }
+  for (const market of fixture.perpetualMarkets ?? []) {
+    if (!fixture.markets.includes(market)) problems.push(`perpetual market ${market} is not in markets`);
   }
   for (const account of fixture.accounts) {
     for (const ticker of Object.keys(account.mainBalances ?? {})) {

@@ -1,10 +1,10 @@
 // What each operation does once the request is authenticated and its body matches the
 // document: the business rules, on the sandbox state.
 import type { components } from '../generated/private-v4.ts';
-import { compare, isZero, parseDecimal } from './decimal.ts';
+import { compare, decimalPlaces, isZero, multiply, parseDecimal } from './decimal.ts';
 import { enumNames, requestDefault, responseExample } from './document.ts';
 import { documented, type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
-import type { FixtureOrder } from './fixture.ts';
+import type { FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
 import type { SandboxState } from './state.ts';
 
 type Schemas = components['schemas'];
@@ -17,6 +17,8 @@ export interface Answer {
 export interface HandlerContext {
   state: SandboxState;
   accountId: string;
+  /** The key the call was signed with (what it may do). */
+  key: FixtureKey;
   /** Milliseconds since the epoch. */
   now: number;
 }
@@ -47,7 +49,7 @@ export function getMainBalance(context: HandlerContext, body: Schemas['MainBalan
 
 // --- flex investment history ---------------------------------------------------------------
 
-type ExampleOperation = 'listFlexInvestmentHistory' | 'createFlexInvestment';
+type ExampleOperation = 'listFlexInvestmentHistory' | 'createFixedInvestment';
 
 /**
  * The one field and message of a documented error example with a single field error, e.g.
@@ -134,52 +136,90 @@ export function listFlexInvestmentHistory(
 
 // --- invest ----------------------------------------------------------------------------------
 
-/**
- * The document has no example for an amount above the plan's maximum. It is answered like
- * `amountBelowMinimum` (its status, code and message, the same field), with the example's
- * sentence turned around: "Amount is less than the minimum" → "Amount is greater than the
- * maximum".
- */
-function amountAboveMaximum(operationId: 'createFlexInvestment'): ErrorAnswer {
-  const [field, below] = exampleError(operationId, 'amountBelowMinimum');
-  const above = below.replace('less than', 'greater than').replace('minimum', 'maximum');
-  if (above === below) throw new Error(`cannot word an amount above the maximum after "${below}"`);
-  return validation(operationId, 'amountBelowMinimum', { [field]: [above] });
+/** The smallest amount the service takes, read from the document's `amountTooSmall` message. */
+function smallestAmount(operationId: 'createFixedInvestment'): string {
+  const [, message] = exampleError(operationId, 'amountTooSmall');
+  const found = /at least ([0-9]+(?:\.[0-9]+)?)/.exec(message)?.[1];
+  if (!found) throw new Error(`no smallest amount in "${message}"`);
+  return found;
 }
 
 /**
- * Each refusal is the document's named example for it, status and body: 400 `invalidAmount`
- * and `unknownPlan` (request validation), 422 `planPaused`, `amountBelowMinimum` (also a zero
- * amount) and `notEnoughBalance`.
+ * `notEnoughBalance` with the example's two figures (what is available, what was asked) replaced
+ * by the real ones, the way the service words it.
  */
-export function createFlexInvestment(
+function notEnoughBalance(
+  operationId: 'createFixedInvestment',
+  available: string,
+  amount: string,
+): ErrorAnswer {
+  const [field, message] = exampleError(operationId, 'notEnoughBalance');
+  const figures = [available, amount];
+  const worded = message.replace(/[0-9]+(?:\.[0-9]+)?/g, (figure) => figures.shift() ?? figure);
+  if (figures.length > 0) throw new Error(`cannot word a balance refusal after "${message}"`);
+  return validation(operationId, 'notEnoughBalance', { [field]: [worded] });
+}
+
+/** The 400 example of a plan that cannot take investments, by its fixture status. */
+const refusedStatus: Record<Exclude<FixturePlan['status'], 'active'>, string> = {
+  paused: 'planPaused',
+  inactive: 'planInactive',
+  disabled: 'planDisabled',
+  'no-coins-left': 'noCoinsLeft',
+};
+
+/**
+ * Each refusal is the document's named example for it, status and body, checked in the order
+ * the service validates: the request (400 code 0: unknown plan, a plan disabled, inactive,
+ * paused, without coins left or a special offer, an amount with too many decimals, too small
+ * or more than the plan has left), then the business rules (422: an investment in the plan
+ * already exists for a key that may not hold several, below the minimum, above the maximum,
+ * not enough balance, not enough money in the plan for the interest).
+ */
+export function createFixedInvestment(
   context: HandlerContext,
-  body: Schemas['FlexInvestmentRequest'],
+  body: Schemas['InvestmentRequest'],
 ): Answer | ErrorAnswer {
-  const operationId = 'createFlexInvestment';
-  const amount = parseDecimal(body.amount);
-  if (!amount) return documented(operationId, 'invalidAmount');
+  const operationId = 'createFixedInvestment';
+  if (!parseDecimal(body.amount)) return documented(operationId, 'amountNotANumber');
   const plan = context.state.plans.get(body.planId);
   if (!plan) return documented(operationId, 'unknownPlan');
-  if (plan.status !== 'active') return documented(operationId, 'planPaused');
-  if (amount.units <= 0n || compare(body.amount, plan.minAmount) < 0) {
-    return documented(operationId, 'amountBelowMinimum');
+  if (plan.status !== 'active') return documented(operationId, refusedStatus[plan.status]);
+  if (plan.specialOffer) return documented(operationId, 'specialOffer');
+  if (plan.decimals !== undefined && decimalPlaces(body.amount) > plan.decimals) {
+    return documented(operationId, 'tooManyDecimals');
   }
-  if (compare(body.amount, plan.maxAmount) > 0) return amountAboveMaximum(operationId);
-  if (compare(context.state.mainBalance(context.accountId, plan.currency), body.amount) < 0) {
-    return documented(operationId, 'notEnoughBalance');
+  if (compare(body.amount, smallestAmount(operationId)) < 0) return documented(operationId, 'amountTooSmall');
+  if (plan.available !== undefined && compare(body.amount, plan.available) > 0) {
+    return documented(operationId, 'amountExceedsPlan');
+  }
+  const account = context.state.account(context.accountId);
+  if (
+    context.key.multipleInvestments === false &&
+    account.investments.some((held) => held.planId === plan.id)
+  ) {
+    return documented(operationId, 'investmentExists');
+  }
+  if (compare(body.amount, plan.minAmount) < 0) return documented(operationId, 'amountBelowMinimum');
+  if (compare(body.amount, plan.maxAmount) > 0) return documented(operationId, 'amountAboveMaximum');
+  const balance = context.state.mainBalance(context.accountId, plan.currency);
+  if (compare(balance, body.amount) < 0) return notEnoughBalance(operationId, balance, body.amount);
+  const interest = multiply(body.amount, plan.interestRate ?? '0');
+  if (plan.interestFunds !== undefined && compare(interest, plan.interestFunds) > 0) {
+    return documented(operationId, 'notEnoughForInterest');
   }
   const investment = context.state.invest(
     context.accountId,
     plan,
     body.amount,
+    interest,
     Math.floor(context.now / 1000),
     {
       open: actionType('OPEN_INVESTMENT'),
       invest: actionType('INVEST'),
     },
   );
-  return { status: 201, body: { id: investment.id } satisfies Schemas['FlexInvestmentResult'] };
+  return { status: 201, body: { id: investment.id } satisfies Schemas['InvestmentResult'] };
 }
 
 // --- collateral balance summary ------------------------------------------------------------
@@ -206,12 +246,25 @@ export function cancelAllOrders(
   if (body.market !== undefined && !context.state.markets.has(body.market)) {
     return documented('cancelAllOrders', 'marketNotAvailable');
   }
+  // Observed upstream: positionSide only for perpetual futures markets. The refusal's wording
+  // is not published; it takes the default validation answer (code 30) naming the field.
+  if (
+    body.positionSide !== undefined &&
+    (body.market === undefined || !context.state.perpetualMarkets.has(body.market))
+  ) {
+    return validation('cancelAllOrders', 'typeNotArray', {
+      positionSide: ['The position side is available for perpetual futures markets only.'],
+    });
+  }
   const kinds = body.type && body.type.length > 0 ? new Set<string>(body.type) : undefined;
   context.state.cancelOrders(
     context.accountId,
     (order: FixtureOrder) =>
       (body.market === undefined || order.market === body.market) &&
-      (kinds === undefined || kinds.has(order.type)),
+      (kinds === undefined || kinds.has(order.type)) &&
+      (body.positionSide === undefined ||
+        body.positionSide === 'both' ||
+        order.positionSide === body.positionSide),
   );
   return ok([]);
 }

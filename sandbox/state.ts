@@ -28,9 +28,25 @@ export interface AccountState {
   cancelledOrders: FixtureOrder[];
 }
 
+function seededInvestments(history: HistoryRecord[]): Investment[] {
+  const held = new Map<string, Investment>();
+  for (const row of history) {
+    if (held.has(row.investmentId)) continue;
+    held.set(row.investmentId, {
+      id: row.investmentId,
+      planId: row.planId,
+      currency: row.currency,
+      amount: row.amount,
+      createdAt: row.createdAt,
+    });
+  }
+  return [...held.values()];
+}
+
 export class SandboxState {
   readonly assets: ReadonlySet<string>;
   readonly markets: ReadonlySet<string>;
+  readonly perpetualMarkets: ReadonlySet<string>;
   readonly plans: ReadonlyMap<string, FixturePlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
   readonly accounts: ReadonlyMap<string, AccountState>;
@@ -38,6 +54,7 @@ export class SandboxState {
   constructor(fixture: Fixture) {
     this.assets = new Set(fixture.assets);
     this.markets = new Set(fixture.markets);
+    this.perpetualMarkets = new Set(fixture.perpetualMarkets ?? []);
     this.plans = new Map(fixture.plans.map((plan) => [plan.id, { ...plan }]));
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
     this.accounts = new Map(
@@ -51,7 +68,8 @@ export class SandboxState {
           collateral: structuredClone(account.collateralBalances ?? []),
           orders: structuredClone(account.openOrders ?? []),
           history: structuredClone(account.history ?? []).sort((a, b) => a.createdAt - b.createdAt),
-          investments: [],
+          // Every investment the seeded history names is held from the start.
+          investments: seededInvestments(account.history ?? []),
           cancelledOrders: [],
         },
       ]),
@@ -72,11 +90,13 @@ export class SandboxState {
   /**
    * Moves `amount` out of the main balance into a new investment and records its history rows.
    * The caller has checked the plan and the amount; this refuses to make a balance negative.
+   * What the plan has left, and its interest funds, shrink by the amount and its interest.
    */
   invest(
     accountId: string,
     plan: FixturePlan,
     amount: string,
+    interest: string,
     createdAt: number,
     actionTypes: { open: number; invest: number },
   ): Investment {
@@ -84,6 +104,8 @@ export class SandboxState {
     const balance = subtract(account.main.get(plan.currency) ?? '0', amount);
     if (isNegative(balance)) throw new Error('invest would make a balance negative');
     account.main.set(plan.currency, balance);
+    if (plan.available !== undefined) plan.available = subtract(plan.available, amount);
+    if (plan.interestFunds !== undefined) plan.interestFunds = subtract(plan.interestFunds, interest);
     const investment: Investment = {
       id: randomUUID(),
       planId: plan.id,

@@ -8,14 +8,11 @@ import { type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
 
 /**
  * The documented example whose status, code and message a request validation failure takes.
- * The main balance documents no validation answer; observed upstream, the main-account
- * operations answer request validation with 400, so it borrows invest's (a main-account
- * operation) 400 example.
  */
 const validationExample: Record<string, [OperationId, string]> = {
-  getMainBalance: ['createFlexInvestment', 'invalidAmount'],
+  getMainBalance: ['getMainBalance', 'invalidTicker'],
   listFlexInvestmentHistory: ['listFlexInvestmentHistory', 'invalidPlan'],
-  createFlexInvestment: ['createFlexInvestment', 'invalidAmount'],
+  createFixedInvestment: ['createFixedInvestment', 'unknownPlan'],
   getCollateralBalanceSummary: ['getCollateralBalanceSummary', 'invalidTicker'],
   cancelAllOrders: ['cancelAllOrders', 'typeNotArray'],
 };
@@ -53,15 +50,17 @@ function message(error: ErrorObject, field: string): string {
   }
 }
 
-/** Every documented example message of the operation, by field, where a field has exactly one. */
-function documentedMessages(operationId: OperationId): Map<string, string> {
-  const messages = new Map<string, string>();
+/** The messages of the documented examples that name one field, by field (the first wins). */
+function documentedMessages(operationId: OperationId): Map<string, string[]> {
+  const messages = new Map<string, string[]>();
   const [source, example] = validationExample[operationId] ?? [];
   if (!source || !example) return messages;
   for (const name of [example, ...siblingExamples(source, example)]) {
     const errors = (responseExample(source, name).value as { errors?: FieldErrors }).errors ?? {};
-    for (const [field, list] of Object.entries(errors)) {
-      if (list.length === 1 && list[0] && !messages.has(field)) messages.set(field, list[0]);
+    const fields = Object.entries(errors);
+    const [field, list] = fields[0] ?? [];
+    if (fields.length === 1 && field && list && list.length > 0 && !messages.has(field)) {
+      messages.set(field, list);
     }
   }
   return messages;
@@ -79,7 +78,7 @@ function exampleNames(operationId: OperationId, status: number): string[] {
   );
 }
 
-const messageCache = new Map<OperationId, Map<string, string>>();
+const messageCache = new Map<OperationId, Map<string, string[]>>();
 
 /** Validates a request body against the operation's document schema; undefined when it passes. */
 export function validateRequest(operationId: OperationId, body: unknown): ErrorAnswer | undefined {
@@ -96,12 +95,12 @@ export function validateRequest(operationId: OperationId, body: unknown): ErrorA
       error.keyword === 'required'
         ? String(error.params.missingProperty)
         : error.instancePath.slice(1).replaceAll('/', '.') || 'body';
-    const text =
+    const texts =
       error.keyword !== 'required' && documentedByField.has(field)
-        ? (documentedByField.get(field) as string)
-        : message(error, field);
+        ? (documentedByField.get(field) as string[])
+        : [message(error, field)];
     const list = errors[field] ?? [];
-    if (!list.includes(text)) list.push(text);
+    for (const text of texts) if (!list.includes(text)) list.push(text);
     errors[field] = list;
   }
   const [source, example] = validationExample[operationId] ?? [operationId, ''];

@@ -20,6 +20,7 @@ export interface FieldFacts extends FieldRule {
   readonly default?: unknown;
   /** Names of the enum values, in order (x-enum-varnames). */
   readonly enumNames?: readonly string[];
+  readonly anyOf?: readonly FieldFacts[];
   readonly items?: FieldFacts;
 }
 
@@ -39,6 +40,8 @@ export interface OperationFacts {
   auth: 'none' | 'signed';
   rateLimit: { requests: number; windowSeconds: number; source: RateLimit['source'] };
   retrySafe: boolean;
+  /** x-writes: the call changes state (moves money, cancels); tools keep it off live targets. */
+  writes: boolean;
   partnerOnly: boolean;
   noCache: boolean;
   statuses: number[];
@@ -47,10 +50,14 @@ export interface OperationFacts {
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
 function fieldFacts(schema: any): FieldFacts {
-  const rule: { -readonly [K in keyof FieldFacts]: FieldFacts[K] } = { type: schema.type };
+  const rule: { -readonly [K in keyof FieldFacts]: FieldFacts[K] } = {};
+  // A field of several accepted forms (the nonce: digits or an integer) passes if one passes.
+  if (Array.isArray(schema.anyOf)) rule.anyOf = schema.anyOf.map(fieldFacts);
+  else rule.type = schema.type;
   if (schema.pattern) rule.pattern = schema.pattern;
   if (schema.minLength !== undefined) rule.minLength = schema.minLength;
   if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
+  if (schema.minimum !== undefined) rule.minimum = schema.minimum;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];
   if (schema.format) rule.format = schema.format;
@@ -61,12 +68,13 @@ function fieldFacts(schema: any): FieldFacts {
   return rule;
 }
 
-const ruleKeys = ['type', 'pattern', 'minLength', 'maxLength', 'enum', 'format'] as const;
+const ruleKeys = ['type', 'pattern', 'minLength', 'maxLength', 'minimum', 'enum', 'format'] as const;
 
 /** What the client checks of a field: its facts without what only tools show. */
 function fieldRule(facts: FieldFacts): FieldRule {
-  const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = { type: facts.type };
+  const rule: { -readonly [K in keyof FieldRule]: FieldRule[K] } = {};
   for (const key of ruleKeys) if (facts[key] !== undefined) Object.assign(rule, { [key]: facts[key] });
+  if (facts.anyOf) rule.anyOf = facts.anyOf.map(fieldRule);
   if (facts.items) rule.items = fieldRule(facts.items);
   return rule;
 }
@@ -132,9 +140,13 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
             source: rateLimit.source,
           },
           retrySafe: operation['x-retry-safe'],
+          writes: operation['x-writes'],
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],
-          statuses: Object.keys(operation.responses).map(Number),
+          // `default` (any other failure) is not a status.
+          statuses: Object.keys(operation.responses)
+            .filter((status) => /^\d{3}$/.test(status))
+            .map(Number),
           ...(body ? { body } : {}),
         });
       }

@@ -123,7 +123,11 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The kind of a failed response, from its status and its (possibly unparseable) body. */
+/**
+ * The kind of a failed response, from its status and its (possibly unparseable) body. The status
+ * decides first: the gateway answers a rate limit (429) and maintenance (503) with a body that
+ * is not JSON, and those are still `rate-limited` and `server-error`, never `unexpected-body`.
+ */
 export function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiErrorKind {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
@@ -135,6 +139,23 @@ export function responseErrorKind(status: number, body: unknown, parsed: boolean
   return 'unexpected-body';
 }
 
+/** How much of a body that is not JSON a message quotes: enough to recognise, never a page. */
+export const quotedTextLength = 200;
+
+/** What a failure's body says, for the message: its `message`, its `error` list, or its text. */
+function bodyText(body: unknown): string {
+  if (isObject(body) && typeof body.message === 'string') return body.message;
+  // The gateway's internal error: {"error":["Internal server error."]}.
+  if (isObject(body) && Array.isArray(body.error) && body.error.every((item) => typeof item === 'string')) {
+    return body.error.join(' ');
+  }
+  if (typeof body === 'string') {
+    const text = body.trim().replace(/\s+/g, ' ');
+    return text.length > quotedTextLength ? `${text.slice(0, quotedTextLength)}…` : text;
+  }
+  return '';
+}
+
 export function describeFailure(
   kind: ApiErrorKind,
   operationId: string,
@@ -142,8 +163,8 @@ export function describeFailure(
   body?: unknown,
 ): string {
   const where = status === undefined ? operationId : `${operationId} (HTTP ${status})`;
-  const message = isObject(body) && typeof body.message === 'string' ? `: ${body.message}` : '';
-  return `${kind} from ${where}${message}`;
+  const text = bodyText(body);
+  return `${kind} from ${where}${text ? `: ${text}` : ''}`;
 }
 
 /** The error of a call that got no answer: the caller aborted, the deadline passed, or the connection failed. */

@@ -2,10 +2,14 @@
 // is signed or sent, so bad input fails here with the field's name instead of at the server.
 /** What the client checks of a field (read from the documents by scripts/operation-facts.ts). */
 export interface FieldRule {
-  readonly type: string;
+  /** Absent when the field takes one of several forms (`anyOf`). */
+  readonly type?: string;
+  /** The forms the field may take; a value passes if it passes one of them. */
+  readonly anyOf?: readonly FieldRule[];
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
+  readonly minimum?: number;
   readonly enum?: readonly unknown[];
   readonly format?: string;
   readonly items?: FieldRule;
@@ -52,12 +56,20 @@ function typeMatches(type: string, value: unknown): boolean {
 }
 
 function checkField(field: string, rule: FieldRule, value: unknown): Violation | undefined {
-  if (!typeMatches(rule.type, value)) {
+  if (rule.anyOf) {
+    const violations = rule.anyOf.map((form) => checkField(field, form, value));
+    if (violations.some((violation) => violation === undefined)) return undefined;
+    return { field, message: violations.map((violation) => violation?.message).join('; or ') };
+  }
+  if (rule.type !== undefined && !typeMatches(rule.type, value)) {
     const article = /^[aeiou]/.test(rule.type) ? 'an' : 'a';
     return {
       field,
       message: `${field} must be ${article} ${rule.type}, got ${JSON.stringify(value) ?? String(value)}`,
     };
+  }
+  if (typeof value === 'number' && rule.minimum !== undefined && value < rule.minimum) {
+    return { field, message: `${field} must be at least ${rule.minimum}, got ${value}` };
   }
   if (rule.enum && !rule.enum.includes(value)) {
     return {

@@ -19,16 +19,11 @@ export const operationIds = Object.keys(operations) as OperationId[];
 export const factsOf = (operationId: OperationId): Facts => operations[operationId];
 
 /**
- * Read-only operations: retry-safe ones whose operationId starts with a reading verb. Every
- * other operation is a write (it moves money, cancels, or is not retry-safe), so a new
- * operation counts as a write until proven otherwise. This is the one list of writes the suite
- * uses to decide what it may call on a live target.
+ * Whether an operation writes (moves money, cancels, changes state), as its document says in
+ * `x-writes`. This is the one list of writes the suite uses to decide what it may call on a
+ * live target; nothing is guessed from names.
  */
-const readingVerb = /^(get|list|ping)[A-Z]/;
-export const isWrite = (operationId: OperationId): boolean => {
-  const facts = factsOf(operationId);
-  return !(facts.retrySafe && readingVerb.test(facts.operationId));
-};
+export const isWrite = (operationId: OperationId): boolean => factsOf(operationId).writes;
 export const writeOperations: readonly OperationId[] = operationIds.filter(isWrite);
 
 /** The documents by API name, as redocly.yaml lists them (paths relative to the project root). */
@@ -90,10 +85,13 @@ export function createModel(documents: Record<string, Json> = loadDocuments()) {
     if (!operation) throw new Error(`${operationId}: not in the ${facts.api} document`);
     const request = operation.requestBody?.content?.['application/json'];
     const responses = new Map<number, { schema: Json | undefined; examples: NamedExample[] }>(
-      Object.entries<Json>(operation.responses).map(([status, response]) => {
-        const media = response.content?.['application/json'];
-        return [Number(status), { schema: media?.schema, examples: examplesOf(media) }];
-      }),
+      Object.entries<Json>(operation.responses)
+        // `default` (any other failure) is not a status a call can be told to answer.
+        .filter(([status]) => /^\d{3}$/.test(status))
+        .map(([status, response]) => {
+          const media = response.content?.['application/json'];
+          return [Number(status), { schema: media?.schema, examples: examplesOf(media) }];
+        }),
     );
     const built: OperationModel = {
       facts,

@@ -23,6 +23,16 @@ export interface ContractContext {
   credentials?: { apiKey: string; apiSecret: string };
   /** Field values that exist on the target (a plan it knows), put into valid bodies. */
   known?: Record<string, unknown>;
+  /** Calls that make the target answer a named error example (the sandbox knows its state). */
+  examples?: ExampleCall[];
+}
+
+/** A signed call that makes a target answer one named error example of an operation. */
+export interface ExampleCall {
+  operationId: string;
+  example: string;
+  fields: Record<string, unknown>;
+  credentials: { apiKey: string; apiSecret: string };
 }
 
 /** A server the Prism proxies forward to. */
@@ -34,6 +44,7 @@ export interface Upstream {
   credentials?: { apiKey: string; apiSecret: string };
   /** Field values that exist on this server, used instead of the documents' example values. */
   known?: Record<string, unknown>;
+  examples?: ExampleCall[];
   close(): Promise<void>;
 }
 
@@ -53,20 +64,33 @@ type FixtureModule = {
   credentialKey(fixture: unknown): { apiKey: string; secret: string };
   loadFixture(): { plans?: { id: string; status: string }[] };
 };
+type RecipesModule = {
+  exampleRecipes(fixture: unknown): {
+    operationId: string;
+    example: string;
+    fields: Record<string, unknown>;
+    key: { apiKey: string; secret: string };
+  }[];
+};
 
 const namedTargets: Record<string, () => Promise<Upstream>> = {
   sandbox: async () => {
-    const [server, fixture] = (await Promise.all(
-      ['../../sandbox/server.ts', '../../sandbox/fixture.ts'].map((path) =>
-        import(path).catch(() => undefined),
+    const [server, fixture, recipes] = (await Promise.all(
+      ['../../sandbox/server.ts', '../../sandbox/fixture.ts', '../../sandbox/example-recipes.ts'].map(
+        (path) => import(path).catch(() => undefined),
       ),
-    )) as [Partial<SandboxModule> | undefined, Partial<FixtureModule> | undefined];
+    )) as [
+      Partial<SandboxModule> | undefined,
+      Partial<FixtureModule> | undefined,
+      Partial<RecipesModule> | undefined,
+    ];
     if (typeof server?.startSandbox !== 'function') {
       throw new Error('CONTRACT_TARGET=sandbox: sandbox/server.ts does not export startSandbox');
     }
     const state = fixture?.loadFixture?.();
     const key = fixture?.credentialKey?.(state);
     const plan = state?.plans?.find((candidate) => candidate.status === 'active')?.id;
+    const examples = (state && recipes?.exampleRecipes?.(state)) || [];
     const sandbox = await server.startSandbox({ port: 0, log: () => {} });
     return {
       url: sandbox.url,
@@ -75,6 +99,12 @@ const namedTargets: Record<string, () => Promise<Upstream>> = {
       ...(key ? { credentials: { apiKey: key.apiKey, apiSecret: key.secret } } : {}),
       // The documents' example plan does not exist in the sandbox: use one of its own.
       ...(plan ? { known: { plan, planId: plan } } : {}),
+      examples: examples.map(({ operationId, example, fields, key: signer }) => ({
+        operationId,
+        example,
+        fields,
+        credentials: { apiKey: signer.apiKey, apiSecret: signer.secret },
+      })),
     };
   },
 };
@@ -138,6 +168,7 @@ export async function startTarget(
           ? { credentials: upstream.credentials }
           : {}),
         ...(upstream?.known ? { known: upstream.known } : {}),
+        ...(upstream?.examples ? { examples: upstream.examples } : {}),
       },
       close,
     };

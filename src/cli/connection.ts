@@ -35,6 +35,13 @@ function optionsFrom(flags: ConnectionFlags, values: Record<string, string | und
   const options: ClientOptions = {};
   // An explicit --server beats a base URL from the environment.
   const baseUrl = flags.baseUrl ?? (flags.server ? undefined : values[environmentVariables.baseUrl]);
+  // A live deployment is only ever called when named: with neither, txc refuses rather than fall
+  // back on the documents' default server.
+  if (!baseUrl && !flags.server) {
+    throw new UsageError(
+      `no origin: set ${environmentVariables.baseUrl}, or pass --base-url or --server (global, eu)`,
+    );
+  }
   if (baseUrl) options.baseUrl = baseUrl;
   if (flags.server) options.server = flags.server as ServerName;
   // As typed: the client says what is wrong with it (see optionSources).

@@ -86,7 +86,7 @@ describe('txc usage errors exit 2', { timeout: 60_000 }, () => {
   });
 
   it('a missing required field, before any confirmation', async () => {
-    const refusal = await clientRefusal(operations.createFlexInvestment.path, { planId: plan().id });
+    const refusal = await clientRefusal(operations.createFixedInvestment.path, { planId: plan().id });
     const run = await runTxc(['invest', '--plan-id', plan().id], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(refusal.message);
@@ -194,7 +194,7 @@ describe('txc failed calls: exit code by kind, one line with kind, status, code 
 
   it('the service refusing an invest: 1, with kind, status, code and the field with its flag', async () => {
     const body = { planId: plan().id, amount: '0' };
-    const refusal = await clientRefusal(operations.createFlexInvestment.path, body);
+    const refusal = await clientRefusal(operations.createFixedInvestment.path, body);
     const run = await runTxc(['invest', '--plan-id', body.planId, '--amount', body.amount, '--yes'], env);
     expect(run.code).toBe(exitCodes.other);
     const line = run.stderr.trim();

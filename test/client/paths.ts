@@ -2,7 +2,7 @@
 import { operations } from '../../generated/operations.ts';
 
 export const mainBalancePath = operations.getMainBalance.path;
-export const investPath = operations.createFlexInvestment.path;
+export const investPath = operations.createFixedInvestment.path;
 export const historyPath = operations.listFlexInvestmentHistory.path;
 export const cancelAllPath = operations.cancelAllOrders.path;
 export const summaryPath = operations.getCollateralBalanceSummary.path;

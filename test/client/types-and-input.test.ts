@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { operations, servers } from '../../generated/operations.ts';
 import {
   ActionType,
   type CallerBody,
@@ -113,12 +114,32 @@ describe('options', () => {
       { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { baseDelayMs: -1 } },
     ],
     ['retry', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: 3 }],
-    // The documents do not know the real origins ({base_url} is "not shown"): the error says so.
-    ['baseUrl', { apiKey: 'k', apiSecret: 's', server: 'eu' }],
   ])('a wrong %s is named', (field, options) => {
     const create = () => createPrivateClient(options as never);
     expect(create).toThrow(ConfigurationError);
     expect(create).toThrow(new RegExp(`^${field.replace('.', '\\.')}:`));
+  });
+
+  it("server: 'eu' without baseUrl targets the documents' EU origin (nothing leaves the process)", async () => {
+    const seen: string[] = [];
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: 's',
+      server: 'eu',
+      rateLimit: false,
+      // An injected fetch that answers itself: the test never reaches a non-local address.
+      fetch: async (request: Request) => {
+        seen.push(request.url);
+        return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    await client.POST(operations.getMainBalance.path);
+    await client.close();
+    const eu = servers['private-v4'].find((server) => server.name === 'eu');
+    expect(eu?.variables).toBeDefined();
+    const origin = Object.values(eu?.variables ?? {})[0] ?? '';
+    expect(origin).toMatch(/^https:\/\//);
+    expect(seen).toEqual([`${origin}${operations.getMainBalance.path}`]);
   });
 
   it('a baseUrl path prefix goes into the URL but never into `request`', async () => {

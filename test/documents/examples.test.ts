@@ -29,7 +29,9 @@ describe('examples', () => {
     expect(invest).toBeDefined();
     const validate = ajv.compile(invest?.schema);
     expect(validate({ ...invest?.value, amount: 100 })).toBe(false);
-    expect(validate({ ...invest?.value, nonce: 1700000000000 })).toBe(false);
+    expect(validate({ ...invest?.value, nonce: 1700000000000 })).toBe(true);
+    expect(validate({ ...invest?.value, nonce: -1 })).toBe(false);
+    expect(validate({ ...invest?.value, nonce: '17e11' })).toBe(false);
     expect(validate({ ...invest?.value, planId: 'not-a-uuid' })).toBe(false);
     expect(validate({ ...invest?.value, request: '/api/v4/main-account/balance' })).toBe(false);
   });

@@ -22,11 +22,13 @@ const balance = async () =>
   (await call(sandbox.url, partner, 'getMainBalance', { fields: { ticker: plan.currency } })).body
     .main_balance;
 const invest = () =>
-  call(sandbox.url, partner, 'createFlexInvestment', { fields: { planId: plan.id, amount: plan.minAmount } });
+  call(sandbox.url, partner, 'createFixedInvestment', {
+    fields: { planId: plan.id, amount: plan.minAmount },
+  });
 
 describe('fault mode', () => {
   it('status5xx as a count answers the first N matching calls 503, unprocessed, then recovers', async () => {
-    sandbox.setFaults({ status5xx: 2, operations: ['createFlexInvestment'] });
+    sandbox.setFaults({ status5xx: 2, operations: ['createFixedInvestment'] });
     const before = await balance();
     const first = await invest();
     const second = await invest();
@@ -53,7 +55,7 @@ describe('fault mode', () => {
   });
 
   it('dropConnections destroys the socket before processing', async () => {
-    sandbox.setFaults({ dropConnections: 1, operations: ['createFlexInvestment'] });
+    sandbox.setFaults({ dropConnections: 1, operations: ['createFixedInvestment'] });
     const before = await balance();
     await expect(invest()).rejects.toThrow();
     expect(await balance()).toBe(before);
@@ -65,7 +67,7 @@ describe('fault mode', () => {
     sandbox.setFaults({
       dropConnections: { count: 1 },
       dropPhase: 'after',
-      operations: ['createFlexInvestment'],
+      operations: ['createFixedInvestment'],
     });
     const before = await balance();
     await expect(invest()).rejects.toThrow();

@@ -1,5 +1,6 @@
 // Integrity under load: hundreds of concurrent invests, cancels and reads against one account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseExample } from '../../sandbox/document.ts';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { actionType, call, defaultFixture, partnerKey, units } from './helpers.ts';
@@ -60,7 +61,7 @@ describe('integrity under load', { timeout: 120_000 }, () => {
 
     const requests = [
       ...invests.map(({ plan, amount }) =>
-        call(sandbox.url, partner, 'createFlexInvestment', {
+        call(sandbox.url, partner, 'createFixedInvestment', {
           fields: { ...windowed(), planId: plan.id, amount },
         }).then((reply) => ({ kind: 'invest' as const, plan, amount, reply })),
       ),
@@ -94,13 +95,16 @@ describe('integrity under load', { timeout: 120_000 }, () => {
     for (const plan of [usdtPlan, btcPlan]) {
       const mine = results.filter((r) => r.kind === 'invest' && r.plan === plan) as {
         amount: string;
-        reply: { status: number; body: { id: string; errors?: Record<string, string[]> } };
+        reply: { status: number; body: { id: string; code?: number; errors?: Record<string, string[]> } };
       }[];
       const succeeded = mine.filter((r) => r.reply.status === 201);
       const failed = mine.filter((r) => r.reply.status === 422);
       expect(succeeded.length, `${plan.currency}: some invests succeed`).toBeGreaterThan(0);
       expect(failed.length, `${plan.currency}: the money runs out`).toBeGreaterThan(0);
-      for (const { reply } of failed) expect(reply.body.errors).toEqual({ amount: ['Not enough balance'] });
+      for (const { reply } of failed) {
+        expect(reply.body.code).toBe(responseExample('createFixedInvestment', 'notEnoughBalance').value.code);
+        expect(reply.body.errors?.amount?.[0]).toMatch(/ available, you're trying to invest /);
+      }
 
       const initial = units(account.mainBalances?.[plan.currency] ?? '0');
       const spent = succeeded.reduce((total, r) => total + units(r.amount), 0n);

@@ -75,7 +75,7 @@ describe('a third-party client gets the answers ours gets', () => {
     ['main balance', operations.getMainBalance.path, {}],
     ['history', operations.listFlexInvestmentHistory.path, { limit: 10 }],
     ['collateral summary', operations.getCollateralBalanceSummary.path, { ticker: 'BTC' }],
-    ['invest', operations.createFlexInvestment.path, { planId: plan?.id, amount: '100.00' }],
+    ['invest', operations.createFixedInvestment.path, { planId: plan?.id, amount: '100.00' }],
     ['main balance after investing', operations.getMainBalance.path, {}],
     ['history after investing', operations.listFlexInvestmentHistory.path, { limit: 10 }],
     ['cancel all', operations.cancelAllOrders.path, { market, type: ['spot'] }],
