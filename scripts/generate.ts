@@ -4,36 +4,15 @@
 // and fails when any file in generated/ differs from what the documents produce, so CI
 // catches a forgotten `npm run generate`. --root DIR works on a copy of the project.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
-import { parse } from 'yaml';
-import { renderOperationsModule } from './operation-facts.ts';
+import { fileURLToPath } from 'node:url';
+import { renderGeneratedFiles } from './generated-files.ts';
 
 const rootFlag = process.argv.indexOf('--root');
 const root =
   rootFlag > 0 ? (process.argv[rootFlag + 1] as string) : fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
 
-async function renderTypes(file: string): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(`${root}/${file}`), {
-    enum: true,
-    conditionalEnums: true,
-    rootTypes: true,
-    rootTypesNoSchemaPrefix: true,
-    // A default is what the server assumes when a field is left out: it stays optional.
-    defaultNonNullable: false,
-    silent: true,
-  });
-  return COMMENT_HEADER + astToString(ast);
-}
-
-const outputs = new Map<string, string>();
-const config = parse(readFileSync(`${root}/redocly.yaml`, 'utf8'));
-for (const api of Object.values<{ root: string; 'x-openapi-ts': { output: string } }>(config.apis)) {
-  outputs.set(api['x-openapi-ts'].output, await renderTypes(api.root));
-}
-outputs.set('generated/operations.ts', renderOperationsModule(root));
-
+const outputs = await renderGeneratedFiles(root);
 let stale = 0;
 for (const [file, content] of outputs) {
   if (!check) {
