@@ -2,10 +2,13 @@
 // the CLI at build time, so the page shows exactly what the documents generate.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cliOperations } from '../src/cli/operations.ts';
 
 const run = promisify(execFile);
+/** The CLI's code is the project's, wherever the documents being built live. */
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export interface CliHelp {
   /** The arguments before --help, e.g. `balance`. */
@@ -14,7 +17,7 @@ export interface CliHelp {
 }
 
 /** `txc --help`, then `txc <subcommand> --help` for every subcommand and `ops`. */
-export async function collectCliHelp(root: string): Promise<CliHelp[]> {
+export async function collectCliHelp(): Promise<CliHelp[]> {
   const commands = ['', ...cliOperations.map((operation) => operation.name), 'ops'];
   const helps: CliHelp[] = [];
   for (const command of commands) {
@@ -22,12 +25,12 @@ export async function collectCliHelp(root: string): Promise<CliHelp[]> {
       '--import',
       'tsx',
       '--',
-      join(root, 'src/cli/txc.ts'),
+      join(projectRoot, 'src/cli/txc.ts'),
       ...(command ? [command] : []),
       '--help',
     ];
     // Not a terminal: the help is wrapped at the parser's fixed default width.
-    const { stdout } = await run(process.execPath, args, { cwd: root });
+    const { stdout } = await run(process.execPath, args, { cwd: projectRoot });
     helps.push({ command, text: stdout.trimEnd() });
   }
   return helps;

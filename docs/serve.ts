@@ -1,6 +1,9 @@
-// A tiny static file server for site/, on 127.0.0.1 only.
+// A tiny static file server for site/, on 127.0.0.1 only. With `liveReload`, every HTML page it
+// serves carries a few lines of script that listen for server-sent events on `liveReloadPath`
+// and reload the page when `reload()` is called (the watch loop of `npm start` does, after each
+// rebuild of the docs).
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -17,12 +20,29 @@ const contentTypes: Record<string, string> = {
 export interface StaticServer {
   url: string;
   port: number;
+  /** Tells every open page to reload (with `liveReload`); returns how many pages were told. */
+  reload(): number;
   close(): Promise<void>;
 }
 
+export const liveReloadPath = '/__live-reload';
+
+const liveReloadScript = `<script>new EventSource('${liveReloadPath}').onmessage = () => location.reload();</script>`;
+
+/** A page with the live-reload script added at the end of its body. */
+export function withLiveReload(html: string): string {
+  const end = html.lastIndexOf('</body>');
+  return end < 0 ? html + liveReloadScript : `${html.slice(0, end)}${liveReloadScript}\n${html.slice(end)}`;
+}
+
 /** Serves the files under `root` on 127.0.0.1:`port` (0 picks a free port). */
-export async function serveStatic(root: string, port = 0): Promise<StaticServer> {
+export async function serveStatic(
+  root: string,
+  port = 0,
+  options: { liveReload?: boolean } = {},
+): Promise<StaticServer> {
   const base = normalize(root + sep);
+  const listeners = new Set<ServerResponse>();
   const server = createServer(async (request, response) => {
     let path: string;
     try {
@@ -31,13 +51,27 @@ export async function serveStatic(root: string, port = 0): Promise<StaticServer>
       response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
       return;
     }
+    if (options.liveReload && path === liveReloadPath && request.method === 'GET') {
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      // A comment line, so the page's EventSource opens at once.
+      response.write(': connected\n\n');
+      listeners.add(response);
+      request.once('close', () => listeners.delete(response));
+      return;
+    }
     const file = normalize(join(base, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(base) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404).end();
       return;
     }
     try {
-      const body = await readFile(file);
+      const content = await readFile(file);
+      const body =
+        options.liveReload && extname(file) === '.html' ? withLiveReload(content.toString()) : content;
       response.writeHead(200, {
         'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
@@ -55,6 +89,10 @@ export async function serveStatic(root: string, port = 0): Promise<StaticServer>
   return {
     url: `http://127.0.0.1:${actual}/`,
     port: actual,
+    reload() {
+      for (const listener of listeners) listener.write('data: reload\n\n');
+      return listeners.size;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -5,7 +5,7 @@
 // at that copy, and gives the bundle local copies of the images it would fetch from the CDN.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -182,31 +182,45 @@ ${items}
 `;
 }
 
-/** Builds the whole site into `outDir` (emptied first) from the documents named in redocly.yaml. */
-export async function buildSite(outDir: string, root = projectRoot): Promise<SitePage[]> {
+/**
+ * Builds the whole site into `outDir` (emptied first) from the documents named in redocly.yaml.
+ * `reusePages` names pages to copy from an earlier build instead (their document and samples
+ * are unchanged): the watch loop of `npm start` rebuilds only what a save touched.
+ */
+export async function buildSite(
+  outDir: string,
+  root = projectRoot,
+  options: { reusePages?: { from: string; names: string[] } } = {},
+): Promise<SitePage[]> {
   const missing = findMissingSamples(root);
   if (missing.length > 0) throw new Error(`code samples missing:\n${missing.join('\n')}`);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
-  const pages: SitePage[] = [];
-  for (const api of loadApiDocuments(root)) {
-    const file = `${api.name}.html`;
-    await buildPage(join(root, api.file), join(outDir, file), redoc);
-    pages.push({
-      name: api.name,
-      file,
-      title: api.document.info.title,
-      version: api.document.info.version,
-      summary: api.document.info.summary ?? '',
-      document: api.file,
-    });
-  }
+  // The pages build side by side: each is a build-docs process of its own.
+  const pages: SitePage[] = await Promise.all(
+    loadApiDocuments(root).map(async (api) => {
+      const file = `${api.name}.html`;
+      const earlier = options.reusePages?.names.includes(api.name)
+        ? join(options.reusePages.from, file)
+        : undefined;
+      if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
+      else await buildPage(join(root, api.file), join(outDir, file), redoc);
+      return {
+        name: api.name,
+        file,
+        title: api.document.info.title,
+        version: api.document.info.version,
+        summary: api.document.info.summary ?? '',
+        document: api.file,
+      };
+    }),
+  );
   const gettingStarted = readFileSync(join(root, 'docs/getting-started.ts'), 'utf8')
     .split('\n')
     .filter((line) => !line.startsWith('// Shown on the docs index page'))
     .join('\n');
   writeFileSync(join(outDir, 'index.html'), renderIndex(pages, gettingStarted));
-  writeFileSync(join(outDir, 'cli.html'), renderCliPage(await collectCliHelp(root)));
+  writeFileSync(join(outDir, 'cli.html'), renderCliPage(await collectCliHelp()));
   return pages;
 }

@@ -1,0 +1,127 @@
+// The steps of one rebuild in `npm start`'s watch loop, on a project root: lint the documents,
+// render generated/ and write what changed, build the docs beside the served site and swap them
+// in. A step that fails says why with the file and line where there is one.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
+import { renderGeneratedFiles } from './generated-files.ts';
+import { collectOperationFacts, loadApiDocuments } from './operation-facts.ts';
+
+export interface LintResult {
+  ok: boolean;
+  /** One line per problem: `file:line:col severity rule message`. */
+  problems: string[];
+}
+
+const problemLine = /^\s+(\d+):(\d+)\s+(error|warning)\s+(\S+)\s+(.*)$/;
+const fileLine = /^(\S.*\.(?:ya?ml|json)):$/;
+const parseFailure = /^Failed to parse API description at (.*):$/;
+
+/** Reads `redocly lint --format=stylish` output into one line per problem. */
+export function lintProblems(output: string, root: string): string[] {
+  const problems: string[] = [];
+  let file = '';
+  let parsing = false;
+  for (const line of output.split('\n')) {
+    const fileMatch = fileLine.exec(line);
+    const failure = parseFailure.exec(line);
+    const problem = problemLine.exec(line);
+    if (failure) {
+      file = (failure[1] as string).replace(`${root}/`, '');
+      parsing = true;
+    } else if (fileMatch) {
+      file = fileMatch[1] as string;
+      parsing = false;
+    } else if (problem) {
+      const [, row, col, severity, rule, message] = problem;
+      problems.push(`${file}:${row}:${col} ${severity} ${rule} ${message}`);
+    } else if (parsing && line.startsWith('  - ')) {
+      // A YAML error: `  - message in "/abs/file.yaml" (line:col)`.
+      const where = /\((\d+):(\d+)\)\s*$/.exec(line);
+      const message = line.slice(4).replace(/ in ".*$/, '');
+      problems.push(`${file}:${where ? `${where[1]}:${where[2]}` : '?'} error ${message}`);
+    }
+  }
+  return problems;
+}
+
+/** `redocly lint` of the documents named in `root`'s redocly.yaml. */
+export function lint(root: string): Promise<LintResult> {
+  return new Promise((resolve) => {
+    execFile(
+      redoclyBin,
+      ['lint', '--format=stylish'],
+      { cwd: root, env: redoclyEnv, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}\n${stderr}`;
+        const problems = lintProblems(output, root);
+        if (error && problems.length === 0) {
+          // Not a problem we can place: show what the CLI said, without its banners.
+          problems.push(
+            ...output
+              .split('\n')
+              .filter((line) => line.trim() !== '' && !/[║╔╚]|validat/.test(line))
+              .slice(-10),
+          );
+        }
+        resolve({ ok: !error, problems });
+      },
+    );
+  });
+}
+
+/** Renders generated/ for `root` and writes the files whose content changed; returns those. */
+export async function regenerate(root: string, rendered?: Map<string, string>): Promise<string[]> {
+  const outputs = rendered ?? (await renderGeneratedFiles(root));
+  const written: string[] = [];
+  for (const [file, content] of outputs) {
+    const path = join(root, file);
+    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    writeFileSync(path, content);
+    written.push(file);
+  }
+  return written;
+}
+
+/**
+ * The documents (by name) whose pages a save of `files` leaves as they were: neither the document
+ * nor a sample of its operations changed, nor a shared file under openapi/.
+ */
+export function untouchedPages(root: string, files: string[]): string[] {
+  const apis = loadApiDocuments(root);
+  const documentFiles = new Set(apis.map((api) => api.file));
+  if (files.some((file) => file.startsWith('openapi/') && !documentFiles.has(file))) return [];
+  const operations = collectOperationFacts(apis);
+  return apis
+    .filter(
+      (api) =>
+        !files.includes(api.file) &&
+        !operations.some(
+          (operation) =>
+            operation.api === api.name && files.includes(`docs/samples/${operation.operationId}.ts`),
+        ),
+    )
+    .map((api) => api.name);
+}
+
+/**
+ * Builds the docs of `root` into a directory beside `siteDir`, then swaps it in, so the served
+ * site is never half built and stays as it was when the build fails. With the files saved since
+ * the last build, the pages they do not touch are copied from the served site.
+ */
+export async function rebuildDocs(root: string, siteDir: string, files?: string[]): Promise<void> {
+  const next = `${siteDir}.next`;
+  const previous = `${siteDir}.previous`;
+  const reuse = files === undefined ? [] : untouchedPages(root, files);
+  try {
+    await buildSite(next, root, { reusePages: { from: siteDir, names: reuse } });
+  } catch (error) {
+    rmSync(next, { recursive: true, force: true });
+    throw error;
+  }
+  rmSync(previous, { recursive: true, force: true });
+  if (existsSync(siteDir)) renameSync(siteDir, previous);
+  renameSync(next, siteDir);
+  rmSync(previous, { recursive: true, force: true });
+}

@@ -1,0 +1,96 @@
+// A Prism mock of one document for `npm start`. Prism reads the document at start and reloads it
+// by itself whenever the file changes, broken or not; so it is given a copy of the last good
+// documents (a snapshot directory with the same layout, so relative $refs still resolve), which
+// the watch loop updates only after a build passes. Prism's own reload is then the fast way to
+// follow a save; when it does not report listening again in time, the mock is restarted.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type DevService, startDevProcess } from './dev-process.ts';
+import { projectRoot } from './openapi-document.ts';
+
+const prismCli = join(projectRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
+// Prism prints this when it serves (at start and after each reload of the document).
+const listening = /Prism is listening on/;
+
+export interface MockOptions {
+  root: string;
+  /** The document's path relative to the root, and the other documents (whose own mocks follow them). */
+  file: string;
+  otherDocuments: Set<string>;
+  name: string;
+  port: number;
+  /** The directory of last good copies, shared by the mocks. */
+  snapshot: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  reloadTimeoutMs?: number;
+}
+
+/** Copies `relative` from root to snapshot when it differs; returns whether it did. */
+function copyIfChanged(root: string, snapshot: string, relative: string): boolean {
+  const source = join(root, relative);
+  const target = join(snapshot, relative);
+  if (existsSync(target) && readFileSync(target).equals(readFileSync(source))) return false;
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(source, target);
+  return true;
+}
+
+export function mockService(options: MockOptions): DevService {
+  const { root, file, snapshot } = options;
+  const url = `http://127.0.0.1:${options.port}`;
+  const ownFile = (relative: string) => relative === file || !options.otherDocuments.has(relative);
+  /** Brings the snapshot of this document, its shared parts and the samples up to date: what changed. */
+  const sync = (): { document: boolean; parts: boolean } => {
+    let parts = false;
+    for (const directory of ['openapi', 'docs/samples']) {
+      for (const entry of readdirSync(join(root, directory), { withFileTypes: true })) {
+        const relative = `${directory}/${entry.name}`;
+        if (!entry.isFile() || relative === file || !ownFile(relative)) continue;
+        if (copyIfChanged(root, snapshot, relative) && directory === 'openapi') parts = true;
+      }
+    }
+    // The document last: its write is what Prism reloads on, by then its parts are in place.
+    return { document: copyIfChanged(root, snapshot, file), parts };
+  };
+  let onLine: ((line: string) => void) | undefined;
+  return {
+    name: options.name,
+    url,
+    follows: (files) => files.some((relative) => relative.startsWith('openapi/') && ownFile(relative)),
+    start() {
+      sync();
+      return startDevProcess({
+        name: options.name,
+        command: process.execPath,
+        args: [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(options.port), join(snapshot, file)],
+        cwd: root,
+        env: options.env,
+        readyUrl: url,
+        log: (line) => {
+          onLine?.(line);
+          options.log(line);
+        },
+      });
+    },
+    async refresh() {
+      const changed = sync();
+      // Prism watches the document only: a shared part's change needs a restart.
+      if (!changed.document && changed.parts) throw new Error('a part of the document changed');
+      if (!changed.document) return;
+      // Prism waits for the file to settle (0.5 s) before it reloads, so nothing is missed here.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          onLine = undefined;
+          reject(new Error('Prism did not reload the document in time'));
+        }, options.reloadTimeoutMs ?? 10_000);
+        onLine = (line) => {
+          if (!listening.test(line)) return;
+          clearTimeout(timer);
+          onLine = undefined;
+          resolve();
+        };
+      });
+    },
+  };
+}

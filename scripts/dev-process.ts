@@ -1,0 +1,103 @@
+// A child process of `npm start` (a Prism mock, the sandbox): its output prefixed with its name,
+// ready once its URL answers HTTP, stopped with its whole process group, and never outliving
+// this process.
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface DevProcess {
+  pid: number;
+  /** Settles when the process ends, with how it ended. */
+  exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface DevProcessOptions {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Resolve only once this URL answers HTTP (any status). */
+  readyUrl: string;
+  /** Where its output lines go, already prefixed with the name. */
+  log: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the process and resolves once `readyUrl` answers; rejects (and stops it) if it never does. */
+export async function startDevProcess(options: DevProcessOptions): Promise<DevProcess> {
+  // Its own process group, so that a child's children (tsx runs node) stop with it.
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (line.trim() !== '') options.log(`[${options.name}] ${line}`);
+    }
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (error) => resolve(error.message));
+    child.once('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));
+  });
+  void exited.then(() => running.delete(child));
+  const stop = async () => {
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  let ended: string | undefined;
+  void exited.then((how) => {
+    ended = how;
+  });
+  while (Date.now() < deadline && ended === undefined) {
+    if (await answers(options.readyUrl)) return { pid: child.pid as number, exited, stop };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  throw new Error(
+    `${options.name} did not answer on ${options.readyUrl}${ended ? ` (it ended: ${ended})` : ''}`,
+  );
+}
+
+/** A server `npm start` keeps running and brings up to date after each good build. */
+export interface DevService {
+  name: string;
+  url: string;
+  /** Whether a change to these files (relative to the root) concerns it. */
+  follows(files: string[]): boolean;
+  start(): Promise<DevProcess>;
+  /** Brings a running process up to date in place, when it can; rejects when it could not. */
+  refresh?(running: DevProcess): Promise<void>;
+  process?: DevProcess;
+}

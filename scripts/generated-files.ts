@@ -1,0 +1,53 @@
+// What generated/ should hold for the documents of a project root: the types of each API named in
+// redocly.yaml (openapi-typescript, to its x-openapi-ts output) and operations.ts, the runtime
+// table of operation facts. Used by `npm run generate` and by the watch loop of `npm start`.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import { parse } from 'yaml';
+import { renderOperationsModule } from './operation-facts.ts';
+
+/**
+ * A named enum (a schema with x-enum-varnames) as a const object beside the union type of the same name,
+ * so `ActionType.INVEST` reads as it would with a TypeScript enum while the output stays erasable
+ * syntax (no `enum`), which Node's type stripping and every bundler accept.
+ */
+function renderNamedEnums(document: { components?: { schemas?: Record<string, Record<string, unknown>> } }) {
+  const blocks: string[] = [];
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+    const names = schema['x-enum-varnames'];
+    const values = schema.enum;
+    if (!Array.isArray(names) || !Array.isArray(values)) continue;
+    const descriptions = Array.isArray(schema['x-enum-descriptions']) ? schema['x-enum-descriptions'] : [];
+    const members = names.map((member, index) => {
+      const description = descriptions[index];
+      const doc = typeof description === 'string' ? `    /** ${description} */\n` : '';
+      return `${doc}    ${member}: ${JSON.stringify(values[index])},`;
+    });
+    // The union type of the same name is openapi-typescript's root type alias.
+    blocks.push(`export const ${name} = {\n${members.join('\n')}\n} as const;\n`);
+  }
+  return blocks.join('');
+}
+
+async function renderTypes(root: string, file: string): Promise<string> {
+  const ast = await openapiTS(pathToFileURL(`${root}/${file}`), {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+    // A default is what the server assumes when a field is left out: it stays optional.
+    defaultNonNullable: false,
+    silent: true,
+  });
+  return COMMENT_HEADER + astToString(ast) + renderNamedEnums(parse(readFileSync(`${root}/${file}`, 'utf8')));
+}
+
+/** The content of every generated file, by path relative to `root`. */
+export async function renderGeneratedFiles(root: string): Promise<Map<string, string>> {
+  const outputs = new Map<string, string>();
+  const config = parse(readFileSync(`${root}/redocly.yaml`, 'utf8'));
+  for (const api of Object.values<{ root: string; 'x-openapi-ts': { output: string } }>(config.apis)) {
+    outputs.set(api['x-openapi-ts'].output, await renderTypes(root, api.root));
+  }
+  outputs.set('generated/operations.ts', renderOperationsModule(root));
+  return outputs;
+}

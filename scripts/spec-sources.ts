@@ -1,0 +1,76 @@
+// Where the two sides of a spec diff come from: the documents named in redocly.yaml, as they are
+// at a git ref (read with `git show REF:path`, so nothing is checked out) and in the working tree.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export interface DocumentSource {
+  /** The document's name in redocly.yaml. */
+  name: string;
+  file: string;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML document
+  document: any;
+}
+
+function git(root: string, args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export interface BaseRef {
+  ref: string;
+  /** How it was chosen, for the reader: `tag v4.0.0`, `merge base with main`. */
+  how: string;
+}
+
+/**
+ * The ref a change is measured against: the last tag reachable from HEAD, else the merge base of
+ * HEAD and `main` (or `origin/main`). Undefined when there is neither (a shallow clone, a fresh
+ * repository without main). On main itself the merge base is HEAD.
+ */
+export function defaultBaseRef(root: string): BaseRef | undefined {
+  const tag = git(root, ['describe', '--tags', '--abbrev=0', 'HEAD']);
+  if (tag) return { ref: tag, how: `last tag ${tag}` };
+  for (const branch of ['main', 'origin/main']) {
+    const base = git(root, ['merge-base', 'HEAD', branch]);
+    if (base) return { ref: base, how: `merge base with ${branch} (${base.slice(0, 12)})` };
+  }
+  return undefined;
+}
+
+/** Whether `ref` names a commit in the repository at `root`. */
+export function refExists(root: string, ref: string): boolean {
+  return git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) !== undefined;
+}
+
+function documentsFrom(read: (path: string) => string | undefined): DocumentSource[] {
+  const config = read('redocly.yaml');
+  if (config === undefined) return [];
+  const apis = (parse(config)?.apis ?? {}) as Record<string, { root: string }>;
+  return Object.entries(apis).flatMap(([name, api]) => {
+    const text = read(api.root);
+    return text === undefined ? [] : [{ name, file: api.root, text, document: parse(text) }];
+  });
+}
+
+/** The documents as committed at `ref`. */
+export function documentsAtRef(root: string, ref: string): DocumentSource[] {
+  return documentsFrom((path) => git(root, ['show', `${ref}:./${path}`]));
+}
+
+/** The documents in the working tree, saved changes included. */
+export function workingDocuments(root: string): DocumentSource[] {
+  return documentsFrom((path) => {
+    const file = join(root, path);
+    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  });
+}
