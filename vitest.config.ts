@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './vitest.resolve.ts';
 
 export default defineConfig({
-  // tsconfig.json maps `#transport` and the package's own name to the sources.
-  resolve: { tsconfigPaths: true },
+  resolve: { alias: sourceAliases },
   test: {
     include: ['test/**/*.test.ts'],
     // The installed package has its own project: npm run test:package.

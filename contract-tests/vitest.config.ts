@@ -1,11 +1,11 @@
 // The contract-test suite: its own project, run by `npm run contract` (contract-tests/run.ts).
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from '../vitest.resolve.ts';
 
 const junit = process.env.CONTRACT_JUNIT;
 
 export default defineConfig({
-  // tsconfig.json maps `#transport` and the package's own name to the sources.
-  resolve: { tsconfigPaths: true },
+  resolve: { alias: sourceAliases },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['contract-tests/**/*.contract.ts'],

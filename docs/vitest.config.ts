@@ -1,9 +1,9 @@
 // `npm run test:browser`: the docs site in a real browser (Debian's chromium, offline).
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from '../vitest.resolve.ts';
 
 export default defineConfig({
-  // tsconfig.json maps `#transport` and the package's own name to the sources.
-  resolve: { tsconfigPaths: true },
+  resolve: { alias: sourceAliases },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['docs/test/**/*.test.ts'],

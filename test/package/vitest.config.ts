@@ -1,8 +1,9 @@
 // `npm run test:package`: the packed package installed outside the repository and used there.
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from '../../vitest.resolve.ts';
 
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  resolve: { alias: sourceAliases },
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/package/**/*.test.ts'],
