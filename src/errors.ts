@@ -25,7 +25,13 @@ export type ApiErrorKind =
   /** The caller's AbortSignal fired. */
   | 'aborted'
   /** The body is not what any response of the operation can be: HTML from a proxy, truncated JSON. */
-  | 'unexpected-body';
+  | 'unexpected-body'
+  /** HTTP 3xx: the client never follows a redirect, so signed headers and bodies go nowhere else. */
+  | 'redirect'
+  /** The answer was larger than `maxResponseBytes`; the connection was discarded. */
+  | 'too-large'
+  /** The client was closed: calls in flight end at once and later calls fail. */
+  | 'closed';
 
 export interface ApiErrorDetails<Body> {
   kind: ApiErrorKind;
@@ -129,6 +135,8 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
  * is not JSON, and those are still `rate-limited` and `server-error`, never `unexpected-body`.
  */
 export function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiErrorKind {
+  // A browser's fetch shows a redirect it did not follow as an opaque response of status 0.
+  if (status === 0 || (status >= 300 && status < 400)) return 'redirect';
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 429) return 'rate-limited';
@@ -167,15 +175,36 @@ export function describeFailure(
   return `${kind} from ${where}${text ? `: ${text}` : ''}`;
 }
 
-/** The error of a call that got no answer: the caller aborted, the deadline passed, or the connection failed. */
+/** Why a transport gave up on an answer that was too large; the connection has been discarded. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+}
+
+/** The reason calls in flight end with when their client is closed. */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+}
+
+const noAnswerKinds: Readonly<Record<string, ApiErrorKind>> = {
+  // A deadline aborts with a TimeoutError, as AbortSignal.timeout does.
+  TimeoutError: 'timeout',
+  ResponseTooLargeError: 'too-large',
+  ClientClosedError: 'closed',
+};
+
+/**
+ * The error of a call that got no answer: the caller aborted, the deadline passed, the answer was
+ * too large, the client was closed, or the connection failed.
+ */
 export function errorWithoutAnswer(
   operationId: string,
   cause: unknown,
   signal: AbortSignal | undefined,
 ): ApiError {
-  // A deadline aborts with a TimeoutError, as AbortSignal.timeout does.
-  const timedOut = (cause as { name?: unknown } | undefined)?.name === 'TimeoutError';
-  const kind = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : 'transport';
+  const name = (cause as { name?: unknown } | undefined)?.name;
+  const known =
+    typeof name === 'string' && Object.hasOwn(noAnswerKinds, name) ? noAnswerKinds[name] : undefined;
+  const kind = known === 'closed' ? known : signal?.aborted ? 'aborted' : (known ?? 'transport');
   const reason =
     cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
   return new ApiError(`${describeFailure(kind, operationId)}${reason ? `: ${reason}` : ''}`, {
@@ -185,14 +214,32 @@ export function errorWithoutAnswer(
   });
 }
 
+/** Where a redirect pointed, as it may be shown: resolved, credentials removed, or why not. */
+function redirectTarget(response: Answer['response']): string {
+  const location = response.headers.get('location');
+  if (!location) return 'no location given';
+  try {
+    const target = new URL(location, response.url);
+    target.username = '';
+    target.password = '';
+    return target.href;
+  } catch {
+    return 'an invalid location';
+  }
+}
+
 /**
  * What an answer means: the parsed data of a success, or the ApiError of a failure. A failure's
- * body is kept parsed when it is JSON and as text otherwise.
+ * body is kept parsed when it is JSON and as text otherwise. `scrub` removes what must never be
+ * shown (the API secret, should a server echo it) before anything is read.
  */
 export function readAnswer(
   operationId: string,
-  { response, text }: Answer,
+  answer: Answer,
+  scrub?: (text: string) => string,
 ): { data: unknown } | { error: ApiError } {
+  const { response } = answer;
+  const text = scrub ? scrub(answer.text) : answer.text;
   const { status } = response;
   if (response.ok) {
     try {
@@ -219,8 +266,12 @@ export function readAnswer(
     } catch {}
   }
   const kind = responseErrorKind(status, body, parsed);
+  const message =
+    kind === 'redirect'
+      ? `${describeFailure(kind, operationId, status)}: to ${redirectTarget(response)}, not followed`
+      : describeFailure(kind, operationId, status, body);
   return {
-    error: new ApiError(describeFailure(kind, operationId, status, body), {
+    error: new ApiError(message, {
       kind,
       operationId,
       status,

@@ -1,36 +1,80 @@
 // The transport of every runtime but Node: a WHATWG fetch, the runtime's own or one the caller
-// injects. It owns the deadline like every transport and reads the whole body within it.
+// injects. It owns the deadline like every transport, never follows a redirect (a 3xx, or a
+// browser's opaque redirect, comes back as it is), and reads the body within a size limit.
+import { ResponseTooLargeError } from '../errors.ts';
 import { Deadline } from './deadline.ts';
+import { Slots } from './slots.ts';
 import type { Answer, Exchange, Transport } from './types.ts';
 
 /** A fetch as openapi-fetch takes it: called with a Request. */
 export type FetchLike = (request: Request) => Promise<Response>;
 
+/**
+ * Exchanges on the wire at once. A browser opens about six connections per origin and queues the
+ * rest where a signed call cannot be re-signed; elsewhere fetch pools freely.
+ */
+const inFlight = 'document' in globalThis || 'WorkerGlobalScope' in globalThis ? 6 : 64;
+
+async function readLimited(response: Response, limit: number): Promise<string> {
+  if (Number(response.headers.get('content-length')) > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(`the answer is larger than maxResponseBytes (${limit})`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(`the answer is larger than maxResponseBytes (${limit})`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 /** `fetch` given: every call goes through it with a Request; none: the runtime's global fetch. */
 export function createFetchTransport(fetch?: FetchLike): Transport {
+  const slots = new Slots(inFlight);
+  const active = new Set<Deadline>();
+  let closed: { reason: unknown } | undefined;
   return {
     async send(exchange: Exchange): Promise<Answer> {
-      const deadline =
-        exchange.timeoutMs > 0 || exchange.signal
-          ? new Deadline(exchange.timeoutMs, exchange.signal)
-          : undefined;
-      const init: RequestInit = {
-        method: exchange.method,
-        headers: exchange.headers,
-        body: exchange.body ?? null,
-        signal: deadline?.signal ?? null,
-      };
+      if (closed) throw closed.reason;
+      const deadline = new Deadline(exchange.timeoutMs, exchange.signal);
+      active.add(deadline);
+      let holding = false;
       try {
+        await slots.acquire(deadline);
+        holding = true;
+        const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
+        const init: RequestInit = {
+          method: exchange.method,
+          headers,
+          body: body ?? null,
+          signal: deadline.signal,
+          redirect: 'manual',
+        };
         const response = fetch
           ? await fetch(new Request(exchange.url, init))
           : await globalThis.fetch(exchange.url, init);
-        return { response, text: await response.text() };
+        return { response, text: await readLimited(response, exchange.maxResponseBytes) };
       } catch (error) {
-        throw deadline?.aborted ? deadline.reason : error;
+        throw deadline.aborted ? deadline.reason : error;
       } finally {
-        deadline?.clear();
+        deadline.clear();
+        active.delete(deadline);
+        if (holding) slots.release();
       }
     },
-    async close() {},
+    async close(reason) {
+      closed = { reason };
+      for (const deadline of active) deadline.abort(reason);
+    },
   };
 }

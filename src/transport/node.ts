@@ -16,8 +16,8 @@ export function createDefaultTransport(): Transport {
     // Once loaded, a call goes straight through, without waiting on the import again.
     send: (exchange) =>
       loaded ? loaded.send(exchange) : load().then((transport) => transport.send(exchange)),
-    close: async () => {
-      if (loading) await (await loading).close();
+    close: async (reason) => {
+      if (loading) await (await loading).close(reason);
     },
   };
 }

@@ -1,11 +1,16 @@
 // The default transport on Node: undici's Pool.request, the fastest HTTP path Node has. A WHATWG
 // Request and Response cost more CPU than the whole undici round trip, so the answer is a light
-// response holding just what the client reads.
+// response holding just what the client reads. undici's pool never follows redirects.
 import { Pool } from 'undici';
+import { ResponseTooLargeError } from '../errors.ts';
 import { Deadline } from './deadline.ts';
+import { Slots } from './slots.ts';
 import type { Answer, Exchange, ResponseLike, Transport } from './types.ts';
 
 type RawHeaders = Record<string, string | string[] | undefined>;
+
+/** Connections per origin; as many exchanges may be on the wire at once. */
+const connections = 256;
 
 class LightResponse implements ResponseLike {
   readonly status: number;
@@ -27,53 +32,88 @@ class LightResponse implements ResponseLike {
   }
 }
 
+function tooLarge(limit: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(`the answer is larger than maxResponseBytes (${limit})`);
+}
+
 export function createUndiciTransport(): Transport {
-  const pools = new Map<string, Pool>();
+  const pools = new Map<string, { pool: Pool; slots: Slots }>();
   const poolFor = (origin: string) => {
-    let pool = pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, { connections: 256, pipelining: 1 });
-      pools.set(origin, pool);
+    let entry = pools.get(origin);
+    if (!entry) {
+      entry = { pool: new Pool(origin, { connections, pipelining: 1 }), slots: new Slots(connections) };
+      pools.set(origin, entry);
     }
-    return pool;
+    return entry;
   };
   // The URL of each route is parsed once.
-  const targets = new Map<string, { pool: Pool; path: string }>();
+  const targets = new Map<string, { pool: Pool; slots: Slots; path: string }>();
   const targetFor = (href: string) => {
     let target = targets.get(href);
     if (!target) {
       const url = new URL(href);
-      target = { pool: poolFor(url.origin), path: url.pathname + url.search };
+      target = { ...poolFor(url.origin), path: url.pathname + url.search };
       if (targets.size < 1024) targets.set(href, target);
     }
     return target;
   };
+  const active = new Set<Deadline>();
+  let closed: { reason: unknown } | undefined;
+
   return {
     async send(exchange: Exchange): Promise<Answer> {
-      const { pool, path } = targetFor(exchange.url);
-      const deadline =
-        exchange.timeoutMs > 0 || exchange.signal
-          ? new Deadline(exchange.timeoutMs, exchange.signal)
-          : undefined;
+      if (closed) throw closed.reason;
+      const { pool, slots, path } = targetFor(exchange.url);
+      const deadline = new Deadline(exchange.timeoutMs, exchange.signal);
+      active.add(deadline);
+      let holding = false;
       try {
+        await slots.acquire(deadline);
+        holding = true;
+        const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
+        if (deadline.aborted) throw deadline.reason;
         const answer = await pool.request({
           path,
           method: exchange.method as 'GET',
-          headers: exchange.headers,
-          body: exchange.body ?? null,
-          signal: (deadline ?? null) as AbortSignal | null,
+          headers,
+          body: body ?? null,
+          signal: deadline as unknown as AbortSignal,
         });
-        const text = await answer.body.text();
+        const limit = exchange.maxResponseBytes;
+        const declared = Number(answer.headers['content-length']);
+        if (declared > limit) {
+          // Destroying the body discards the connection: nothing more is read from it.
+          answer.body.destroy();
+          throw tooLarge(limit);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limit) {
+            answer.body.destroy();
+            throw tooLarge(limit);
+          }
+          chunks.push(chunk);
+        }
+        const text =
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString('utf8')
+            : Buffer.concat(chunks).toString('utf8');
         return { response: new LightResponse(answer.statusCode, answer.headers, exchange.url), text };
       } catch (error) {
         // undici rejects with its own error; the deadline's reason says why it aborted.
-        throw deadline?.aborted ? deadline.reason : error;
+        throw deadline.aborted ? deadline.reason : error;
       } finally {
-        deadline?.clear();
+        deadline.clear();
+        active.delete(deadline);
+        if (holding) slots.release();
       }
     },
-    async close() {
-      const closing = [...pools.values()].map((pool) => pool.close().catch(() => undefined));
+    async close(reason) {
+      closed = { reason };
+      for (const deadline of active) deadline.abort(reason);
+      const closing = [...pools.values()].map(({ pool }) => pool.destroy().catch(() => undefined));
       pools.clear();
       targets.clear();
       await Promise.all(closing);
