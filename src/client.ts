@@ -9,17 +9,27 @@ import { createDefaultTransport } from '#transport';
 import { clientRoutes } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
-import { ApiError, ConfigurationError, describeFailure, errorWithoutAnswer, readAnswer } from './errors.ts';
+import {
+  ApiError,
+  ClientClosedError,
+  ConfigurationError,
+  describeFailure,
+  errorWithoutAnswer,
+  readAnswer,
+} from './errors.ts';
 import {
   type ApiName,
   type ClientOptions,
+  callOptionsProblem,
   checkOptions,
+  defaultMaxResponseBytes,
   defaultTimeoutMs,
   type PrivateClientOptions,
   resolveBaseUrl,
   type VisibleOptions,
   visibleOptions,
 } from './options.ts';
+import { copyPlainData } from './plain-data.ts';
 import { type SlidingWindow, sharedWindow, sleep } from './rate-limit.ts';
 import { isRetryable, resolveRetryPolicy, retryDelayMs } from './retry.ts';
 import { createRequestSigner, type RequestSigner } from './sign-request.ts';
@@ -114,11 +124,16 @@ function routeFor(method: string, path: string): Route {
   return clientRoutes[route as keyof typeof clientRoutes];
 }
 
-function createEngine(api: ApiName, options: ClientOptions, sign?: RequestSigner, limitKey?: string): Engine {
+function createEngine(
+  api: ApiName,
+  options: ClientOptions,
+  signer?: RequestSigner,
+  limitKey?: string,
+): Engine {
   const baseUrl = resolveBaseUrl(api, options);
-  const urlBase = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
   const transport: Transport = options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport();
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   const retryPolicy = resolveRetryPolicy(options.retry);
   const rateLimit = options.rateLimit ?? true;
   const limitScope = limitKey ?? `public:${new URL(baseUrl).origin}`;
@@ -137,32 +152,39 @@ function createEngine(api: ApiName, options: ClientOptions, sign?: RequestSigner
   };
   // Header names as Headers would hold them: lowercase.
   const baseHeaders: Record<string, string> = {};
-  if (sign) baseHeaders['content-type'] = 'application/json';
+  if (signer) baseHeaders['content-type'] = 'application/json';
   if (options.userAgent) baseHeaders['user-agent'] = options.userAgent;
+  const unsigned = { headers: baseHeaders, body: undefined };
+  // Closing ends every wait of every call: the transport's exchanges, the rate limiter, retries.
+  const closing = new AbortController();
+  const closedError = () => new ClientClosedError('the client was closed');
 
-  /** One attempt: signed afresh (a new nonce), sent, and its answer read. */
-  async function attempt(route: Route, fields: Record<string, unknown> | undefined, init: CallOptions) {
-    let headers = baseHeaders;
-    let body: string | undefined;
-    let response: ResponseLike | undefined;
+  /** One attempt: sent, signed afresh (a new nonce) once a connection is free, and its answer read. */
+  async function attempt(
+    route: Route,
+    fields: Record<string, unknown> | undefined,
+    init: CallOptions,
+  ): Promise<AnyResult> {
     try {
-      if (sign) {
-        const signed = await sign(route.path, fields);
-        headers = { ...baseHeaders, ...signed.headers };
-        body = signed.body;
-        if (signed.holdMs > 0) await sleep(signed.holdMs, init.signal);
-      }
       const answer = await transport.send({
-        url: urlBase + route.path,
+        url: baseUrl + route.path,
         method: route.method.toUpperCase(),
-        headers,
-        body,
+        prepare: signer
+          ? async (wait) => {
+              const signed = await signer.sign(route.path, fields);
+              // A window-mode nonce ahead of the clock waits, within the attempt's deadline.
+              for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
+              return { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
+            }
+          : () => unsigned,
         signal: init.signal,
         timeoutMs: init.timeoutMs ?? timeoutMs,
+        maxResponseBytes,
       });
-      response = answer.response;
-      const read = readAnswer(route.operationId, answer);
-      return 'data' in read ? { data: read.data, response } : { error: read.error, response };
+      const read = readAnswer(route.operationId, answer, signer?.scrub);
+      return 'data' in read
+        ? { data: read.data, response: answer.response }
+        : { error: read.error, response: answer.response };
     } catch (cause) {
       return { error: errorWithoutAnswer(route.operationId, cause, init.signal) };
     }
@@ -173,38 +195,62 @@ function createEngine(api: ApiName, options: ClientOptions, sign?: RequestSigner
     const fail = (kind: ApiError['kind'], message: string, field?: string): AnyResult => ({
       error: new ApiError(message, { kind, operationId: route.operationId, field }),
     });
+    if (closing.signal.aborted) return fail('closed', describeFailure('closed', route.operationId));
+    const problem = callOptionsProblem(init);
+    if (problem) return fail('invalid-request', `${problem.field}: ${problem.message}`, problem.field);
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       return fail('invalid-request', 'body must be an object', 'body');
     }
-    const fields = body as Record<string, unknown> | undefined;
+    // What is validated is what is signed: one copy of the caller's own plain data.
+    const copy = body === undefined ? undefined : copyPlainData(body);
+    if (copy && 'problem' in copy) return fail('invalid-request', copy.problem.message, copy.problem.field);
+    const fields = copy?.value as Record<string, unknown> | undefined;
     const violation = 'body' in route ? checkBody(route.body, fields ?? {}) : undefined;
     if (violation) return fail('invalid-request', violation.message, violation.field);
 
+    // The caller's signal and the client's closing, joined only for the waits that need both.
+    const stop = init.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
+    const ended = (): AnyResult =>
+      closing.signal.aborted
+        ? fail('closed', describeFailure('closed', route.operationId))
+        : fail('aborted', describeFailure('aborted', route.operationId));
     // Only operations the documents mark x-retry-safe are ever sent more than once.
     const policy = route.retrySafe ? retryPolicy : undefined;
     const window = windowFor(route);
     for (let attempts = 1; ; attempts++) {
       let release: (() => void) | undefined;
       try {
-        release = await window?.acquire(init.signal);
+        release = await window?.acquire(stop);
       } catch {
-        return fail('aborted', describeFailure('aborted', route.operationId));
+        return ended();
       }
       const outcome: AnyResult = await attempt(route, fields, init).finally(release);
       const error = outcome.error;
       if (!error) return outcome;
-      if (!policy || attempts >= policy.attempts || !isRetryable(error) || init.signal?.aborted) {
-        return attempts === 1 ? outcome : { ...outcome, error: error.withAttempts(attempts) };
-      }
+      const withAttempts = () =>
+        attempts === 1 ? outcome : { ...outcome, error: error.withAttempts(attempts) };
+      if (!policy || attempts >= policy.attempts || !isRetryable(error) || stop.aborted)
+        return withAttempts();
+      const delay = retryDelayMs(policy, attempts, error.retryAfterMs);
+      // The server asks for a longer wait than the policy allows: its answer is the result.
+      if (delay === undefined) return withAttempts();
       try {
-        await sleep(retryDelayMs(policy, attempts, error.retryAfterMs), init.signal);
+        await sleep(delay, stop);
       } catch {
-        return { ...outcome, error: error.withAttempts(attempts) };
+        return withAttempts();
       }
     }
   }
 
-  return { call, close: () => transport.close() };
+  return {
+    call,
+    async close() {
+      if (closing.signal.aborted) return;
+      const reason = closedError();
+      closing.abort(reason);
+      await transport.close(reason);
+    },
+  };
 }
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');

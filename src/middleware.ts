@@ -33,7 +33,7 @@ export type CallerPaths = {
  * compact JSON, signs exactly those bytes and sets the three signing headers.
  */
 export function createSigningMiddleware(options: SigningOptions): Middleware {
-  const sign = createRequestSigner(options);
+  const { sign } = createRequestSigner(options);
   return {
     async onRequest({ request, schemaPath }) {
       const text = await request.text();
@@ -47,7 +47,9 @@ export function createSigningMiddleware(options: SigningOptions): Middleware {
         throw new ConfigurationError('body', 'a signed request needs a JSON object body');
       }
       const signed = await sign(schemaPath, fields as Record<string, unknown> | undefined);
-      if (signed.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, signed.holdMs));
+      for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) {
+        await new Promise((resolve) => setTimeout(resolve, hold));
+      }
       const headers = new Headers(request.headers);
       headers.set('content-type', 'application/json');
       for (const [name, value] of Object.entries(signed.headers)) headers.set(name, value);

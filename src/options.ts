@@ -18,8 +18,10 @@ export interface ClientOptions {
   server?: ServerName;
   /** Any WHATWG fetch; by default Node uses undici's Pool, other runtimes their global fetch. */
   fetch?: FetchLike;
-  /** Per attempt; 0 turns the timeout off. Default 10 s. */
+  /** Per attempt, waiting for a connection and reading the whole answer included; 0 turns it off. Default 10 s. */
   timeoutMs?: number;
+  /** Answers larger than this many bytes end with a `too-large` error. Default 4 MiB. */
+  maxResponseBytes?: number;
   /** Opt-in retries of retry-safe operations: true for the defaults, or a policy. */
   retry?: boolean | Partial<RetryPolicy>;
   /** Client-side rate limiting from the documents' limits (default on); limits may be overridden. */
@@ -35,6 +37,7 @@ export interface VisibleOptions {
   readonly baseUrl: string | undefined;
   readonly server: ServerName | undefined;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly retry: boolean | Partial<RetryPolicy>;
   readonly rateLimit: ClientOptions['rateLimit'];
   readonly userAgent: string | undefined;
@@ -45,6 +48,9 @@ export interface VisibleOptions {
 }
 
 export const defaultTimeoutMs = 10_000;
+export const defaultMaxResponseBytes = 4 * 1024 * 1024;
+/** The longest a timer can wait; a longer timeout would fire at once. */
+export const maxTimeoutMs = 2 ** 31 - 1;
 /** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
 const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
@@ -52,9 +58,11 @@ const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function checkOptions(options: ClientOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new ConfigurationError('options', 'must be an object');
-  const { timeoutMs, userAgent, fetch } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
-    throw new ConfigurationError('timeoutMs', 'must be a number of milliseconds, 0 or more');
+  const { timeoutMs, userAgent, fetch, maxResponseBytes } = options;
+  const timeoutProblem = timeoutMsProblem(timeoutMs);
+  if (timeoutProblem) throw new ConfigurationError('timeoutMs', timeoutProblem);
+  if (maxResponseBytes !== undefined && !(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new ConfigurationError('maxResponseBytes', 'must be a whole number of bytes, 1 or more');
   }
   if (userAgent !== undefined && !(typeof userAgent === 'string' && plainHeaderValue.test(userAgent))) {
     throw new ConfigurationError('userAgent', 'must be a string of visible ASCII characters');
@@ -65,17 +73,62 @@ export function checkOptions(options: ClientOptions): void {
   if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
 }
 
-/** The base URL calls go to: `baseUrl`, or the named server of the documents. */
-export function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
-  if (options.baseUrl !== undefined) {
-    if (typeof options.baseUrl !== 'string' || !URL.canParse(options.baseUrl)) {
-      throw new ConfigurationError(
-        'baseUrl',
-        'must be an absolute URL such as https://host or http://127.0.0.1:4010',
-      );
-    }
-    return options.baseUrl;
+/** What is wrong with a timeout, client-wide or per call, or undefined. */
+export function timeoutMsProblem(timeoutMs: unknown): string | undefined {
+  if (timeoutMs === undefined) return undefined;
+  if (
+    typeof timeoutMs === 'number' &&
+    Number.isFinite(timeoutMs) &&
+    timeoutMs >= 0 &&
+    timeoutMs <= maxTimeoutMs
+  ) {
+    return undefined;
   }
+  return `must be a number of milliseconds from 0 (none) to ${maxTimeoutMs}`;
+}
+
+/** What is wrong with a call's own options (`timeoutMs`, `signal`), checked like the client's. */
+export function callOptionsProblem(init: unknown): { field: string; message: string } | undefined {
+  if (typeof init !== 'object' || init === null) return { field: 'init', message: 'must be an object' };
+  const { timeoutMs, signal } = init as { timeoutMs?: unknown; signal?: unknown };
+  const timeoutProblem = timeoutMsProblem(timeoutMs);
+  if (timeoutProblem) return { field: 'timeoutMs', message: timeoutProblem };
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    return { field: 'signal', message: 'must be an AbortSignal' };
+  }
+  return undefined;
+}
+
+/**
+ * `baseUrl` checked and normalised: http or https, no credentials (never echoed), no query or
+ * fragment, doubled slashes merged and the trailing one removed, so that a path appended to it is
+ * the path called.
+ */
+function checkBaseUrl(baseUrl: unknown): string {
+  const example = 'such as https://host or http://127.0.0.1:4010/prefix';
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) {
+    throw new ConfigurationError('baseUrl', `must be an absolute http(s) URL, ${example}`);
+  }
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError('baseUrl', `must use http or https, not ${url.protocol.slice(0, -1)}`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError(
+      'baseUrl',
+      'must not carry credentials (user:password@); they would be sent and shown',
+    );
+  }
+  if (url.search || baseUrl.includes('?'))
+    throw new ConfigurationError('baseUrl', `must not have a query, ${example}`);
+  if (url.hash || baseUrl.includes('#'))
+    throw new ConfigurationError('baseUrl', `must not have a fragment, ${example}`);
+  return url.origin + url.pathname.replace(/\/{2,}/g, '/').replace(/\/$/, '');
+}
+
+/** The base URL calls go to, without a trailing slash: `baseUrl`, or the named server of the documents. */
+export function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
+  if (options.baseUrl !== undefined) return checkBaseUrl(options.baseUrl);
   const name = options.server ?? 'global';
   const server = servers[api].find((candidate) => candidate.name === name);
   if (!server) {
@@ -83,32 +136,17 @@ export function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
     throw new ConfigurationError('server', `unknown server "${name}"; the documents name ${names}`);
   }
   const variables: Record<string, string> = server.variables;
-  const url = server.url.replace(/\{(\w+)\}/g, (_, variable: string) => variables[variable] ?? '');
-  // The documents mark an origin the specification does not show with a reserved .invalid host.
-  if (new URL(url).hostname.endsWith('.invalid')) {
-    throw new ConfigurationError(
-      'baseUrl',
-      `the specification does not show the origin of the "${name}" server (${server.url}); pass baseUrl`,
-    );
-  }
-  return url;
-}
-
-/** A URL as it may be shown: a username or password in it is redacted. */
-export function withoutCredentials(href: string): string {
-  const url = new URL(href);
-  if (!url.username && !url.password) return href;
-  url.username = '[redacted]';
-  url.password = '[redacted]';
-  return url.toString();
+  return checkBaseUrl(server.url.replace(/\{(\w+)\}/g, (_, variable: string) => variables[variable] ?? ''));
 }
 
 /** The redacted view of the options: what is safe to log. */
 export function visibleOptions(options: ClientOptions | PrivateClientOptions): VisibleOptions {
   const visible: VisibleOptions = {
-    baseUrl: options.baseUrl === undefined ? undefined : withoutCredentials(options.baseUrl),
+    // Checked at creation: it holds no credentials.
+    baseUrl: options.baseUrl,
     server: options.server,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
     retry: options.retry ?? false,
     rateLimit: options.rateLimit ?? true,
     userAgent: options.userAgent,

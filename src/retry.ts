@@ -38,8 +38,12 @@ export function retryPolicyProblem(option: unknown): { field: string; message: s
     return { field: 'retry.attempts', message: 'must be an integer, 1 or more' };
   }
   for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-      return { field: `retry.${field}`, message: 'must be a number of milliseconds, 0 or more' };
+    // A timer cannot wait longer than 2^31 - 1 ms: a longer delay would fire at once.
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= 2 ** 31 - 1)) {
+      return {
+        field: `retry.${field}`,
+        message: `must be a number of milliseconds from 0 to ${2 ** 31 - 1}`,
+      };
     }
   }
   return undefined;
@@ -54,14 +58,16 @@ export function isRetryable(error: ApiError): boolean {
 /**
  * Delay before attempt `attempt + 1`: the exponential step (capped), plus up to half of it again
  * at random so that clients refused together do not retry together, and never sooner than the
- * server's Retry-After.
+ * server's Retry-After. Undefined when the server asks for a longer wait than the policy's
+ * `maxDelayMs`: the call then ends with the server's answer rather than wait that long.
  */
 export function retryDelayMs(
   policy: RetryPolicy,
   attempt: number,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
-): number {
+): number | undefined {
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.max(step * (1 + random() / 2), retryAfterMs ?? 0);
 }

@@ -22,13 +22,13 @@ export interface SignedRequest {
   /** The signing headers, names in lowercase. */
   headers: Record<string, string>;
   /**
-   * In window mode, how long to wait before sending so that the nonce is not too far ahead of the
-   * clock (0 otherwise).
+   * In window mode, how long to wait now before sending so that the nonce is not too far ahead of
+   * the clock (0 or less: send now). Asked again after a wait, since timers may fire early.
    */
-  holdMs: number;
+  holdMs(): number;
 }
 
-export type RequestSigner = (
+export type SignRequest = (
   path: string,
   fields: Readonly<Record<string, unknown>> | undefined,
 ) => Promise<SignedRequest>;
@@ -43,6 +43,12 @@ const signatureHeader = signingHeaders.Signature.toLowerCase();
  */
 export const nonceWindowLeadMs = (nonceWindowSeconds * 1000) / 5;
 
+export interface RequestSigner {
+  sign: SignRequest;
+  /** Replaces the API secret wherever it appears in a text (a server that echoes it back). */
+  scrub(text: string): string;
+}
+
 /** Checks the signing options (a ConfigurationError names the wrong one) and returns the signer. */
 export function createRequestSigner(options: SigningOptions): RequestSigner {
   const { apiKey, apiSecret, nonceWindow = false, clock = Date.now } = options;
@@ -55,8 +61,10 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
   if (typeof nonceWindow !== 'boolean') throw new ConfigurationError('nonceWindow', 'must be a boolean');
   if (typeof clock !== 'function') throw new ConfigurationError('clock', 'must be a function');
   const signer = createSigner(apiSecret);
+  const scrub = (text: string) =>
+    text.includes(apiSecret) ? text.replaceAll(apiSecret, '[redacted]') : text;
 
-  return async (path, fields) => {
+  const sign: SignRequest = async (path, fields) => {
     // A null prototype keeps a caller's field named __proto__ an ordinary field.
     const full: Record<string, unknown> = Object.create(null);
     full.request = path;
@@ -73,7 +81,8 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
     return {
       body,
       headers: { [apiKeyHeader]: apiKey, [payloadHeader]: payload, [signatureHeader]: signature },
-      holdMs: nonceWindow ? Number(nonce) - clock() - nonceWindowLeadMs : 0,
+      holdMs: nonceWindow ? () => Number(nonce) - clock() - nonceWindowLeadMs : () => 0,
     };
   };
+  return { sign, scrub };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
   type ApiErrorKind,
+  ConfigurationError,
   createPrivateClient,
   createPublicClient,
   unwrap,
@@ -227,13 +228,16 @@ describe('the secret stays secret', () => {
       expect(text).not.toContain(secret);
     }
     expect(client.options.apiSecret).toBe('[redacted]');
-    const proxied = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: 's',
-      baseUrl: `http://user:${secret}@127.0.0.1:9`,
-    });
-    expect(inspect(proxied)).not.toContain(secret);
-    expect(JSON.stringify(proxied)).not.toContain(secret);
+    // Credentials in a base URL are refused outright, without echoing them.
+    let refused: unknown;
+    try {
+      createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: `http://user:${secret}@127.0.0.1:9` });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ConfigurationError);
+    expect((refused as ConfigurationError).field).toBe('baseUrl');
+    expectNoSecret(refused);
   });
 });
 

@@ -32,7 +32,13 @@ afterAll(() => server.close());
 const publicClient = (userAgent: string) =>
   createPublicClient({ baseUrl: server.url, rateLimit: false, userAgent });
 const privateClient = (userAgent: string) =>
-  createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: server.url, rateLimit: false, userAgent });
+  createPrivateClient({
+    apiKey: 'k',
+    apiSecret: 'gateway-test-secret',
+    baseUrl: server.url,
+    rateLimit: false,
+    userAgent,
+  });
 
 describe('gateway answers', () => {
   it('a 429 whose body is not JSON is rate-limited, with its text and Retry-After', async () => {
