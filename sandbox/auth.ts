@@ -47,14 +47,18 @@ export function authenticate(
   if (!sameText(signature, expectedSignature(key.secret, payload))) return unauthorized(operationId);
   if (!sameText(payload, rawBody.toString('base64'))) return unauthorized(operationId);
 
-  const text = rawBody.toString('utf8');
+  // Invalid UTF-8, JSON nested deeper than any document's body, or JSON that is not canonical and
+  // compact is an invalid payload, never a 500.
   let body: unknown;
+  let text: string;
   try {
+    text = strictUtf8.decode(rawBody);
+    if (nestingDepth(text) > maxNesting) return { ...upstream.invalidPayload };
     body = JSON.parse(text);
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || JSON.stringify(body) !== text) {
+      return { ...upstream.invalidPayload };
+    }
   } catch {
-    return { ...upstream.invalidPayload };
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || JSON.stringify(body) !== text) {
     return { ...upstream.invalidPayload };
   }
   const fields = body as Record<string, unknown>;
@@ -66,6 +70,28 @@ export function authenticate(
     return notProvided(operationId, upstream.nonceNotProvided);
   }
   return { key, body: fields };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** Deeper than any body of the documents (they nest two levels), with room to spare. */
+const maxNesting = 32;
+
+/** The deepest nesting of arrays and objects in a JSON text, strings skipped; linear, no recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c)
+        index++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 /**

@@ -10,16 +10,13 @@ export class SlidingWindowLimiter {
   readonly #accepted = new Map<string, number[]>();
 
   /**
-   * Records a call at `now` (ms) if the window has room; otherwise answers how many whole
-   * seconds until the oldest call in the window leaves it.
+   * Whether the window has room for one more call at `now` (ms), without counting it; if not,
+   * how many whole seconds until the oldest call in the window leaves it.
    */
-  take(bucket: string, limit: Limit, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+  check(bucket: string, limit: Limit, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
     const windowMs = limit.windowSeconds * 1000;
-    let times = this.#accepted.get(bucket);
-    if (!times) {
-      times = [];
-      this.#accepted.set(bucket, times);
-    }
+    const times = this.#accepted.get(bucket);
+    if (!times) return { ok: true };
     let expired = 0;
     while (expired < times.length && (times[expired] as number) <= now - windowMs) expired++;
     if (expired > 0) times.splice(0, expired);
@@ -27,7 +24,23 @@ export class SlidingWindowLimiter {
       const oldest = times[0] as number;
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
     }
-    times.push(now);
     return { ok: true };
+  }
+
+  /** Counts a call accepted at `now` (ms). */
+  record(bucket: string, now: number): void {
+    let times = this.#accepted.get(bucket);
+    if (!times) {
+      times = [];
+      this.#accepted.set(bucket, times);
+    }
+    times.push(now);
+  }
+
+  /** `check`, and when there is room, `record`. */
+  take(bucket: string, limit: Limit, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const verdict = this.check(bucket, limit, now);
+    if (verdict.ok) this.record(bucket, now);
+    return verdict;
   }
 }

@@ -77,16 +77,19 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
+/** The body, `too-large` past maxBodyBytes, or `hung-up` when the client went away mid-upload. */
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large' | 'hung-up'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBodyBytes) chunks.push(chunk);
     });
-    request.on('end', () => resolve(size > maxBodyBytes ? undefined : Buffer.concat(chunks)));
-    request.on('error', reject);
+    request.on('end', () => resolve(size > maxBodyBytes ? 'too-large' : Buffer.concat(chunks)));
+    // A client that hangs up is not the sandbox's failure: nothing to answer, nothing to log.
+    request.on('error', () => resolve('hung-up'));
+    request.on('aborted', () => resolve('hung-up'));
   });
 }
 
@@ -117,12 +120,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return found;
   }
 
+  /**
+   * The rate limit's refusal when the bucket is full. With `count`, a call with room is counted at
+   * once; otherwise the caller counts it (`limiter.record`) only once it has been carried out, so
+   * that refused calls (a replayed nonce, a bad body) never use up a key's limit.
+   */
   function rateLimited(
     operationId: OperationId,
     bucket: string,
     refusal: () => ErrorAnswer,
+    count: boolean,
   ): Reply | undefined {
-    const verdict = limiter.take(`${operationId} ${bucket}`, operations[operationId].rateLimit, clock());
+    const limit = operations[operationId].rateLimit;
+    const name = `${operationId} ${bucket}`;
+    const verdict = count ? limiter.take(name, limit, clock()) : limiter.check(name, limit, clock());
     if (verdict.ok) return undefined;
     return { ...refusal(), headers: { 'retry-after': String(verdict.retryAfterSeconds) } };
   }
@@ -131,7 +142,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const authenticated = authenticate(operationId, request.headers, raw, state.keys);
     if ('status' in authenticated) return authenticated;
     const { key, body } = authenticated;
-    const limited = rateLimited(operationId, `key:${key.apiKey}`, () => tooManyRequests(operationId));
+    const bucket = `key:${key.apiKey}`;
+    const limited = rateLimited(operationId, bucket, () => tooManyRequests(operationId), false);
     if (limited) return limited;
     // The nonce is checked here, but used up only once the call has been carried out (below):
     // a call refused for any reason (key, permission, body, business rule) leaves the key's
@@ -147,7 +159,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (invalid) return invalid;
     const handler = privateHandlers[operationId] as Handler;
     const answer = handler({ state, accountId: key.account, key, now }, body as never);
-    if (answer.status >= 200 && answer.status < 300) nonces.record(operationId, key, body, now);
+    if (answer.status >= 200 && answer.status < 300) {
+      nonces.record(operationId, key, body, now);
+      limiter.record(`${operationId} ${bucket}`, now);
+    }
     return answer;
   }
 
@@ -207,8 +222,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     if (options.corsOrigins && answerCors(options.corsOrigins, request, response)) return;
-    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
-    const operationId = route(request.method ?? 'GET', url.pathname);
+    // A request target that is not a path (`//%zz`, `http://[`) is the client's mistake: 400.
+    const target = request.url ?? '/';
+    const pathname =
+      target.startsWith('/') && URL.canParse(target, 'http://sandbox.invalid')
+        ? new URL(target, 'http://sandbox.invalid').pathname
+        : undefined;
+    if (pathname === undefined) {
+      request.resume();
+      send(response, undefined, { status: 400 });
+      return;
+    }
+    const operationId = route(request.method ?? 'GET', pathname);
     if (operationId === undefined || operationId === 'wrong-method') {
       request.resume();
       const status = operationId ? 405 : 404;
@@ -232,15 +257,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     const raw = await readBody(request);
+    if (raw === 'hung-up') return;
     let reply: Reply;
-    if (raw === undefined) {
+    if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
       reply = { ...upstream.invalidPayload };
     } else if (operations[operationId].auth === 'none') {
       const bucket = `address:${request.socket.remoteAddress ?? ''}`;
       // The gateway's rate-limit answer has a body that is not JSON and whose text the
       // document does not show (observed upstream): the sandbox sends none.
-      reply = rateLimited(operationId, bucket, () => ({ status: 429, body: undefined })) ?? {
+      reply = rateLimited(operationId, bucket, () => ({ status: 429, body: undefined }), true) ?? {
         status: 200,
         body: responseExample(operationId, 'pong').value,
       };
