@@ -10,6 +10,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { addBeforeContender, type HttpResult, runHttp } from './http.ts';
+import { builtEntry, builtTransport } from './package.ts';
 import { type PipelineResult, runPipeline } from './pipeline.ts';
 import { runSigning, type SigningResult } from './signing.ts';
 import { runSize, type SizeResult } from './size.ts';
@@ -234,10 +235,10 @@ async function main(): Promise<string> {
   }
 
   if (size) {
-    out.push('', '#### Size: esbuild bundle of src/index.ts (node, ESM, minified)', '');
+    out.push('', `#### Size: esbuild bundle of the built package's ${builtEntry} (node, ESM, minified)`, '');
     const minified = size.minifiedByGroup;
     const own = (minified.src ?? 0) + (minified.generated ?? 0);
-    const transportMinified = size.minifiedOwnFiles['src/undici-transport.ts'] ?? 0;
+    const transportMinified = size.minifiedOwnFiles[builtTransport] ?? 0;
     out.push(
       table(
         ['part', 'gzipped', 'minified'],
@@ -248,11 +249,7 @@ async function main(): Promise<string> {
             kb(size.ownWithoutTable),
             kb((minified.src ?? 0) - transportMinified),
           ],
-          [
-            'transport: src/undici-transport.ts chunk (first call)',
-            kb(size.transport),
-            kb(transportMinified),
-          ],
+          [`transport: ${builtTransport} chunk (first call)`, kb(size.transport), kb(transportMinified)],
           ['openapi-fetch', kb(size.openapiFetch), kb(minified['openapi-fetch'] ?? 0)],
           ['undici (loaded with the transport)', kb(size.undici), kb(minified.undici ?? 0)],
           ['whole bundle', kb(size.total), kb(Object.values(minified).reduce((a, b) => a + b, 0))],
@@ -275,7 +272,7 @@ async function main(): Promise<string> {
         ['subject', 'import + create client', '… + first signed call', 'process wall time (spawn to exit)'],
         [
           [
-            'our client (esbuild ESM build)',
+            'our client (built package, dist/)',
             ms(startup.ours.ms),
             ms(startup.ours.firstCallMs),
             ms(startup.ours.wallMs),
@@ -286,7 +283,7 @@ async function main(): Promise<string> {
             ms(startup.ccxt.firstCallMs),
             ms(startup.ccxt.wallMs),
           ],
-          ['`txc ping` against the sandbox (esbuild ESM build)', '–', '–', ms(startup.txcPingWallMs)],
+          ['`txc ping` against the sandbox (built bin)', '–', '–', ms(startup.txcPingWallMs)],
         ],
       ),
     );

@@ -1,11 +1,12 @@
-// Size: src/index.ts bundled by esbuild for Node (ESM, minified, code splitting), gzipped. With
-// openapi-fetch and undici external, the entry chunk is the client's own code (src/ and the
-// generated operation table) and a second chunk is the transport module, which the client
-// imports on its first call. Each package's share is what bundling it in adds; the metafile
+// Size: the built package's entry (dist/src/index.js) bundled by esbuild for Node (ESM, minified,
+// code splitting), gzipped. With openapi-fetch and undici external, the entry chunk is the
+// client's own code (src/ and the generated operation table) and a second chunk is the undici
+// transport, which the client imports on its first call. Each package's share is what bundling it in adds; the metafile
 // gives the minified bytes of every input.
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { buildPackage, builtEntry, builtTransport } from './package.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -14,7 +15,7 @@ export interface SizeResult {
   own: number;
   /** Gzipped bytes of the entry chunk with the generated operation table left external. */
   ownWithoutTable: number;
-  /** Gzipped bytes of the chunk holding src/undici-transport.ts, loaded on the first call. */
+  /** Gzipped bytes of the chunk holding the undici transport, loaded on the first call. */
   transport: number;
   /** Gzipped bytes that bundling openapi-fetch in adds. */
   openapiFetch: number;
@@ -33,7 +34,9 @@ const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
 async function bundle(external: string[], splitting: boolean, tableExternal = false) {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { index: 'src/index.ts' },
+    entryPoints: { index: builtEntry },
+    // As a consumer bundles it: package.json's conditions, not this repository's tsconfig paths.
+    tsconfigRaw: '{}',
     bundle: true,
     splitting,
     outdir: 'out', // not written
@@ -50,7 +53,7 @@ async function bundle(external: string[], splitting: boolean, tableExternal = fa
           {
             name: 'table-external',
             setup(plugin) {
-              plugin.onResolve({ filter: /generated\/operations\.ts$/ }, (args) => ({
+              plugin.onResolve({ filter: /generated\/operations\.js$/ }, (args) => ({
                 path: args.path,
                 external: true,
               }));
@@ -69,20 +72,20 @@ async function bundle(external: string[], splitting: boolean, tableExternal = fa
 function groupOf(input: string): string {
   const packageMatch = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (packageMatch) return packageMatch[1] as string;
-  return input.split('/')[0] as string;
+  // dist/src/… and dist/generated/… count as src and generated.
+  return input.replace(/^dist\//, '').split('/')[0] as string;
 }
 
 export async function runSize(): Promise<SizeResult> {
+  buildPackage();
   const split = await bundle(['undici', 'openapi-fetch'], true);
-  const entry = split.find((output) => output.meta.entryPoint === 'src/index.ts');
-  const transport = split.find((output) => 'src/undici-transport.ts' in output.meta.inputs);
+  const entry = split.find((output) => output.meta.entryPoint === builtEntry);
+  const transport = split.find((output) => builtTransport in output.meta.inputs);
   if (!entry || !transport || entry === transport) throw new Error('unexpected esbuild chunks');
   const sum = (outputs: { gzip: number }[]) => outputs.reduce((total, output) => total + output.gzip, 0);
   const own = sum(split.filter((output) => output !== transport));
   const withoutTable = await bundle(['undici', 'openapi-fetch'], true, true);
-  const ownWithoutTable = sum(
-    withoutTable.filter((output) => !('src/undici-transport.ts' in output.meta.inputs)),
-  );
+  const ownWithoutTable = sum(withoutTable.filter((output) => !(builtTransport in output.meta.inputs)));
   const ownAll = sum(await bundle(['undici', 'openapi-fetch'], false));
   const withOpenapiFetch = sum(await bundle(['undici'], false));
   const full = await bundle([], false);

@@ -1,23 +1,20 @@
 // Start-up: the time to import the package and create a client, in fresh child processes,
-// against ccxt (import ccxt + new ccxt.whitebit()). Our package is TypeScript source, so it is
-// first compiled as a consumer would ship it: an esbuild ESM bundle for Node (code splitting
-// keeps the lazily loaded undici transport out of the start-up path; openapi-fetch and undici
-// stay external and load from node_modules). Each child reports the milliseconds from just
-// before its import to just after the client exists, and to the end of a first signed call to
-// the bench server (which loads the transport); the process wall time is kept too. The `txc`
-// command line is bundled the same way and `txc ping` is timed against the sandbox, spawn to exit.
+// against ccxt (import ccxt + new ccxt.whitebit()). Our side is the built package as installed
+// (dist/, `npm run build`), imported as it is: the undici transport loads only on the first call.
+// Each child reports the milliseconds from just before its import to just after the client
+// exists, and to the end of a first signed call to the bench server (which loads the transport);
+// the process wall time is kept too. `txc ping` (the built bin) is timed against the sandbox,
+// spawn to exit.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { startSandbox } from '../sandbox/server.ts';
 import { environmentVariables } from '../src/cli/environment.ts';
 import { balancePath, startServer } from './http.ts';
+import { buildPackage, builtCli, builtEntry } from './package.ts';
 import { median } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so that the bundle's bare imports resolve as an installed package's would.
-const outdir = `${root}node_modules/.cache/txc-bench-startup`;
 
 function childScript(subject: 'ours' | 'ccxt', entry: string, origin: string): string {
   const load =
@@ -110,26 +107,12 @@ export interface StartupResult {
 }
 
 export async function runStartup(options: { runs: number }): Promise<StartupResult> {
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
+  buildPackage();
   const server = await startServer();
   const sandbox = await startSandbox({ port: 0 });
   try {
-    await build({
-      absWorkingDir: root,
-      entryPoints: { index: 'src/index.ts', txc: 'src/cli/txc.ts' },
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outdir,
-      outExtension: { '.js': '.mjs' },
-      external: ['openapi-fetch', 'undici', 'commander'],
-      logLevel: 'silent',
-    });
-    const entry = pathToFileURL(`${outdir}/index.mjs`).href;
-    const txcEntry = `${outdir}/txc.mjs`;
+    const entry = pathToFileURL(join(root, builtEntry)).href;
+    const txcEntry = join(root, builtCli);
     const samples = { ours: [] as Sample[], ccxt: [] as Sample[], txc: [] as number[] };
     const script = (subject: 'ours' | 'ccxt') => childScript(subject, entry, server.origin);
     // One untimed run each fills the file cache; then alternate.
@@ -153,6 +136,5 @@ export async function runStartup(options: { runs: number }): Promise<StartupResu
   } finally {
     server.stop();
     await sandbox.close();
-    rmSync(outdir, { recursive: true, force: true });
   }
 }
