@@ -50,7 +50,8 @@ export function createFetchTransport(fetch?: FetchLike): Transport {
       active.add(deadline);
       let holding = false;
       try {
-        await slots.acquire(deadline);
+        const queued = slots.acquire(deadline);
+        if (queued) await queued;
         holding = true;
         const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
         const init: RequestInit = {

@@ -1,7 +1,7 @@
 // The default transport on Node: undici's Pool.request, the fastest HTTP path Node has. A WHATWG
 // Request and Response cost more CPU than the whole undici round trip, so the answer is a light
 // response holding just what the client reads. undici's pool never follows redirects.
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { ResponseTooLargeError } from '../errors.ts';
 import { Deadline } from './deadline.ts';
 import { Slots } from './slots.ts';
@@ -36,6 +36,37 @@ function tooLarge(limit: number): ResponseTooLargeError {
   return new ResponseTooLargeError(`the answer is larger than maxResponseBytes (${limit})`);
 }
 
+type Body = Dispatcher.ResponseData['body'];
+
+/**
+ * The whole body as text, refused past `limit` bytes, declared or streamed; destroying the body
+ * discards its connection, so nothing more is read. Plain 'data' events: an async iterator over
+ * the stream measured several promise hops a call more.
+ */
+function readLimited(body: Body, declared: number, limit: number): Promise<string> {
+  if (declared > limit) {
+    body.destroy();
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        reject(tooLarge(limit));
+      } else chunks.push(chunk);
+    });
+    body.on('end', () =>
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      ),
+    );
+    body.on('error', reject);
+  });
+}
+
 export function createUndiciTransport(): Transport {
   const pools = new Map<string, { pool: Pool; slots: Slots }>();
   const poolFor = (origin: string) => {
@@ -68,7 +99,9 @@ export function createUndiciTransport(): Transport {
       active.add(deadline);
       let holding = false;
       try {
-        await slots.acquire(deadline);
+        // A free slot is taken at once, without a promise.
+        const queued = slots.acquire(deadline);
+        if (queued) await queued;
         holding = true;
         const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
         if (deadline.aborted) throw deadline.reason;
@@ -79,27 +112,11 @@ export function createUndiciTransport(): Transport {
           body: body ?? null,
           signal: deadline as unknown as AbortSignal,
         });
-        const limit = exchange.maxResponseBytes;
-        const declared = Number(answer.headers['content-length']);
-        if (declared > limit) {
-          // Destroying the body discards the connection: nothing more is read from it.
-          answer.body.destroy();
-          throw tooLarge(limit);
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > limit) {
-            answer.body.destroy();
-            throw tooLarge(limit);
-          }
-          chunks.push(chunk);
-        }
-        const text =
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString('utf8')
-            : Buffer.concat(chunks).toString('utf8');
+        const text = await readLimited(
+          answer.body,
+          Number(answer.headers['content-length']),
+          exchange.maxResponseBytes,
+        );
         return { response: new LightResponse(answer.statusCode, answer.headers, exchange.url), text };
       } catch (error) {
         // undici rejects with its own error; the deadline's reason says why it aborted.

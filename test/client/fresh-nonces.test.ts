@@ -8,8 +8,8 @@ import { summaryPath } from './paths.ts';
 
 const key = credentialKey(loadFixture());
 /** A slow server and a short window: calls beyond the pool's connections queue for several windows. */
-const delayMs = 400;
-const windowMs = 1500;
+const delayMs = 1000;
+const windowMs = 3000;
 const calls = 2000;
 let sandbox: Sandbox;
 
