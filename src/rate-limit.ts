@@ -13,40 +13,63 @@ export interface Limit {
  * arrival, which lies between the two, so no window of the server's sees more than N requests,
  * whatever the network delays: a window timed from the send alone would let a slow request and
  * a fast later one land closer than a window apart.
+ *
+ * Permits on their way back are the release times of recent calls, in order; they are counted
+ * lazily when a permit is asked for, so a call costs no timer. A timer runs only while calls
+ * wait, for the earliest permit to come back, and keeps the process alive meanwhile: a script
+ * whose calls are queued must not exit with its work undone.
  */
 export class SlidingWindow {
-  private available: number;
+  private inFlight = 0;
+  /** Release times (ms) of permits not yet back; live from `head` on. */
+  private returning: number[] = [];
+  private head = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Timers that will hand a permit back; they keep the process alive only while calls wait. */
-  private readonly returning = new Set<ReturnType<typeof setTimeout>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly requests: number;
   private readonly windowMs: number;
+  private readonly now: () => number;
 
-  constructor(limit: Limit) {
-    this.available = limit.requests;
+  constructor(limit: Limit, now: () => number = () => performance.now()) {
+    this.requests = limit.requests;
     this.windowMs = limit.windowSeconds * 1000;
+    this.now = now;
+  }
+
+  /** Permits free now: the limit less those in use and those not back yet. */
+  private available(): number {
+    const cutoff = this.now() - this.windowMs;
+    const times = this.returning;
+    while (this.head < times.length && (times[this.head] as number) <= cutoff) this.head++;
+    if (this.head > 1024 && this.head * 2 > times.length) {
+      this.returning = times.slice(this.head);
+      this.head = 0;
+    }
+    return this.requests - this.inFlight - (this.returning.length - this.head);
   }
 
   /** Resolves with a release function once a permit is free, in call order. */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.available > 0 && this.waiting.length === 0) {
-      this.available--;
+    if (this.waiting.length === 0 && this.available() > 0) {
+      this.inFlight++;
       return Promise.resolve(this.releaser());
     }
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const grant = () => {
         signal?.removeEventListener('abort', onAbort);
+        this.inFlight++;
         resolve(this.releaser());
       };
       const onAbort = () => {
         const index = this.waiting.indexOf(grant);
         if (index >= 0) this.waiting.splice(index, 1);
-        if (this.waiting.length === 0) this.keepAlive(false);
+        if (this.waiting.length === 0) this.stopTimer();
         reject(signal?.reason);
       };
       this.waiting.push(grant);
-      this.keepAlive(true);
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.schedule();
     });
   }
 
@@ -55,28 +78,31 @@ export class SlidingWindow {
     return () => {
       if (released) return;
       released = true;
-      const timer = setTimeout(() => {
-        this.returning.delete(timer);
-        const next = this.waiting.shift();
-        if (next) next();
-        else this.available++;
-        if (this.waiting.length === 0) this.keepAlive(false);
-      }, this.windowMs);
-      this.returning.add(timer);
-      if (this.waiting.length === 0) (timer as { unref?: () => void }).unref?.();
+      this.inFlight--;
+      this.returning.push(this.now());
+      if (this.waiting.length > 0) this.schedule();
     };
   }
 
-  /**
-   * A permit on its way back must not keep an idle process alive, but must while a call waits
-   * for it: otherwise a script whose calls are queued would exit with its work undone.
-   */
-  private keepAlive(on: boolean): void {
-    for (const timer of this.returning) {
-      const handle = timer as { ref?: () => void; unref?: () => void };
-      if (on) handle.ref?.();
-      else handle.unref?.();
+  /** Grants waiting calls the permits that are back, and waits for the next one if calls remain. */
+  private schedule(): void {
+    this.stopTimer();
+    let free = this.available();
+    while (free > 0 && this.waiting.length > 0) {
+      (this.waiting.shift() as () => void)();
+      free--;
     }
+    if (this.waiting.length === 0) return;
+    // The next permit back: the oldest release, one window on. None returning means every permit
+    // is in flight: a release will schedule again.
+    const oldest = this.returning[this.head];
+    if (oldest === undefined) return;
+    this.timer = setTimeout(() => this.schedule(), Math.max(0, oldest + this.windowMs - this.now()) + 1);
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 
