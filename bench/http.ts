@@ -14,8 +14,8 @@ import { createSigner } from '../src/signing.ts';
 import { percentile } from './stats.ts';
 
 export const balancePath = operations.getMainBalance.path;
-const apiKey = 'bench-key';
-const apiSecret = 'bench-secret';
+export const apiKey = 'bench-key';
+export const apiSecret = 'bench-secret';
 
 export interface Contender {
   id: string;
@@ -25,7 +25,7 @@ export interface Contender {
 }
 
 /** The body and headers of one signed main-balance call, computed once (for the baselines). */
-async function precomputed() {
+export async function precomputed() {
   const body = JSON.stringify({ request: balancePath, nonce: String(Date.now()) });
   const { payload, signature } = await createSigner(apiSecret, 'node')(body);
   const headers: Record<string, string> = {
@@ -43,6 +43,22 @@ export const contenders: Contender[] = [
     label: '(a) our client, default transport',
     async open(origin) {
       const client = createPrivateClient({ baseUrl: origin, apiKey, apiSecret, rateLimit: false });
+      return {
+        call: async () => {
+          const result = await client.POST(balancePath);
+          if (result.error) throw result.error;
+        },
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    id: 'client-limited',
+    label: "(a') our client, rate limiter on (as by default; a limit it never reaches)",
+    async open(origin) {
+      // The limiter's bookkeeping on every call, without ever making a call wait.
+      const limits = { getMainBalance: { requests: 1_000_000_000, windowSeconds: 10 } };
+      const client = createPrivateClient({ baseUrl: origin, apiKey, apiSecret, rateLimit: { limits } });
       return {
         call: async () => {
           const result = await client.POST(balancePath);

@@ -1,0 +1,95 @@
+// Bun and Deno: our built client (its default transport there is the runtime's own fetch) against
+// that runtime's raw fetch with a body signed once beforehand, each in fresh child processes
+// calling the same loopback server, interleaved, at concurrency 1 and 64. The package is laid out
+// as installed, in a temporary project outside the repository (inside it, Bun would follow this
+// repository's tsconfig paths to the sources). The runtimes are the package tests' (from the npm
+// registry, cached outside the work tree).
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installRuntimes } from '../test/package/runtimes.ts';
+import { apiKey, apiSecret, balancePath, precomputed, startServer } from './http.ts';
+import { buildPackage } from './package.ts';
+
+const child = fileURLToPath(new URL('./runtime-child.mjs', import.meta.url));
+
+export interface RuntimeResult {
+  runtime: string;
+  concurrency: number;
+  ours: number;
+  raw: number;
+  /** ours / raw */
+  ratio: number;
+}
+
+function round(
+  command: string[],
+  environment: Record<string, string>,
+): Promise<{ requests: number; seconds: number }> {
+  const [binary, ...args] = command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    execFile(
+      binary,
+      args,
+      { env: { ...process.env, ...environment }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${binary}: ${stderr.trim().slice(-300) || error.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').pop() as string));
+      },
+    );
+  });
+}
+
+export async function runRuntimes(options: { rounds: number; roundMs: number }): Promise<RuntimeResult[]> {
+  const root = buildPackage();
+  // dist/ and package.json are all Bun and Deno load: their transport is fetch, not undici.
+  const project = mkdtempSync(join(tmpdir(), 'txc-bench-runtimes-'));
+  const installed = join(project, 'node_modules', 'txc-api-v4');
+  cpSync(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+  cpSync(join(root, 'package.json'), join(installed, 'package.json'));
+  cpSync(child, join(project, 'child.mjs'));
+  // Deno resolves a bare import only for a dependency the project declares.
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ private: true, type: 'module', dependencies: { 'txc-api-v4': version } }),
+  );
+  const runtimes = installRuntimes().filter((runtime) => runtime.name === 'bun' || runtime.name === 'deno');
+  const server = await startServer();
+  const signed = await precomputed();
+  const results: RuntimeResult[] = [];
+  try {
+    for (const runtime of runtimes) {
+      for (const concurrency of [1, 64]) {
+        const totals = { ours: { requests: 0, seconds: 0 }, raw: { requests: 0, seconds: 0 } };
+        for (let index = 0; index < options.rounds; index++) {
+          const order = index % 2 === 0 ? (['ours', 'raw'] as const) : (['raw', 'ours'] as const);
+          for (const contender of order) {
+            const sample = await round(runtime.run(join(project, 'child.mjs')), {
+              CONTENDER: contender,
+              ORIGIN: server.origin,
+              BALANCE_PATH: balancePath,
+              CONCURRENCY: String(concurrency),
+              DURATION_MS: String(options.roundMs),
+              ENTRY: 'txc-api-v4',
+              PRECOMPUTED: JSON.stringify(signed),
+              API_KEY: apiKey,
+              API_SECRET: apiSecret,
+            });
+            totals[contender].requests += sample.requests;
+            totals[contender].seconds += sample.seconds;
+          }
+        }
+        const ours = totals.ours.requests / totals.ours.seconds;
+        const raw = totals.raw.requests / totals.raw.seconds;
+        results.push({ runtime: runtime.name, concurrency, ours, raw, ratio: ours / raw });
+      }
+    }
+    return results;
+  } finally {
+    server.stop();
+    rmSync(project, { recursive: true, force: true });
+  }
+}
