@@ -32,9 +32,9 @@ import {
 import { copyPlainData } from './plain-data.ts';
 import { type SlidingWindow, sharedWindow, sleep } from './rate-limit.ts';
 import { isRetryable, resolveRetryPolicy, retryDelayMs } from './retry.ts';
-import { createRequestSigner, type RequestSigner } from './sign-request.ts';
+import { createRequestSigner, type RequestSigner, type SignedRequest } from './sign-request.ts';
 import { createFetchTransport } from './transport/fetch.ts';
-import type { ResponseLike, Transport } from './transport/types.ts';
+import type { Outgoing, ResponseLike, Transport } from './transport/types.ts';
 import { checkBody } from './validate.ts';
 
 export type {
@@ -159,6 +159,26 @@ function createEngine(
   const closing = new AbortController();
   const closedError = () => new ClientClosedError('the client was closed');
 
+  /** The signed headers and body, after any window-mode hold; without a promise when neither waits. */
+  function prepareSigned(
+    signer: RequestSigner,
+    path: string,
+    fields: Record<string, unknown> | undefined,
+    wait: (ms: number) => Promise<void>,
+  ): Outgoing | Promise<Outgoing> {
+    const finish = (signed: SignedRequest): Outgoing | Promise<Outgoing> => {
+      const outgoing = { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
+      // A window-mode nonce ahead of the clock waits, within the attempt's deadline.
+      if (signed.holdMs() <= 0) return outgoing;
+      return (async () => {
+        for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
+        return outgoing;
+      })();
+    };
+    const signed = signer.sign(path, fields);
+    return signed instanceof Promise ? signed.then(finish) : finish(signed);
+  }
+
   /** One attempt: sent, signed afresh (a new nonce) once a connection is free, and its answer read. */
   async function attempt(
     route: Route,
@@ -169,14 +189,7 @@ function createEngine(
       const answer = await transport.send({
         url: baseUrl + route.path,
         method: route.method.toUpperCase(),
-        prepare: signer
-          ? async (wait) => {
-              const signed = await signer.sign(route.path, fields);
-              // A window-mode nonce ahead of the clock waits, within the attempt's deadline.
-              for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
-              return { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
-            }
-          : () => unsigned,
+        prepare: signer ? (wait) => prepareSigned(signer, route.path, fields, wait) : () => unsigned,
         signal: init.signal,
         timeoutMs: init.timeoutMs ?? timeoutMs,
         maxResponseBytes,

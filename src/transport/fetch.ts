@@ -53,7 +53,8 @@ export function createFetchTransport(fetch?: FetchLike): Transport {
         const queued = slots.acquire(deadline);
         if (queued) await queued;
         holding = true;
-        const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
+        const prepared = exchange.prepare((ms) => deadline.wait(ms));
+        const { headers, body } = prepared instanceof Promise ? await prepared : prepared;
         const init: RequestInit = {
           method: exchange.method,
           headers,

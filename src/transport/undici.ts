@@ -103,7 +103,8 @@ export function createUndiciTransport(): Transport {
         const queued = slots.acquire(deadline);
         if (queued) await queued;
         holding = true;
-        const { headers, body } = await exchange.prepare((ms) => deadline.wait(ms));
+        const prepared = exchange.prepare((ms) => deadline.wait(ms));
+        const { headers, body } = prepared instanceof Promise ? await prepared : prepared;
         if (deadline.aborted) throw deadline.reason;
         const answer = await pool.request({
           path,
