@@ -10,10 +10,10 @@ const { compilerOptions } = JSON.parse(readFileSync(`${root}tsconfig.json`, 'utf
   compilerOptions: { paths: Record<string, string[]> };
 };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** One exact-match alias per `paths` entry, to its first target. */
 export const sourceAliases = Object.entries(compilerOptions.paths).map(([name, [target]]) => ({
-  find: new RegExp(`^${escape(name)}$`),
+  find: new RegExp(`^${escapeRegExp(name)}$`),
   replacement: `${root}${(target as string).replace(/^\.\//, '')}`,
 }));

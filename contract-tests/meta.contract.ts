@@ -1,14 +1,16 @@
 // The done-when check, automated: the whole runner (contract-tests/run.ts) is spawned with
 // --target pointing at a tiny local server that answers every operation with its documented
 // success example except one, whose example has a field of the wrong type. The run must fail,
-// and its report must name that operation and that field, and no other operation.
+// and its report must name that operation and that field, and no other operation, for each
+// transport. The run covers every transport itself, so only the first transport's project runs it.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../scripts/openapi-document.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
+import { transportNames } from './support/transport-names.ts';
 
 const breakage = pickBreakage(model);
 
@@ -47,7 +49,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
   });
 }
 
-describe.skipIf(!context.mock)('a real target that answers one operation wrongly', () => {
+describe.skipIf(!context.mock || inject('transport') !== transportNames[0])('a real target that answers one operation wrongly', () => {
   let server: Server;
   let url = '';
   const seen: string[] = [];
@@ -88,18 +90,26 @@ describe.skipIf(!context.mock)('a real target that answers one operation wrongly
     const { code, output } = await run(['--target', url, 'contract-tests/operations.contract.ts'], env);
 
     expect(code, output).not.toBe(0);
-    const summary = output.slice(output.lastIndexOf('Contract summary'));
-    expect(summary, output).toContain(`target: ${url}`);
-    const failed = new Map(
-      [...summary.matchAll(/^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)/gm)].map((row) => [row[1], Number(row[3])]),
-    );
-    // Only the broken operation failed; the others passed through the same proxies.
-    for (const operationId of operationIds) {
-      if (operationId === breakage.operationId) expect(failed.get(operationId), summary).toBeGreaterThan(0);
-      else expect(failed.get(operationId), summary).toBe(0);
+    const summaries = output.split('Contract summary').slice(1);
+    expect(summaries.map((summary) => /transport: (\w+)/.exec(summary)?.[1]), output).toEqual([
+      ...transportNames,
+    ]);
+    for (const summary of summaries) {
+      expect(summary, output).toContain(`target: ${url}`);
+      const failed = new Map(
+        [...summary.matchAll(/^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)/gm)].map((row) => [row[1], Number(row[3])]),
+      );
+      // Only the broken operation failed; the others passed through the same proxies.
+      for (const operationId of operationIds) {
+        if (operationId === breakage.operationId)
+          expect(failed.get(operationId), summary).toBeGreaterThan(0);
+        else expect(failed.get(operationId), summary).toBe(0);
+      }
     }
-    const failures = summary.slice(summary.indexOf('Failed contract checks'));
-    expect(failures).toContain(breakage.operationId);
+    const failures = output.slice(output.lastIndexOf('Failed contract checks'));
+    for (const transport of transportNames) {
+      expect(failures).toContain(`[${transport}] ${breakage.operationId}`);
+    }
     expect(failures).toContain(breakage.field);
     // The secret never appears in the output.
     expect(output).not.toContain(secret);

@@ -117,7 +117,8 @@ function routeFor(method: string, path: string): Route {
 function createEngine(api: ApiName, options: ClientOptions, sign?: RequestSigner, limitKey?: string): Engine {
   const baseUrl = resolveBaseUrl(api, options);
   const urlBase = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
-  const transport: Transport = options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport();
+  const transport: Transport =
+    options.transport ?? (options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport());
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const retryPolicy = resolveRetryPolicy(options.retry);
   const rateLimit = options.rateLimit ?? true;

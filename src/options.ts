@@ -6,6 +6,7 @@ import type { Limit } from './rate-limit.ts';
 import { type RetryPolicy, retryPolicyProblem } from './retry.ts';
 import type { SigningOptions } from './sign-request.ts';
 import type { FetchLike } from './transport/fetch.ts';
+import type { Transport } from './transport/types.ts';
 
 export type ApiName = keyof typeof servers;
 export type ServerName = (typeof servers)[ApiName][number]['name'];
@@ -18,6 +19,11 @@ export interface ClientOptions {
   server?: ServerName;
   /** Any WHATWG fetch; by default Node uses undici's Pool, other runtimes their global fetch. */
   fetch?: FetchLike;
+  /**
+   * The transport every exchange goes through, instead of the runtime's default (or `fetch`'s):
+   * to wrap the default one (`#transport`) and see each signed request and its answer.
+   */
+  transport?: Transport;
   /** Per attempt; 0 turns the timeout off. Default 10 s. */
   timeoutMs?: number;
   /** Opt-in retries of retry-safe operations: true for the defaults, or a policy. */
@@ -52,7 +58,7 @@ const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function checkOptions(options: ClientOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new ConfigurationError('options', 'must be an object');
-  const { timeoutMs, userAgent, fetch } = options;
+  const { timeoutMs, userAgent, fetch, transport } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
     throw new ConfigurationError('timeoutMs', 'must be a number of milliseconds, 0 or more');
   }
@@ -61,6 +67,11 @@ export function checkOptions(options: ClientOptions): void {
   }
   if (fetch !== undefined && typeof fetch !== 'function')
     throw new ConfigurationError('fetch', 'must be a function');
+  if (transport !== undefined) {
+    if (typeof transport?.send !== 'function' || typeof transport.close !== 'function')
+      throw new ConfigurationError('transport', 'must have send and close functions');
+    if (fetch !== undefined) throw new ConfigurationError('transport', 'give fetch or transport, not both');
+  }
   const retryProblem = retryPolicyProblem(options.retry);
   if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
 }
