@@ -6,7 +6,9 @@ import {
   ConfigurationError,
   createPrivateClient,
   createPublicClient,
+  type Exchange,
   type PrivateResult,
+  type Transport,
 } from '../../src/index.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { cancelAllPath, historyPath, investPath, mainBalancePath, summaryPath } from './paths.ts';
@@ -114,6 +116,17 @@ describe('options', () => {
       { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { baseDelayMs: -1 } },
     ],
     ['retry', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: 3 }],
+    ['transport', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', transport: {} }],
+    [
+      'transport',
+      {
+        apiKey: 'k',
+        apiSecret: 's',
+        baseUrl: 'http://127.0.0.1:9',
+        transport: { send: async () => ({}), close: async () => {} },
+        fetch: async () => new Response(),
+      },
+    ],
   ])('a wrong %s is named', (field, options) => {
     const create = () => createPrivateClient(options as never);
     expect(create).toThrow(ConfigurationError);
@@ -140,6 +153,31 @@ describe('options', () => {
     const origin = Object.values(eu?.variables ?? {})[0] ?? '';
     expect(origin).toMatch(/^https:\/\//);
     expect(seen).toEqual([`${origin}${operations.getMainBalance.path}`]);
+  });
+
+  it('a transport given as an option carries every exchange, signed', async () => {
+    const sent: Exchange[] = [];
+    const transport: Transport = {
+      async send(exchange) {
+        sent.push(exchange);
+        const headers = { get: (name: string) => (name === 'content-type' ? 'application/json' : null) };
+        return { response: { status: 200, ok: true, url: exchange.url, headers }, text: '{"BTC":"1"}' };
+      },
+      close: async () => {},
+    };
+    const client = createPrivateClient({
+      apiKey: 'transport-key',
+      apiSecret: 's',
+      baseUrl: 'http://127.0.0.1:9',
+      transport,
+    });
+    const { data } = await client.POST(mainBalancePath);
+    expect(data).toEqual({ BTC: '1' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.url).toBe(`http://127.0.0.1:9${mainBalancePath}`);
+    expect(JSON.parse(sent[0]?.body ?? '{}').request).toBe(mainBalancePath);
+    expect(Object.values(sent[0]?.headers ?? {})).toContain('transport-key');
+    await client.close();
   });
 
   it('a baseUrl path prefix goes into the URL but never into `request`', async () => {
