@@ -6,6 +6,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
 import { describeTarget } from './support/target.ts';
+import { type TransportName, transportNames } from './support/transport-names.ts';
 
 interface Row {
   passed: number;
@@ -30,7 +31,8 @@ export default class ContractReporter implements Reporter {
     const target = describeTarget(process.env.CONTRACT_TARGET?.trim() || 'mock');
     const lines: string[] = [];
     const failures: string[] = [];
-    for (const [transport, modules] of byTransport) {
+    const order = (name: string) => transportNames.indexOf(name as TransportName);
+    for (const [transport, modules] of [...byTransport].sort(([a], [b]) => order(a) - order(b))) {
       lines.push('', `Contract summary (target: ${target}; transport: ${transport})`);
       failures.push(...this.table(lines, modules).map((failure) => `[${transport}] ${failure}`));
     }

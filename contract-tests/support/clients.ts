@@ -19,7 +19,6 @@ import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
 import type { TransportName } from './transport-names.ts';
 
-
 declare module 'vitest' {
   export interface ProvidedContext {
     transport: TransportName;
