@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
-import { projectRoot } from '../scripts/openapi-document.ts';
+import { projectRoot } from '../model/document.ts';
 import { createSigner } from '../src/signing.ts';
 import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
 import { checkAccepted, checkStatus } from './support/checks.ts';
