@@ -1,47 +1,14 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations, servers } from '../../generated/operations.ts';
 import {
-  ActionType,
-  type CallerBody,
   ConfigurationError,
   createPrivateClient,
   createPublicClient,
   type Exchange,
-  type PrivateResult,
   type Transport,
 } from '../../src/index.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { cancelAllPath, historyPath, investPath, mainBalancePath, summaryPath } from './paths.ts';
-
-describe('types', () => {
-  it('callers write neither request nor nonce, and keep every other field typed', () => {
-    expectTypeOf<CallerBody<typeof investPath>>().toEqualTypeOf<{ planId: string; amount: string }>();
-    expectTypeOf<keyof CallerBody<typeof historyPath>>().not.toEqualTypeOf<'request' | 'nonce'>();
-    expectTypeOf<CallerBody<typeof historyPath>['actionTypes']>().toEqualTypeOf<ActionType[] | undefined>();
-    expectTypeOf<CallerBody<typeof cancelAllPath>['type']>().toEqualTypeOf<
-      ('spot' | 'margin' | 'futures')[] | undefined
-    >();
-    expectTypeOf<NonNullable<PrivateResult<typeof investPath>['data']>>().toEqualTypeOf<{ id: string }>();
-  });
-
-  it('rejects at compile time what the documents forbid', () => {
-    const client = createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' });
-    // Compile-time checks only: these closures are never called.
-    const neverCalled = () => {
-      // @ts-expect-error invest needs a body with planId and amount
-      client.POST(investPath);
-      // @ts-expect-error amounts are decimal strings, never numbers
-      client.POST(investPath, { body: { planId: 'p', amount: 100 } });
-      // @ts-expect-error action types are 1..6
-      client.POST(historyPath, { body: { actionTypes: [7] } });
-      // @ts-expect-error not an operation of the documents
-      client.POST('/api/v4/unknown');
-      client.POST(mainBalancePath);
-      client.POST(historyPath, { body: { actionTypes: [ActionType.INVEST, ActionType.DAILY_EARNING] } });
-    };
-    expect(typeof neverCalled).toBe('function');
-  });
-});
 
 describe('bad input never leaves the client', () => {
   const cases: [string, string, Record<string, unknown>, string][] = [
