@@ -26,7 +26,11 @@ const server = await startServer();
 try {
   execFileSync(
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${directory}`, fileURLToPath(new URL('./profile-child.mjs', import.meta.url))],
+    [
+      '--cpu-prof',
+      `--cpu-prof-dir=${directory}`,
+      fileURLToPath(new URL('./profile-child.mjs', import.meta.url)),
+    ],
     {
       env: {
         ...process.env,
@@ -55,7 +59,8 @@ const totalOf = (id: number): number => {
   const known = total.get(id);
   if (known !== undefined) return known;
   const node = byId.get(id) as ProfileNode;
-  const sum = (selfSamples.get(id) ?? 0) + (node.children ?? []).reduce((acc, child) => acc + totalOf(child), 0);
+  const sum =
+    (selfSamples.get(id) ?? 0) + (node.children ?? []).reduce((acc, child) => acc + totalOf(child), 0);
   total.set(id, sum);
   return sum;
 };
@@ -88,7 +93,9 @@ const draw = (id: number, x: number, depth: number) => {
   const y = depth * rowHeight;
   boxes.push(
     `<g><title>${name} (${(share * 100).toFixed(1)} %)</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowHeight - 1}" fill="${area(node)}"/>` +
-      (w > 60 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 11}">${name.slice(0, Math.floor(w / 6.5))}</text>` : '') +
+      (w > 60
+        ? `<text x="${(x + 3).toFixed(1)}" y="${y + 11}">${name.slice(0, Math.floor(w / 6.5))}</text>`
+        : '') +
       '</g>',
   );
   let offset = x;
@@ -102,6 +109,7 @@ const height = (depthMax + 1) * rowHeight;
 writeFileSync(
   fileURLToPath(new URL('./flame.svg', import.meta.url)),
   `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace" font-size="10">\n` +
+    `<title>CPU profile of the built client, signed calls at concurrency 64</title>\n` +
     `<rect width="100%" height="100%" fill="#fff"/>\n${boxes.join('\n')}\n</svg>\n`,
 );
 

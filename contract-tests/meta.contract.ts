@@ -1,14 +1,16 @@
 // The done-when check, automated: the whole runner (contract-tests/run.ts) is spawned with
 // --target pointing at a tiny local server that answers every operation with its documented
 // success example except one, whose example has a field of the wrong type. The run must fail,
-// and its report must name that operation and that field, and no other operation.
+// and its report must name that operation and that field, and no other operation, for each
+// transport. The run covers every transport itself, so only the first transport's project runs it.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../scripts/openapi-document.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { projectRoot } from '../model/document.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
+import { transportNames } from './support/transport-names.ts';
 
 const breakage = pickBreakage(model);
 
@@ -47,68 +49,80 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
   });
 }
 
-describe.skipIf(!context.mock)('a real target that answers one operation wrongly', () => {
-  let server: Server;
-  let url = '';
-  const seen: string[] = [];
+describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
+  'a real target that answers one operation wrongly',
+  () => {
+    let server: Server;
+    let url = '';
+    const seen: string[] = [];
 
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        const key = `${request.method} ${request.url?.split('?')[0]}`;
-        seen.push(key);
-        const answer = answers.get(key);
-        response.writeHead(answer?.status ?? 404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(answer?.body ?? { message: 'not found' }));
+    beforeAll(async () => {
+      server = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          const key = `${request.method} ${request.url?.split('?')[0]}`;
+          seen.push(key);
+          const answer = answers.get(key);
+          response.writeHead(answer?.status ?? 404, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(answer?.body ?? { message: 'not found' }));
+        });
       });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
 
-  it('fails the run, and the report names the operation and the field', async () => {
-    const secret = `meta-secret-${process.pid}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      API_KEY: 'meta-key',
-      API_SECRET: secret,
-      NO_COLOR: '1',
-      FORCE_COLOR: '0',
-    };
-    delete env.CONTRACT_TARGET;
-    delete env.CONTRACT_JUNIT;
-    delete env.CONTRACT_ALLOW_WRITES;
-    const { code, output } = await run(['--target', url, 'contract-tests/operations.contract.ts'], env);
+    it('fails the run, and the report names the operation and the field', async () => {
+      const secret = `meta-secret-${process.pid}`;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        API_KEY: 'meta-key',
+        API_SECRET: secret,
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      };
+      delete env.CONTRACT_TARGET;
+      delete env.CONTRACT_JUNIT;
+      delete env.CONTRACT_ALLOW_WRITES;
+      const { code, output } = await run(['--target', url, 'contract-tests/operations.contract.ts'], env);
 
-    expect(code, output).not.toBe(0);
-    const summary = output.slice(output.lastIndexOf('Contract summary'));
-    expect(summary, output).toContain(`target: ${url}`);
-    const failed = new Map(
-      [...summary.matchAll(/^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)/gm)].map((row) => [row[1], Number(row[3])]),
-    );
-    // Only the broken operation failed; the others passed through the same proxies.
-    for (const operationId of operationIds) {
-      if (operationId === breakage.operationId) expect(failed.get(operationId), summary).toBeGreaterThan(0);
-      else expect(failed.get(operationId), summary).toBe(0);
-    }
-    const failures = summary.slice(summary.indexOf('Failed contract checks'));
-    expect(failures).toContain(breakage.operationId);
-    expect(failures).toContain(breakage.field);
-    // The secret never appears in the output.
-    expect(output).not.toContain(secret);
-    // Read-only operations reached the server; writes never did.
-    expect(seen).toContain(`POST ${factsOf(breakage.operationId).path}`);
-    for (const operationId of operationIds) {
-      const facts = factsOf(operationId);
-      if (!isWrite(operationId)) continue;
-      expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
-    }
-  }, 60_000);
-});
+      expect(code, output).not.toBe(0);
+      const summaries = output.split('Contract summary').slice(1);
+      expect(
+        summaries.map((summary) => /transport: (\w+)/.exec(summary)?.[1]),
+        output,
+      ).toEqual([...transportNames]);
+      for (const summary of summaries) {
+        expect(summary, output).toContain(`target: ${url}`);
+        const failed = new Map(
+          [...summary.matchAll(/^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)/gm)].map((row) => [row[1], Number(row[3])]),
+        );
+        // Only the broken operation failed; the others passed through the same proxies.
+        for (const operationId of operationIds) {
+          if (operationId === breakage.operationId)
+            expect(failed.get(operationId), summary).toBeGreaterThan(0);
+          else expect(failed.get(operationId), summary).toBe(0);
+        }
+      }
+      const failures = output.slice(output.lastIndexOf('Failed contract checks'));
+      for (const transport of transportNames) {
+        expect(failures).toContain(`[${transport}] ${breakage.operationId}`);
+      }
+      expect(failures).toContain(breakage.field);
+      // The secret never appears in the output.
+      expect(output).not.toContain(secret);
+      // Read-only operations reached the server; writes never did.
+      expect(seen).toContain(`POST ${factsOf(breakage.operationId).path}`);
+      for (const operationId of operationIds) {
+        const facts = factsOf(operationId);
+        if (!isWrite(operationId)) continue;
+        expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
+      }
+    }, 60_000);
+  },
+);

@@ -1,10 +1,12 @@
-// Prints, at the end of a run, one line per operation: checks passed, failed and skipped, the
-// declared statuses covered by a passing check and those not covered, then each failed check
-// with the first lines of its error (which name the operation and the field at fault).
+// Prints, at the end of a run, a table per transport (each vitest project of the suite is one
+// transport) with one line per operation: checks passed, failed and skipped, the declared
+// statuses covered by a passing check and those not covered; then each failed check with its
+// transport and the first lines of its error (which name the operation and the field at fault).
 
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
 import { describeTarget } from './support/target.ts';
+import { type TransportName, transportNames } from './support/transport-names.ts';
 
 interface Row {
   passed: number;
@@ -21,6 +23,28 @@ const pad = (text: string, width: number) => text.padEnd(width);
 
 export default class ContractReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const byTransport = new Map<string, TestModule[]>();
+    for (const module of testModules) {
+      const transport = module.project.name;
+      byTransport.set(transport, [...(byTransport.get(transport) ?? []), module]);
+    }
+    const target = describeTarget(process.env.CONTRACT_TARGET?.trim() || 'mock');
+    const lines: string[] = [];
+    const failures: string[] = [];
+    const order = (name: string) => transportNames.indexOf(name as TransportName);
+    for (const [transport, modules] of [...byTransport].sort(([a], [b]) => order(a) - order(b))) {
+      lines.push('', `Contract summary (target: ${target}; transport: ${transport})`);
+      failures.push(...this.table(lines, modules).map((failure) => `[${transport}] ${failure}`));
+    }
+    if (failures.length) {
+      lines.push('', 'Failed contract checks:');
+      for (const failure of failures) lines.push(`  ${failure}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n\n`);
+  }
+
+  /** Adds the table of one transport's modules to `lines`; returns its failures. */
+  private table(lines: string[], testModules: readonly TestModule[]): string[] {
     const rows = new Map<string, Row>();
     for (const operationId of Object.keys(operations)) {
       rows.set(operationId, { passed: 0, failed: 0, skipped: 0, covered: new Set(), failures: [] });
@@ -29,10 +53,6 @@ export default class ContractReporter implements Reporter {
     for (const module of testModules) {
       for (const test of module.children.allTests()) this.count(rows, other, test);
     }
-    const lines = [
-      '',
-      `Contract summary (target: ${describeTarget(process.env.CONTRACT_TARGET?.trim() || 'mock')})`,
-    ];
     const width = Math.max(...[...rows.keys()].map((key) => key.length), 'operation'.length) + 2;
     lines.push(
       `${pad('operation', width)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}statuses`,
@@ -53,12 +73,7 @@ export default class ContractReporter implements Reporter {
     const failures = [...rows].flatMap(([operationId, row]) =>
       row.failures.map((failure) => `${operationId}: ${failure}`),
     );
-    failures.push(...other.failures);
-    if (failures.length) {
-      lines.push('', 'Failed contract checks:');
-      for (const failure of failures) lines.push(`  ${failure}`);
-    }
-    process.stdout.write(`${lines.join('\n')}\n\n`);
+    return [...failures, ...other.failures];
   }
 
   private count(rows: Map<string, Row>, other: Row, test: TestCase): void {

@@ -3,7 +3,7 @@
 // environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT); everything else goes to vitest.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { projectRoot } from '../scripts/openapi-document.ts';
+import { projectRoot } from '../model/document.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
 

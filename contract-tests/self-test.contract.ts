@@ -1,5 +1,5 @@
 // The suite can fail: the same check functions the suite runs, pointed at a deliberately
-// broken client (a fetch wrapper that drops the signature header, or re-signs the body with a
+// broken client (a transport wrapper that drops the signature header, or re-signs the body with a
 // nonce that is neither digits nor an integer) and at a broken temporary copy of a document (an example that breaks its
 // schema, checked directly and served by a second Prism). The real client and documents are
 // never edited.
@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
-import { projectRoot } from '../scripts/openapi-document.ts';
+import { projectRoot } from '../model/document.ts';
 import { createSigner } from '../src/signing.ts';
 import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
 import { checkAccepted, checkStatus } from './support/checks.ts';
-import { clientsFor, credentials, mutations, type Tap } from './support/clients.ts';
+import { clientsFor, credentials, mutations, sentHeader, type Tap } from './support/clients.ts';
 import { context, model } from './support/context.ts';
 import { createModel, documentFiles, exampleProblems, factsOf, operationIds } from './support/documents.ts';
 import { type PrismServer, startPrism } from './support/prism.ts';
@@ -42,9 +42,9 @@ describe.skipIf(!context.mock)('the suite catches a broken client', () => {
     expect(problems.join('\n')).toContain(operationId);
     expect(problems.join('\n')).toMatch(/nonce/);
     // The rewritten request was correctly signed: only the nonce's form is wrong.
-    const body = tap.sentBody ?? '';
+    const body = tap.sent?.body ?? '';
     expect(JSON.parse(body).nonce).toMatch(/^[0-9]+n$/);
-    expect(tap.sent?.headers.get(signingHeaders.Signature)).toBe(
+    expect(sentHeader(tap.sent, signingHeaders.Signature)).toBe(
       (await createSigner(apiSecret)(body)).signature,
     );
   });

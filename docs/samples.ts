@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { collectOperationFacts, loadApiDocuments } from '../scripts/operation-facts.ts';
+import { loadApiDocuments } from '../model/document.ts';
+import { collectOperationFacts } from '../scripts/operation-facts.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const sampleLang = 'TypeScript';

@@ -9,7 +9,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadApiDocuments } from '../scripts/operation-facts.ts';
+import { loadApiDocuments } from '../model/document.ts';
+import { stringAt } from '../model/json.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 
@@ -209,9 +210,9 @@ export async function buildSite(
       return {
         name: api.name,
         file,
-        title: api.document.info.title,
-        version: api.document.info.version,
-        summary: api.document.info.summary ?? '',
+        title: stringAt(api.document, 'info', 'title') ?? '',
+        version: stringAt(api.document, 'info', 'version') ?? '',
+        summary: stringAt(api.document, 'info', 'summary') ?? '',
         document: api.file,
       };
     }),

@@ -1,5 +1,5 @@
-// Authentication of private calls the way the service does it (see upstream-notes.md,
-// "Signing" and "Nonce"): headers, key, HMAC-SHA512 signature over the base64 payload,
+// Authentication of private calls the way the service does it (the documents' security schemes
+// and the Nonce and Payload schemas, with their "observed upstream" descriptions): headers, key, HMAC-SHA512 signature over the base64 payload,
 // payload equal to the body bytes, canonical compact JSON, `request` equal to the path, nonce.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

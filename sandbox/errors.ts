@@ -1,6 +1,6 @@
 // The error answers of the sandbox. Bodies the documents carry as named examples are read from
-// there (with their status); the rest are what the live service is observed to send, per
-// /work/shared/upstream-notes.md ("Signing" and "Errors seen on the wire"), and live only here.
+// there (with their status); the rest are what the live service is observed to send, which the
+// documents do not carry as examples yet, and live only here.
 import type { OperationId } from '../generated/operations.ts';
 import { responseExample } from './document.ts';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../generated/operations.ts';
 import type { components } from '../generated/private-v4.ts';
-import { createSchemaValidator } from '../scripts/openapi-document.ts';
+import { createSchemaValidator } from '../model/document.ts';
 import { compare } from './decimal.ts';
 import { schemaEnum } from './document.ts';
 

@@ -3,7 +3,7 @@
 // offending field (`actionTypes.0` for an element).
 import type { ErrorObject } from 'ajv';
 import type { OperationId } from '../generated/operations.ts';
-import { operationObject, requestValidator, responseExample } from './document.ts';
+import { exampleNames, requestValidator, responseExample } from './document.ts';
 import { type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
 
 /**
@@ -70,12 +70,6 @@ function documentedMessages(operationId: OperationId): Map<string, string[]> {
 function siblingExamples(operationId: OperationId, example: string): string[] {
   const { status } = responseExample(operationId, example);
   return exampleNames(operationId, status).filter((name) => name !== example);
-}
-
-function exampleNames(operationId: OperationId, status: number): string[] {
-  return Object.keys(
-    operationObject(operationId).responses?.[String(status)]?.content?.['application/json']?.examples ?? {},
-  );
 }
 
 const messageCache = new Map<OperationId, Map<string, string[]>>();

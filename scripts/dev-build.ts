@@ -5,8 +5,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
+import { loadApiDocuments } from '../model/document.ts';
 import { renderGeneratedFiles } from './generated-files.ts';
-import { collectOperationFacts, loadApiDocuments } from './operation-facts.ts';
+import { collectOperationFacts } from './operation-facts.ts';
 
 export interface LintResult {
   ok: boolean;

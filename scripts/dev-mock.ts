@@ -5,8 +5,8 @@
 // follow a save; when it does not report listening again in time, the mock is restarted.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { projectRoot } from '../model/document.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
-import { projectRoot } from './openapi-document.ts';
 
 const prismCli = join(projectRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Prism prints this when it serves (at start and after each reload of the document).

@@ -1,9 +1,8 @@
 // Reads the operation facts that the documents carry as vendor extensions and renders
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import type { FieldRule } from '../src/validate.ts';
-import { dereference } from './openapi-document.ts';
+import type { FieldRule } from '../generated/operations.ts';
+import { type ApiDocument, dereferenceDocument, loadApiDocuments } from '../model/document.ts';
+import { arrayAt, at, isRecord, recordAt, stringAt } from '../model/json.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -97,31 +96,14 @@ export interface ServerFacts {
   variables: Record<string, string>;
 }
 
-export interface ApiDocument {
-  name: string;
-  file: string;
-  // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML document
-  document: any;
-}
-
-/** The documents named in redocly.yaml, parsed. */
-export function loadApiDocuments(root: string): ApiDocument[] {
-  const config = parse(readFileSync(`${root}/redocly.yaml`, 'utf8'));
-  return Object.entries(config.apis as Record<string, { root: string }>).map(([name, api]) => ({
-    name,
-    file: api.root,
-    document: parse(readFileSync(`${root}/${api.root}`, 'utf8')),
-  }));
-}
-
 export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
   const facts: OperationFacts[] = [];
   for (const { name, document: raw } of apis) {
-    const document = dereference(raw);
-    for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+    const document = dereferenceDocument(raw);
+    for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
       for (const method of methods) {
         // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML operation
-        const operation = item[method] as any;
+        const operation = at(item, method) as any;
         if (!operation) continue;
         const security: Record<string, string[]>[] = operation.security ?? document.security ?? [];
         const rateLimit: RateLimit = operation['x-rate-limit'];
@@ -158,14 +140,13 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
 export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[]> {
   const servers: Record<string, ServerFacts[]> = {};
   for (const { name, document } of apis) {
-    // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML server
-    servers[name] = document.servers.map((server: any) => ({
-      name: server['x-server-name'],
-      url: server.url,
+    servers[name] = arrayAt(document, 'servers').map((server) => ({
+      name: stringAt(server, 'x-server-name') ?? '',
+      url: stringAt(server, 'url') ?? '',
       variables: Object.fromEntries(
-        Object.entries<{ default: string }>(server.variables ?? {}).map(([key, variable]) => [
+        Object.entries(recordAt(server, 'variables')).map(([key, variable]) => [
           key,
-          variable.default,
+          stringAt(variable, 'default') ?? '',
         ]),
       ),
     }));
@@ -177,10 +158,9 @@ export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[
 export function collectSigningHeaders(apis: ApiDocument[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { document } of apis) {
-    for (const [scheme, definition] of Object.entries<{ in: string; name: string }>(
-      document.components?.securitySchemes ?? {},
-    )) {
-      if (definition.in === 'header') headers[scheme] = definition.name;
+    for (const [scheme, definition] of Object.entries(recordAt(document, 'components', 'securitySchemes'))) {
+      const name = stringAt(definition, 'name');
+      if (stringAt(definition, 'in') === 'header' && name) headers[scheme] = name;
     }
   }
   return headers;
@@ -228,7 +208,7 @@ export function collectClientRoutes(facts: OperationFacts[]) {
 /** How far from server time a window-mode nonce may be (x-window-seconds on NonceWindow). */
 export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
   const found = apis.flatMap(({ document }) => {
-    const seconds = document.components?.schemas?.NonceWindow?.['x-window-seconds'];
+    const seconds = at(document, 'components', 'schemas', 'NonceWindow', 'x-window-seconds');
     return typeof seconds === 'number' ? [seconds] : [];
   });
   if (found.length !== 1) throw new Error('the documents must give one x-window-seconds on NonceWindow');
@@ -238,9 +218,14 @@ export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
 /** The backoff the operator advises after a 429 (x-backoff on the documents' 429 responses). */
 export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; maxSeconds: number } {
   const found = apis.flatMap(({ document }) =>
-    Object.values<Record<string, { initialSeconds: number; maxSeconds: number } | undefined>>(
-      document.components?.responses ?? {},
-    ).flatMap((response) => (response['x-backoff'] ? [response['x-backoff']] : [])),
+    Object.values(recordAt(document, 'components', 'responses')).flatMap((response) => {
+      const advice = at(response, 'x-backoff');
+      return isRecord(advice) &&
+        typeof advice.initialSeconds === 'number' &&
+        typeof advice.maxSeconds === 'number'
+        ? [{ initialSeconds: advice.initialSeconds, maxSeconds: advice.maxSeconds }]
+        : [];
+    }),
   );
   const [first] = found;
   if (!first || found.some((other) => JSON.stringify(other) !== JSON.stringify(first))) {
@@ -249,6 +234,32 @@ export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; m
   return { initialSeconds: first.initialSeconds, maxSeconds: first.maxSeconds };
 }
 
+/**
+ * The shape of the field rules in clientRoutes, written into generated/operations.ts so that the
+ * client (src/validate.ts) and this generator share one definition below both of them.
+ */
+const fieldRuleTypes = `/** What the client checks of a field, as the documents' schema states it. */
+export interface FieldRule {
+  /** Absent when the field takes one of several forms (\`anyOf\`). */
+  readonly type?: string;
+  /** The forms the field may take; a value passes if it passes one of them. */
+  readonly anyOf?: readonly FieldRule[];
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly enum?: readonly unknown[];
+  readonly format?: string;
+  readonly items?: FieldRule;
+}
+
+/** What the client checks of a body: the required fields and each field's rule. */
+export interface BodyRules {
+  readonly required: readonly string[];
+  readonly properties: Readonly<Record<string, FieldRule>>;
+}
+`;
+
 export function renderOperationsModule(root: string): string {
   const apis = loadApiDocuments(root);
   const facts = collectOperationFacts(apis);
@@ -256,6 +267,7 @@ export function renderOperationsModule(root: string): string {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return `// Generated by scripts/generate.ts from ${apis.map((api) => api.file).join(' and ')}. Do not edit.
 
+${fieldRuleTypes}
 /** Facts of every operation, from the documents' vendor extensions, by operationId. */
 export const operations = ${json(operations)} as const;
 

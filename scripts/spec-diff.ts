@@ -8,7 +8,7 @@
 // read by the server, a response the other way round: so a rule that lets the producer send more
 // than before (an enum value added, a pattern dropped) breaks the reader, and a rule that lets it
 // send less (a value removed, a field newly required) breaks the producer's existing messages.
-import { dereference } from './openapi-document.ts';
+import { dereference } from '../model/document.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

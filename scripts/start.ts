@@ -3,7 +3,7 @@
 // every save under openapi/ and docs/samples/ (scripts/watch.ts), until Ctrl-C (SIGINT or
 // SIGTERM), which stops every child process and closes the docs server.
 import { fileURLToPath } from 'node:url';
-import { loadApiDocuments } from './operation-facts.ts';
+import { loadApiDocuments } from '../model/document.ts';
 import { startDevServer } from './watch.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -131,7 +131,8 @@ function createEngine(
   limitKey?: string,
 ): Engine {
   const baseUrl = resolveBaseUrl(api, options);
-  const transport: Transport = options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport();
+  const transport: Transport =
+    options.transport ?? (options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport());
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   const retryPolicy = resolveRetryPolicy(options.retry);

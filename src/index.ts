@@ -28,4 +28,5 @@ export { defaultRetryPolicy } from './retry.ts';
 export type { SigningOptions } from './sign-request.ts';
 export { createSigner, type Signature, type Signer } from './signing.ts';
 export type { FetchLike } from './transport/fetch.ts';
+export type { Answer, Exchange, Outgoing, Transport } from './transport/types.ts';
 export { type BodyRules, checkBody, type FieldRule, type Violation } from './validate.ts';

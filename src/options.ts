@@ -6,6 +6,7 @@ import type { Limit } from './rate-limit.ts';
 import { type RetryPolicy, retryPolicyProblem } from './retry.ts';
 import type { SigningOptions } from './sign-request.ts';
 import type { FetchLike } from './transport/fetch.ts';
+import type { Transport } from './transport/types.ts';
 
 export type ApiName = keyof typeof servers;
 export type ServerName = (typeof servers)[ApiName][number]['name'];
@@ -18,6 +19,11 @@ export interface ClientOptions {
   server?: ServerName;
   /** Any WHATWG fetch; by default Node uses undici's Pool, other runtimes their global fetch. */
   fetch?: FetchLike;
+  /**
+   * The transport every exchange goes through, instead of the runtime's default (or `fetch`'s):
+   * to wrap the default one (`#transport`) and see each signed request and its answer.
+   */
+  transport?: Transport;
   /** Per attempt, waiting for a connection and reading the whole answer included; 0 turns it off. Default 10 s. */
   timeoutMs?: number;
   /** Answers larger than this many bytes end with a `too-large` error. Default 4 MiB. */
@@ -58,7 +64,7 @@ const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function checkOptions(options: ClientOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new ConfigurationError('options', 'must be an object');
-  const { timeoutMs, userAgent, fetch, maxResponseBytes } = options;
+  const { timeoutMs, userAgent, fetch, maxResponseBytes, transport } = options;
   const timeoutProblem = timeoutMsProblem(timeoutMs);
   if (timeoutProblem) throw new ConfigurationError('timeoutMs', timeoutProblem);
   if (maxResponseBytes !== undefined && !(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
@@ -69,6 +75,11 @@ export function checkOptions(options: ClientOptions): void {
   }
   if (fetch !== undefined && typeof fetch !== 'function')
     throw new ConfigurationError('fetch', 'must be a function');
+  if (transport !== undefined) {
+    if (typeof transport?.send !== 'function' || typeof transport.close !== 'function')
+      throw new ConfigurationError('transport', 'must have send and close functions');
+    if (fetch !== undefined) throw new ConfigurationError('transport', 'give fetch or transport, not both');
+  }
   const retryProblem = retryPolicyProblem(options.retry);
   if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
 }

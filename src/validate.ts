@@ -1,24 +1,8 @@
 // Checks a body against the field rules the generator read from the documents, before anything
 // is signed or sent, so bad input fails here with the field's name instead of at the server.
-/** What the client checks of a field (read from the documents by scripts/operation-facts.ts). */
-export interface FieldRule {
-  /** Absent when the field takes one of several forms (`anyOf`). */
-  readonly type?: string;
-  /** The forms the field may take; a value passes if it passes one of them. */
-  readonly anyOf?: readonly FieldRule[];
-  readonly pattern?: string;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly minimum?: number;
-  readonly enum?: readonly unknown[];
-  readonly format?: string;
-  readonly items?: FieldRule;
-}
+import type { BodyRules, FieldRule } from '../generated/operations.ts';
 
-export interface BodyRules {
-  readonly required: readonly string[];
-  readonly properties: Readonly<Record<string, FieldRule>>;
-}
+export type { BodyRules, FieldRule };
 
 export interface Violation {
   field: string;

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
-import { projectRoot } from '../scripts/openapi-document.ts';
+import { projectRoot } from '../model/document.ts';
 
 const blocks = [
   ...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),

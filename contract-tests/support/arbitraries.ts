@@ -2,44 +2,47 @@
 // request schema, and bodies that break exactly one of the constraints the generated body
 // rules carry (type, enum, pattern, format, array items).
 import fc from 'fast-check';
+import { arrayAt, isRecord, type JsonRecord, numberAt, recordAt, stringAt } from '../../model/json.ts';
 import type { FieldRule } from '../../src/validate.ts';
-import { type Facts, type Json, signedFields } from './documents.ts';
+import { type Facts, signedFields } from './documents.ts';
 
 /** A value valid against a (dereferenced) JSON schema, for the subset the documents use. */
-export function arbitraryOf(schema: Json): fc.Arbitrary<unknown> {
+export function arbitraryOf(schema: JsonRecord): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  const minLength = numberAt(schema, 'minLength') ?? 0;
+  const maxLength = numberAt(schema, 'maxLength') ?? Number.POSITIVE_INFINITY;
+  const pattern = stringAt(schema, 'pattern');
   switch (schema.type) {
     case 'string': {
       if (schema.format === 'uuid') return fc.uuid();
-      const base = schema.pattern
-        ? fc.stringMatching(new RegExp(schema.pattern, 'u'))
-        : fc.string({ minLength: schema.minLength ?? 0, maxLength: 12 });
-      return base.filter(
-        (value) =>
-          value.length >= (schema.minLength ?? 0) &&
-          value.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY),
-      );
+      const base = pattern
+        ? fc.stringMatching(new RegExp(pattern, 'u'))
+        : fc.string({ minLength, maxLength: 12 });
+      return base.filter((value) => value.length >= minLength && value.length <= maxLength);
     }
     case 'integer':
-      return fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 });
+      return fc.integer({
+        min: numberAt(schema, 'minimum') ?? -(2 ** 31),
+        max: numberAt(schema, 'maximum') ?? 2 ** 31,
+      });
     case 'number':
       return fc.double({ noNaN: true, noDefaultInfinity: true });
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(schema.items ? arbitraryOf(schema.items) : fc.anything(), { maxLength: 4 });
+      return fc.array(isRecord(schema.items) ? arbitraryOf(schema.items) : fc.anything(), { maxLength: 4 });
     default:
       throw new Error(`no arbitrary for schema ${JSON.stringify(schema)}`);
   }
 }
 
 /** Caller bodies (no request, nonce, nonceWindow) valid against the operation's request schema. */
-export function validCallerBody(requestSchema: Json): fc.Arbitrary<Record<string, unknown>> {
-  const properties = Object.entries<Json>(requestSchema.properties ?? {}).filter(
-    ([field]) => !signedFields.has(field),
+export function validCallerBody(requestSchema: JsonRecord): fc.Arbitrary<Record<string, unknown>> {
+  const properties = Object.entries(recordAt(requestSchema, 'properties')).flatMap(([field, schema]) =>
+    isRecord(schema) && !signedFields.has(field) ? [[field, schema] as const] : [],
   );
-  const required = new Set<string>(requestSchema.required ?? []);
+  const required = new Set(arrayAt(requestSchema, 'required'));
   return fc.record(Object.fromEntries(properties.map(([field, schema]) => [field, arbitraryOf(schema)])), {
     requiredKeys: properties.map(([field]) => field).filter((field) => required.has(field)),
   }) as fc.Arbitrary<Record<string, unknown>>;

@@ -2,7 +2,8 @@
 // strings turned into numbers (so it breaks a schema of decimal strings), picked from the
 // documents rather than named by hand.
 import { resolve } from 'node:path';
-import type { Json, Model, OperationId } from './documents.ts';
+import { isRecord, type JsonRecord, optionalRecordAt } from '../../model/json.ts';
+import type { Model, OperationId } from './documents.ts';
 import { isWrite, operationIds } from './documents.ts';
 
 /** The value with every string leaf replaced by a number; the keys of the changed leaves. */
@@ -51,24 +52,27 @@ export function pickBreakage(model: Model): Breakage {
 
 /** A copy of the documents with the picked example replaced by its broken value. */
 export function documentsWithBrokenExample(
-  documents: Record<string, Json>,
+  documents: Readonly<Record<string, JsonRecord>>,
   model: Model,
   breakage: Breakage,
-) {
-  const copy: Record<string, Json> = structuredClone(documents);
+): Record<string, JsonRecord> {
+  const copy: Record<string, JsonRecord> = structuredClone(documents);
   const { facts } = model.model(breakage.operationId);
-  const media =
-    copy[facts.api].paths[facts.path][facts.method].responses[String(breakage.status)].content[
-      'application/json'
-    ];
-  media.examples[breakage.example].value = breakage.broken;
+  const example = optionalRecordAt(
+    copy[facts.api],
+    ...['paths', facts.path, facts.method, 'responses', String(breakage.status), 'content'],
+    ...['application/json', 'examples', breakage.example],
+  );
+  if (!example) throw new Error(`${breakage.operationId}: no example ${breakage.example} to break`);
+  // The copy is ours to change: structuredClone made it.
+  Object.assign(example, { value: breakage.broken });
   return copy;
 }
 
 /** The document with every reference to another file made absolute, so a copy can live elsewhere. */
-export function withAbsoluteFileRefs(document: Json, baseDirectory: string): Json {
+export function withAbsoluteFileRefs(document: unknown, baseDirectory: string): unknown {
   if (Array.isArray(document)) return document.map((item) => withAbsoluteFileRefs(item, baseDirectory));
-  if (document === null || typeof document !== 'object') return document;
+  if (!isRecord(document)) return document;
   return Object.fromEntries(
     Object.entries(document).map(([key, value]) => [
       key,

@@ -1,28 +1,60 @@
-// The real clients of src/, pointed at the target. The only seam used is the documented
-// `fetch` option: a wrapper around globalThis.fetch that may add a Prefer header (to pick a
-// mock response), rewrite the real client's request (to break it on purpose) and keep the
-// response's headers (to read Prism's sl-violations).
+// The real clients of src/, pointed at the target, sending through a real transport: the
+// runtime's default one (undici on Node, the `#transport` import) or the fetch transport, as the
+// vitest project in force says (contract-tests/vitest.config.ts runs every check once per
+// transport). The only seam used is the documented `transport` client option: a wrapper around
+// that transport which may add a Prefer header (to pick a mock response), rewrite the real
+// client's signed request (to break it on purpose) and keep the exchange and its answer (to read
+// Prism's sl-violations).
+import { inject } from 'vitest';
+import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { ApiError } from '../../src/errors.ts';
 import { nextNonce } from '../../src/nonce.ts';
 import { createSigner } from '../../src/signing.ts';
+import { createFetchTransport } from '../../src/transport/fetch.ts';
+import type { Answer, Exchange, Outgoing, Transport } from '../../src/transport/types.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
+import type { TransportName } from './transport-names.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    transport: TransportName;
+  }
+}
+
+const transports: Record<TransportName, () => Transport> = {
+  // What a Node caller gets without options: undici's pool, loaded on the first call.
+  undici: createDefaultTransport,
+  fetch: () => createFetchTransport(),
+};
+
+/** The transport of this project, one per worker: its connections live as long as the worker. */
+let shared: Transport | undefined;
+function sharedTransport(): Transport {
+  shared ??= transports[inject('transport')]();
+  return shared;
+}
+
+/** A signed request as it goes out: the exchange's URL and method, and what it prepared. */
+export type SentRequest = Pick<Exchange, 'url' | 'method'> & Outgoing;
 
 /** A request rewrite: gets the real client's request, returns the one to send. */
-export type Mutation = (request: Request) => Request | Promise<Request>;
+export type Mutation = (request: SentRequest) => SentRequest | Promise<SentRequest>;
 
 export interface Tap {
   /** Value of the Prefer header (Prism: `code=401`, `example=invalidPlan`). */
   prefer?: string;
   mutate?: Mutation;
-  /** The last request sent and response received through this tap. */
-  sent?: Request;
-  sentBody?: string;
-  received?: Response;
+  /** The last request sent and answer received through this tap. */
+  sent?: SentRequest;
+  received?: Answer;
 }
+
+/** Header names as the client writes them: lowercase. */
+const headerName = (name: string) => name.toLowerCase();
 
 export interface Credentials {
   apiKey: string;
@@ -40,16 +72,31 @@ export function credentials(context: ContractContext): Credentials {
   return { apiKey: 'contract-test-key', apiSecret: 'contract-test-secret' };
 }
 
-export function tappedFetch(tap: Tap): (request: Request) => Promise<Response> {
-  return async (original) => {
-    let request = original;
-    if (tap.prefer) request.headers.set('Prefer', tap.prefer);
-    if (tap.mutate) request = await tap.mutate(request);
-    tap.sent = request;
-    tap.sentBody = await request.clone().text();
-    const response = await globalThis.fetch(request);
-    tap.received = response;
-    return response;
+/** The project's transport, seen through a tap: every exchange the client makes passes here. */
+export function tappedTransport(tap: Tap, inner: Transport = sharedTransport()): Transport {
+  return {
+    async send(exchange) {
+      // The request is seen (and rewritten) as the transport prepares it: signed, about to go out.
+      const answer = await inner.send({
+        ...exchange,
+        async prepare(wait) {
+          const prepared = await exchange.prepare(wait);
+          let request: SentRequest = {
+            url: exchange.url,
+            method: exchange.method,
+            headers: { ...prepared.headers, ...(tap.prefer ? { prefer: tap.prefer } : {}) },
+            body: prepared.body,
+          };
+          if (tap.mutate) request = await tap.mutate(request);
+          tap.sent = request;
+          return { headers: request.headers, body: request.body };
+        },
+      });
+      tap.received = answer;
+      return answer;
+    },
+    // The inner transport serves every client of the worker.
+    close: async () => {},
   };
 }
 
@@ -62,7 +109,7 @@ export interface Clients {
 /** Both real clients, sending through one tap. */
 export function clientsFor(context: ContractContext, tap: Tap = {}): Clients {
   const common = {
-    fetch: tappedFetch(tap),
+    transport: tappedTransport(tap),
     // The mock needs no client-side limiting; a real deployment gets the documents' limits.
     rateLimit: !context.mock,
     timeoutMs: 15_000,
@@ -190,26 +237,34 @@ export const mutations = {
   drop:
     (...schemes: (keyof typeof signingHeaders)[]): Mutation =>
     (request) => {
-      for (const scheme of schemes) request.headers.delete(signingHeaders[scheme]);
-      return request;
+      const dropped = new Set(schemes.map((scheme) => headerName(signingHeaders[scheme])));
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !dropped.has(headerName(name))),
+      );
+      return { ...request, headers };
     },
   /** Replaces one signing header's value. */
   set:
     (scheme: keyof typeof signingHeaders, value: (current: string) => string): Mutation =>
     (request) => {
-      const name = signingHeaders[scheme];
-      request.headers.set(name, value(request.headers.get(name) ?? ''));
-      return request;
+      const name = headerName(signingHeaders[scheme]);
+      return { ...request, headers: { ...request.headers, [name]: value(request.headers[name] ?? '') } };
     },
   /** Rewrites the JSON body and signs it again correctly, as a client with that bug would. */
   rewriteBody:
     (apiSecret: string, rewrite: (body: Record<string, unknown>) => Record<string, unknown>): Mutation =>
     async (request) => {
-      const body = JSON.stringify(rewrite(JSON.parse(await request.text())));
+      const body = JSON.stringify(rewrite(JSON.parse(request.body ?? '{}')));
       const { payload, signature } = await createSigner(apiSecret)(body);
-      const headers = new Headers(request.headers);
-      headers.set(signingHeaders.Payload, payload);
-      headers.set(signingHeaders.Signature, signature);
-      return new Request(request.url, { method: request.method, headers, body });
+      const headers = {
+        ...request.headers,
+        [headerName(signingHeaders.Payload)]: payload,
+        [headerName(signingHeaders.Signature)]: signature,
+      };
+      return { ...request, headers, body };
     },
 };
+
+/** A header of a sent request, by name in any case. */
+export const sentHeader = (request: SentRequest | undefined, name: string): string | undefined =>
+  request?.headers[headerName(name)];

@@ -1,19 +1,21 @@
-// What the suite knows of the API, all of it read from generated/operations.ts and openapi/:
-// the operations, which of them write, each operation's request and response schemas and
-// named examples, and validators for them.
-import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+// What the suite knows of the API: the operations of generated/operations.ts, which of them
+// write, and each operation's request and response schemas, named examples and validators, read
+// through the document model (model/) from the documents of openapi/.
 import type { ValidateFunction } from 'ajv';
-import { parse } from 'yaml';
 import { type OperationId, operations, signedBodyFields } from '../../generated/operations.ts';
-import { createSchemaValidator, dereference, projectRoot } from '../../scripts/openapi-document.ts';
-import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+import { loadApiDocuments } from '../../model/document.ts';
+import type { JsonRecord } from '../../model/json.ts';
+import {
+  createDocumentModel,
+  type DeclaredResponse,
+  type DocumentModel,
+  documentModel,
+  type NamedExample,
+} from '../../model/model.ts';
 
-export type { OperationId };
+export type { NamedExample, OperationId };
 export type Facts = (typeof operations)[OperationId];
 export type ApiName = Facts['api'];
-// biome-ignore lint/suspicious/noExplicitAny: a parsed, dereferenced OpenAPI document
-export type Json = any;
 
 export const operationIds = Object.keys(operations) as OperationId[];
 export const factsOf = (operationId: OperationId): Facts => operations[operationId];
@@ -28,32 +30,20 @@ export const writeOperations: readonly OperationId[] = operationIds.filter(isWri
 
 /** The documents by API name, as redocly.yaml lists them (paths relative to the project root). */
 export const documentFiles: Record<string, string> = Object.fromEntries(
-  loadApiDocuments(projectRoot).map((api) => [api.name, api.file]),
+  loadApiDocuments().map((api) => [api.name, api.file]),
 );
-
-export function readDocumentFile(file: string): Json {
-  return parse(readFileSync(isAbsolute(file) ? file : `${projectRoot}/${file}`, 'utf8'));
-}
-
-export interface NamedExample {
-  name: string;
-  value: unknown;
-}
 
 /** One operation as a set of documents describes it. */
 export interface OperationModel {
   facts: Facts;
-  operation: Json;
-  requestSchema: Json | undefined;
-  requestExamples: NamedExample[];
+  operation: JsonRecord;
+  requestSchema: JsonRecord | undefined;
+  requestExamples: readonly NamedExample[];
   /** Declared statuses, with their JSON schema (if any) and named examples. */
-  responses: Map<number, { schema: Json | undefined; examples: NamedExample[] }>;
+  responses: ReadonlyMap<number, DeclaredResponse>;
   validateResponse(status: number, body: unknown): string[];
   validateRequest(body: unknown): string[];
 }
-
-const examplesOf = (mediaType: Json): NamedExample[] =>
-  Object.entries<Json>(mediaType?.examples ?? {}).map(([name, example]) => ({ name, value: example.value }));
 
 /** Problems of a value against a schema, each naming the field (instance path) it concerns. */
 export function schemaProblems(validate: ValidateFunction, value: unknown): string[] {
@@ -64,64 +54,41 @@ export function schemaProblems(validate: ValidateFunction, value: unknown): stri
   );
 }
 
-/** A model of the operations of the given documents (by API name); by default the real ones. */
-export function createModel(documents: Record<string, Json> = loadDocuments()) {
-  const ajv = createSchemaValidator();
-  const compiled = new Map<Json, ValidateFunction>();
-  const validator = (schema: Json) => {
-    let validate = compiled.get(schema);
-    if (!validate) {
-      validate = ajv.compile(schema);
-      compiled.set(schema, validate);
-    }
-    return validate;
-  };
+/**
+ * A model of the operations of the given documents (dereferenced, by API name); by default the
+ * project's, shared with everything else that reads them.
+ */
+export function createModel(documents?: Readonly<Record<string, JsonRecord>>) {
+  const base: DocumentModel = documents ? createDocumentModel(documents) : documentModel();
   const models = new Map<OperationId, OperationModel>();
   const model = (operationId: OperationId): OperationModel => {
     const cached = models.get(operationId);
     if (cached) return cached;
     const facts = factsOf(operationId);
-    const operation = documents[facts.api]?.paths?.[facts.path]?.[facts.method];
-    if (!operation) throw new Error(`${operationId}: not in the ${facts.api} document`);
-    const request = operation.requestBody?.content?.['application/json'];
-    const responses = new Map<number, { schema: Json | undefined; examples: NamedExample[] }>(
-      Object.entries<Json>(operation.responses)
-        // `default` (any other failure) is not a status a call can be told to answer.
-        .filter(([status]) => /^\d{3}$/.test(status))
-        .map(([status, response]) => {
-          const media = response.content?.['application/json'];
-          return [Number(status), { schema: media?.schema, examples: examplesOf(media) }];
-        }),
-    );
+    const view = base.operation(operationId);
     const built: OperationModel = {
       facts,
-      operation,
-      requestSchema: request?.schema,
-      requestExamples: examplesOf(request),
-      responses,
+      operation: view.object,
+      requestSchema: view.requestSchema,
+      requestExamples: view.requestExamples,
+      responses: view.responses,
       validateResponse(status, body) {
-        const declared = responses.get(status);
+        const declared = view.responses.get(status);
         if (!declared) return [`status ${status} is not declared`];
         if (!declared.schema) return [];
-        return schemaProblems(validator(declared.schema), body);
+        return schemaProblems(base.validator(declared.schema), body);
       },
       validateRequest(body) {
-        return request?.schema ? schemaProblems(validator(request.schema), body) : [];
+        return view.requestSchema ? schemaProblems(base.validator(view.requestSchema), body) : [];
       },
     };
     models.set(operationId, built);
     return built;
   };
-  return { model, documents };
+  return { model, documents: base.documents };
 }
 
 export type Model = ReturnType<typeof createModel>;
-
-export function loadDocuments(files: Record<string, string> = documentFiles): Record<string, Json> {
-  return Object.fromEntries(
-    Object.entries(files).map(([api, file]) => [api, dereference(readDocumentFile(file))]),
-  );
-}
 
 /** Every named example of every request and response of the documents, with its problems. */
 export function exampleProblems(model: Model): string[] {

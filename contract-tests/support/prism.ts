@@ -3,7 +3,7 @@
 // an interrupted or failed run leaves no server behind.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { projectRoot } from '../../scripts/openapi-document.ts';
+import { projectRoot } from '../../model/document.ts';
 
 const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
 

@@ -49,8 +49,8 @@ export interface Upstream {
 }
 
 /**
- * Local servers selectable by name. `sandbox` is the local exchange of sandbox/ (another
- * engineer's work): loaded only when selected, through computed paths, so the suite has no
+ * Local servers selectable by name. `sandbox` is the local exchange of sandbox/ (its own
+ * module tree): loaded only when selected, through computed paths, so the suite has no
  * static dependency on it. It brings its own test credentials (the fixture's printed key);
  * API_KEY/API_SECRET override them.
  */

@@ -9,7 +9,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations } from '../../generated/operations.ts';
-import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+import { loadApiDocuments } from '../../model/document.ts';
+import { stringAt } from '../../model/json.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
 import { findMissingSamples, projectRoot, sampleFile, sampleRef } from '../samples.ts';
@@ -95,9 +96,9 @@ describe('docs site', () => {
           anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
         );
       expect(links).toEqual(
-        apis.map((api) => ({ href: `./${api.name}.html`, text: api.document.info.title })),
+        apis.map((api) => ({ href: `./${api.name}.html`, text: stringAt(api.document, 'info', 'title') })),
       );
-      const versions = [...new Set(apis.map((api) => api.document.info.version as string))];
+      const versions = [...new Set(apis.map((api) => stringAt(api.document, 'info', 'version')))];
       expect(await page.locator('#api-version').textContent()).toBe(versions.join(', '));
       const sample = await page.locator('#getting-started').textContent();
       expect(sample).toContain("from 'txc-api-v4'");

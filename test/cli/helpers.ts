@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { projectRoot } from '../../model/document.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
-import { projectRoot } from '../../scripts/openapi-document.ts';
 import { environmentVariables } from '../../src/cli/environment.ts';
 
 export const txcEntry = join(projectRoot, 'src/cli/txc.ts');

@@ -5,9 +5,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { projectRoot } from '../../scripts/openapi-document.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
 import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
 

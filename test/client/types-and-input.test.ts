@@ -1,45 +1,14 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations, servers } from '../../generated/operations.ts';
 import {
-  ActionType,
-  type CallerBody,
   ConfigurationError,
   createPrivateClient,
   createPublicClient,
-  type PrivateResult,
+  type Outgoing,
+  type Transport,
 } from '../../src/index.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { cancelAllPath, historyPath, investPath, mainBalancePath, summaryPath } from './paths.ts';
-
-describe('types', () => {
-  it('callers write neither request nor nonce, and keep every other field typed', () => {
-    expectTypeOf<CallerBody<typeof investPath>>().toEqualTypeOf<{ planId: string; amount: string }>();
-    expectTypeOf<keyof CallerBody<typeof historyPath>>().not.toEqualTypeOf<'request' | 'nonce'>();
-    expectTypeOf<CallerBody<typeof historyPath>['actionTypes']>().toEqualTypeOf<ActionType[] | undefined>();
-    expectTypeOf<CallerBody<typeof cancelAllPath>['type']>().toEqualTypeOf<
-      ('spot' | 'margin' | 'futures')[] | undefined
-    >();
-    expectTypeOf<NonNullable<PrivateResult<typeof investPath>['data']>>().toEqualTypeOf<{ id: string }>();
-  });
-
-  it('rejects at compile time what the documents forbid', () => {
-    const client = createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9' });
-    // Compile-time checks only: these closures are never called.
-    const neverCalled = () => {
-      // @ts-expect-error invest needs a body with planId and amount
-      client.POST(investPath);
-      // @ts-expect-error amounts are decimal strings, never numbers
-      client.POST(investPath, { body: { planId: 'p', amount: 100 } });
-      // @ts-expect-error action types are 1..6
-      client.POST(historyPath, { body: { actionTypes: [7] } });
-      // @ts-expect-error not an operation of the documents
-      client.POST('/api/v4/unknown');
-      client.POST(mainBalancePath);
-      client.POST(historyPath, { body: { actionTypes: [ActionType.INVEST, ActionType.DAILY_EARNING] } });
-    };
-    expect(typeof neverCalled).toBe('function');
-  });
-});
 
 describe('bad input never leaves the client', () => {
   const cases: [string, string, Record<string, unknown>, string][] = [
@@ -114,6 +83,17 @@ describe('options', () => {
       { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: { baseDelayMs: -1 } },
     ],
     ['retry', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', retry: 3 }],
+    ['transport', { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:9', transport: {} }],
+    [
+      'transport',
+      {
+        apiKey: 'k',
+        apiSecret: 's',
+        baseUrl: 'http://127.0.0.1:9',
+        transport: { send: async () => ({}), close: async () => {} },
+        fetch: async () => new Response(),
+      },
+    ],
   ])('a wrong %s is named', (field, options) => {
     const create = () => createPrivateClient(options as never);
     expect(create).toThrow(ConfigurationError);
@@ -140,6 +120,31 @@ describe('options', () => {
     const origin = Object.values(eu?.variables ?? {})[0] ?? '';
     expect(origin).toMatch(/^https:\/\//);
     expect(seen).toEqual([`${origin}${operations.getMainBalance.path}`]);
+  });
+
+  it('a transport given as an option carries every exchange, signed', async () => {
+    const sent: (Outgoing & { url: string })[] = [];
+    const transport: Transport = {
+      async send(exchange) {
+        sent.push({ url: exchange.url, ...(await exchange.prepare(async () => {})) });
+        const headers = { get: (name: string) => (name === 'content-type' ? 'application/json' : null) };
+        return { response: { status: 200, ok: true, url: exchange.url, headers }, text: '{"BTC":"1"}' };
+      },
+      close: async () => {},
+    };
+    const client = createPrivateClient({
+      apiKey: 'transport-key',
+      apiSecret: 's',
+      baseUrl: 'http://127.0.0.1:9',
+      transport,
+    });
+    const { data } = await client.POST(mainBalancePath);
+    expect(data).toEqual({ BTC: '1' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.url).toBe(`http://127.0.0.1:9${mainBalancePath}`);
+    expect(JSON.parse(sent[0]?.body ?? '{}').request).toBe(mainBalancePath);
+    expect(Object.values(sent[0]?.headers ?? {})).toContain('transport-key');
+    await client.close();
   });
 
   it('a baseUrl path prefix goes into the URL but never into `request`', async () => {

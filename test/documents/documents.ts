@@ -1,15 +1,15 @@
-// The two documents, dereferenced, and the operations in them, for the document tests.
-import { dereference, projectRoot, readDocument } from '../../scripts/openapi-document.ts';
-import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+// The two documents, dereferenced, and the operations in them, for the document tests: read
+// through the document model (model/), parsed once and shared with everything else.
+import { loadApiDocuments } from '../../model/document.ts';
+import { documentModel } from '../../model/model.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed YAML
+// The document tests still walk the documents freely; the model itself is typed.
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML, see above
 export type Json = any;
 
-export const apiDocuments = loadApiDocuments(projectRoot);
+export const apiDocuments = loadApiDocuments();
 
-export const documents: Record<string, Json> = Object.fromEntries(
-  apiDocuments.map((api) => [api.name, dereference(readDocument(api.file))]),
-);
+export const documents: Record<string, Json> = documentModel().documents;
 
 export function operationAt(api: string, method: string, path: string): Json {
   return documents[api]?.paths?.[path]?.[method];

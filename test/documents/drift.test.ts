@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/openapi-document.ts';
+import { projectRoot } from '../../model/document.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'drift-'));
 for (const part of ['openapi', 'generated', 'redocly.yaml', 'docs/samples']) {

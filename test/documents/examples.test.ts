@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSchemaValidator } from '../../scripts/openapi-document.ts';
+import { createSchemaValidator } from '../../model/document.ts';
 import { type Json, mediaTypes } from './documents.ts';
 
 const ajv = createSchemaValidator();

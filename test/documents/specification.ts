@@ -1,4 +1,4 @@
-// The specification's own tables (../shared/seed/private-http-api-v4.md), transcribed as the
+// The specification's own tables (the operator's published API v4 specification), transcribed as the
 // oracle the documents are checked against. Nothing outside test/documents reads this file.
 
 export const specifiedOperations = [

@@ -11,9 +11,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../docs/page-check.ts';
 import { type StaticServer, serveStatic } from '../../docs/serve.ts';
+import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { projectRoot } from '../../scripts/openapi-document.ts';
 import { createPrivateClient } from '../../src/index.ts';
 import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 

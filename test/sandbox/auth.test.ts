@@ -25,7 +25,7 @@ const suite = strictSandbox();
 
 const balance = 'getMainBalance' satisfies OperationId;
 
-describe('signing, as upstream-notes describe it', () => {
+describe('signing, as the documents describe it', () => {
   it('the tests sign like the known-answer vector, and so does the sandbox', () => {
     const body =
       '{"request":"/api/v4/trade-balance","nonce":1700000000000,"nonceWindow":true,"ticker":"BTC"}';

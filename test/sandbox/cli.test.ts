@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/openapi-document.ts';
+import { projectRoot } from '../../model/document.ts';
 import { call, defaultFixture } from './helpers.ts';
 
 const children: ChildProcess[] = [];

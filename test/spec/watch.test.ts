@@ -8,12 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { dereference, projectRoot } from '../../scripts/openapi-document.ts';
-import { loadApiDocuments } from '../../scripts/operation-facts.ts';
+import { dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
+import { at, recordAt, stringAt } from '../../model/json.ts';
 import { type DevServer, startDevServer } from '../../scripts/watch.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: parsed YAML
-type Json = any;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,11 +35,12 @@ const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 /** The first GET operation of the document with a named example of its 200 answer, and that example's first string. */
 function answeredOperation(): { path: string; operationId: string; word: string } {
   const document = dereference(parse(readFileSync(documentFile, 'utf8')));
-  for (const [path, item] of Object.entries<Json>(document.paths)) {
-    const media: Json = Object.values(item.get?.responses?.['200']?.content ?? {})[0];
-    const example: Json = Object.values(media?.examples ?? {})[0];
-    const word = JSON.stringify(example?.value ?? null).match(/"([A-Za-z]+)"/)?.[1];
-    if (word) return { path, operationId: item.get.operationId, word };
+  for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
+    const media = Object.values(recordAt(item, 'get', 'responses', '200', 'content'))[0];
+    const example = Object.values(recordAt(media, 'examples'))[0];
+    const word = JSON.stringify(at(example, 'value') ?? null).match(/"([A-Za-z]+)"/)?.[1];
+    const operationId = stringAt(item, 'get', 'operationId');
+    if (word && operationId) return { path, operationId, word };
   }
   throw new Error(`${publicApi.file} has no GET operation with a string in a 200 example`);
 }

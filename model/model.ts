@@ -1,0 +1,158 @@
+// The document model: the documents of redocly.yaml parsed and dereferenced once, each operation
+// found by its operationId, and the validators and named examples that the sandbox, the
+// contract suite, the docs and the tests read, compiled or collected once and cached. A model
+// can also be built from other documents (a deliberately broken copy, in the suite's self-test).
+import type { ValidateFunction } from 'ajv';
+import { createSchemaValidator, dereferenceDocument, loadApiDocuments } from './document.ts';
+import { arrayAt, isRecord, type JsonRecord, optionalRecordAt, recordAt } from './json.ts';
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface NamedExample {
+  readonly name: string;
+  readonly value: unknown;
+}
+
+/** One declared status of an operation: its JSON schema (if any) and named examples. */
+export interface DeclaredResponse {
+  readonly status: number;
+  readonly schema: JsonRecord | undefined;
+  readonly examples: readonly NamedExample[];
+}
+
+/** One operation as its document describes it. */
+export interface OperationView {
+  readonly operationId: string;
+  readonly api: string;
+  readonly path: string;
+  readonly method: string;
+  /** The dereferenced operation object, vendor extensions included. */
+  readonly object: JsonRecord;
+  readonly requestSchema: JsonRecord | undefined;
+  readonly requestExamples: readonly NamedExample[];
+  /** Declared statuses (`default` is not one). */
+  readonly responses: ReadonlyMap<number, DeclaredResponse>;
+}
+
+const examplesOf = (mediaType: unknown): NamedExample[] =>
+  Object.entries(recordAt(mediaType, 'examples')).map(([name, example]) => ({
+    name,
+    value: isRecord(example) ? example.value : undefined,
+  }));
+
+function viewOf(api: string, path: string, method: string, object: JsonRecord): OperationView {
+  const request = optionalRecordAt(object, 'requestBody', 'content', 'application/json');
+  const responses = new Map<number, DeclaredResponse>();
+  for (const [status, response] of Object.entries(recordAt(object, 'responses'))) {
+    if (!/^\d{3}$/.test(status)) continue;
+    const media = optionalRecordAt(response, 'content', 'application/json');
+    responses.set(Number(status), {
+      status: Number(status),
+      schema: optionalRecordAt(media, 'schema'),
+      examples: examplesOf(media),
+    });
+  }
+  return {
+    operationId: String(object.operationId),
+    api,
+    path,
+    method,
+    object,
+    requestSchema: optionalRecordAt(request, 'schema'),
+    requestExamples: examplesOf(request),
+    responses,
+  };
+}
+
+export interface DocumentModel {
+  /** The dereferenced documents, by API name. */
+  readonly documents: Readonly<Record<string, JsonRecord>>;
+  readonly operations: readonly OperationView[];
+  /** The operation of that operationId; throws when no document has it. */
+  operation(operationId: string): OperationView;
+  /** The compiled validator of a schema node of these documents, compiled once. */
+  validator(schema: JsonRecord): ValidateFunction;
+  /** A schema component of a document, e.g. the private document's Nonce. */
+  component(api: string, name: string): JsonRecord;
+  /** A named response example of an operation, with the status it is documented under. */
+  responseExample(operationId: string, name: string): { status: number; value: unknown };
+  /** The enum of a schema component, as the document lists it. */
+  schemaEnum(api: string, component: string): readonly unknown[];
+  /** The names of an enum component's values (x-enum-varnames), by value. */
+  enumNames(api: string, component: string): ReadonlyMap<unknown, string>;
+}
+
+/** A model of the given dereferenced documents (by API name). */
+export function createDocumentModel(documents: Readonly<Record<string, JsonRecord>>): DocumentModel {
+  const operations: OperationView[] = [];
+  for (const [api, document] of Object.entries(documents)) {
+    for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
+      for (const method of httpMethods) {
+        const object = optionalRecordAt(item, method);
+        if (object) operations.push(viewOf(api, path, method, object));
+      }
+    }
+  }
+  const byId = new Map(operations.map((view) => [view.operationId, view]));
+  const ajv = createSchemaValidator();
+  const compiled = new Map<JsonRecord, ValidateFunction>();
+  const model: DocumentModel = {
+    documents,
+    operations,
+    operation(operationId) {
+      const view = byId.get(operationId);
+      if (!view) throw new Error(`${operationId} is not an operation of the documents`);
+      return view;
+    },
+    validator(schema) {
+      let validate = compiled.get(schema);
+      if (!validate) {
+        validate = ajv.compile(schema);
+        compiled.set(schema, validate);
+      }
+      return validate;
+    },
+    component(api, name) {
+      const schema = optionalRecordAt(documents[api], 'components', 'schemas', name);
+      if (!schema) throw new Error(`${api} has no schema ${name}`);
+      return schema;
+    },
+    responseExample(operationId, name) {
+      for (const response of model.operation(operationId).responses.values()) {
+        const example = response.examples.find((candidate) => candidate.name === name);
+        if (example) return { status: response.status, value: structuredClone(example.value) };
+      }
+      throw new Error(`${operationId} documents no response example named ${name}`);
+    },
+    schemaEnum(api, component) {
+      const values = model.component(api, component).enum;
+      if (!Array.isArray(values)) throw new Error(`${api} ${component} has no enum`);
+      return values;
+    },
+    enumNames(api, component) {
+      const names = arrayAt(model.component(api, component), 'x-enum-varnames');
+      return new Map(
+        model.schemaEnum(api, component).map((value, index) => {
+          const name = names[index];
+          return [value, typeof name === 'string' ? name : String(value)];
+        }),
+      );
+    },
+  };
+  return model;
+}
+
+/** The project's documents, as redocly.yaml names them, dereferenced. */
+export function loadDocuments(root?: string): Record<string, JsonRecord> {
+  return Object.fromEntries(
+    loadApiDocuments(root).map((api) => [api.name, dereferenceDocument(api.document)]),
+  );
+}
+
+let projectModel: DocumentModel | undefined;
+
+/** The model of the project's documents: parsed on first use, then shared by every caller. */
+export function documentModel(): DocumentModel {
+  projectModel ??= createDocumentModel(loadDocuments());
+  return projectModel;
+}
