@@ -2,8 +2,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // tsconfig.json maps `#transport` and the package's own name to the sources.
-  resolve: { tsconfigPaths: true },
+  // tsconfig.json maps the package's own name to the sources. `#transport` is named here too:
+  // Vite resolves it from package.json's "imports" (dist/, absent on a fresh clone) before paths.
+  resolve: {
+    tsconfigPaths: true,
+    alias: { '#transport': new URL('../src/transport/node.ts', import.meta.url).pathname },
+  },
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['docs/test/**/*.test.ts'],
