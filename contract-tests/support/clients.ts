@@ -3,6 +3,7 @@
 // mock response), rewrite the real client's request (to break it on purpose) and keep the
 // response's headers (to read Prism's sl-violations).
 import { signingHeaders } from '../../generated/operations.ts';
+import { environmentVariables } from '../../src/cli/environment.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { ApiError } from '../../src/errors.ts';
 import { nextNonce } from '../../src/nonce.ts';
@@ -10,6 +11,7 @@ import { createSigner } from '../../src/signing.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
+import { credentialsFromEnvironment } from './variables.ts';
 
 /** A request rewrite: gets the real client's request, returns the one to send. */
 export type Mutation = (request: Request) => Request | Promise<Request>;
@@ -29,13 +31,16 @@ export interface Credentials {
   apiSecret: string;
 }
 
-/** API_KEY/API_SECRET against a real target; throwaway ones for the mock (it checks formats only). */
+/** TXC_API_KEY/TXC_API_SECRET against a real target; throwaway ones for the mock (it checks formats only). */
 export function credentials(context: ContractContext): Credentials {
   if (context.credentials) return context.credentials;
   if (!context.mock) {
-    const { API_KEY: apiKey, API_SECRET: apiSecret } = process.env;
-    if (!apiKey || !apiSecret) throw new Error('API_KEY and API_SECRET are required for a real target');
-    return { apiKey, apiSecret };
+    const fromEnvironment = credentialsFromEnvironment(process.env);
+    if (!fromEnvironment) {
+      const { apiKey, apiSecret } = environmentVariables;
+      throw new Error(`${apiKey} and ${apiSecret} are required for a real target`);
+    }
+    return fromEnvironment;
   }
   return { apiKey: 'contract-test-key', apiSecret: 'contract-test-secret' };
 }
