@@ -4,9 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { operations } from '../generated/operations.ts';
+import { chromiumPath as findChromiumPath } from '../scripts/prerequisites.ts';
 import { sampleFile } from './samples.ts';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** CHROMIUM_PATH, else the usual names and places (scripts/prerequisites.ts, checked first by npm test). */
+export const chromiumPath = findChromiumPath();
 
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
