@@ -176,5 +176,10 @@ async function checkOperation(
   if (!samples.some((text) => squash(text).includes(squash(operation.sample)))) {
     problems.push(`${id} does not show its TypeScript sample`);
   }
+  // Every line of the sample is in view: wrapped, not cut off at the panel's right edge.
+  const cutOff = await section
+    .locator('.panel-request-samples pre')
+    .evaluateAll((blocks) => blocks.filter((block) => block.scrollWidth > block.clientWidth + 1).length);
+  if (cutOff > 0) problems.push(`${id}: its sample runs past the panel's right edge`);
   return problems;
 }
