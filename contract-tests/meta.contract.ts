@@ -7,10 +7,12 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../src/cli/environment.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
+import { contractVariables } from './support/variables.ts';
 
 const breakage = pickBreakage(model);
 
@@ -81,8 +83,11 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const secret = `meta-secret-${process.pid}`;
       const env: NodeJS.ProcessEnv = {
         ...process.env,
-        API_KEY: 'meta-key',
-        API_SECRET: secret,
+        [environmentVariables.apiKey]: 'meta-key',
+        [environmentVariables.apiSecret]: secret,
+        // The fake target answers every id alike.
+        [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
+        [contractVariables.ticker]: 'USDT',
         NO_COLOR: '1',
         FORCE_COLOR: '0',
       };
@@ -124,5 +129,59 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
       }
     }, 60_000);
+  },
+);
+
+describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
+  'a URL target without what it needs',
+  () => {
+    const bare = (): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+      for (const name of [...Object.values(environmentVariables), ...Object.values(contractVariables)])
+        delete env[name];
+      delete env.CONTRACT_TARGET;
+      delete env.CONTRACT_ALLOW_WRITES;
+      return env;
+    };
+
+    it('stops before vitest with one line naming every missing variable, exit code 2', async () => {
+      const { code, output } = await run(['--target', 'http://127.0.0.1:9'], bare());
+      expect(code).toBe(2);
+      const lines = output.trim().split('\n');
+      expect(lines, output).toHaveLength(1);
+      for (const name of [
+        environmentVariables.apiKey,
+        environmentVariables.apiSecret,
+        contractVariables.planId,
+        contractVariables.ticker,
+      ])
+        expect(lines[0]).toContain(name);
+      // Writes are off: no market is needed. Vitest never started: no stack, no empty summary.
+      expect(lines[0]).not.toContain(contractVariables.market);
+      expect(output).not.toMatch(/No test files|Contract summary|\n\s+at /);
+    });
+
+    it('asks for a market too when writes are allowed, and only for what is missing', async () => {
+      const env = {
+        ...bare(),
+        [environmentVariables.apiKey]: 'k',
+        [environmentVariables.apiSecret]: 's',
+        [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
+        CONTRACT_ALLOW_WRITES: '1',
+      };
+      const { code, output } = await run(['--target', 'http://127.0.0.1:9'], env);
+      expect(code).toBe(2);
+      expect(output.trim()).toBe(
+        'contract: the target http://127.0.0.1:9 needs CONTRACT_TICKER (an asset the key holds), CONTRACT_MARKET (a market it lists) in the environment (see README, Contract tests)',
+      );
+    });
+
+    it('refuses a target that is neither mock, a name nor a URL, in one line', async () => {
+      const { code, output } = await run(['--target', 'staging'], bare());
+      expect(code).toBe(2);
+      expect(output.trim()).toMatch(
+        /^contract: --target must be "mock", an http\(s\) URL or one of: sandbox; got staging$/,
+      );
+    });
   },
 );

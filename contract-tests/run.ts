@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { targetProblem } from './support/target.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
 
@@ -29,6 +30,13 @@ for (let index = 0; index < args.length; index++) {
     console.log(usage);
     process.exit(0);
   } else passThrough.push(arg);
+}
+
+// What the target needs (credentials, ids), checked before vitest starts: one line, exit code 2.
+const problem = targetProblem(env.CONTRACT_TARGET?.trim() || 'mock', env);
+if (problem) {
+  console.error(problem);
+  process.exit(2);
 }
 
 const vitest = `${projectRoot}/node_modules/vitest/vitest.mjs`;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cliOperations } from '../src/cli/operations.ts';
+import { faviconLink } from './readable-page.ts';
 
 const run = promisify(execFile);
 /** The CLI's code is the project's, wherever the documents being built live. */
@@ -53,6 +54,7 @@ export function renderCliPage(helps: CliHelp[]): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>txc command line</title>
+  ${faviconLink}
   <style>
     body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
     code, pre { font-family: ui-monospace, monospace; }

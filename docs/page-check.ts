@@ -4,9 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { operations } from '../generated/operations.ts';
+import { chromiumPath as findChromiumPath } from '../scripts/prerequisites.ts';
 import { sampleFile } from './samples.ts';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** CHROMIUM_PATH, else the usual names and places (scripts/prerequisites.ts, checked first by npm test). */
+export const chromiumPath = findChromiumPath();
 
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
@@ -174,5 +176,10 @@ async function checkOperation(
   if (!samples.some((text) => squash(text).includes(squash(operation.sample)))) {
     problems.push(`${id} does not show its TypeScript sample`);
   }
+  // Every line of the sample is in view: wrapped, not cut off at the panel's right edge.
+  const cutOff = await section
+    .locator('.panel-request-samples pre')
+    .evaluateAll((blocks) => blocks.filter((block) => block.scrollWidth > block.clientWidth + 1).length);
+  if (cutOff > 0) problems.push(`${id}: its sample runs past the panel's right edge`);
   return problems;
 }

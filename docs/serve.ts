@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { isAddressInUse, PortInUseError } from '../scripts/port-in-use.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -35,11 +36,14 @@ export function withLiveReload(html: string): string {
   return end < 0 ? html + liveReloadScript : `${html.slice(0, end)}${liveReloadScript}\n${html.slice(end)}`;
 }
 
-/** Serves the files under `root` on 127.0.0.1:`port` (0 picks a free port). */
+/**
+ * Serves the files under `root` on 127.0.0.1:`port` (0 picks a free port). A port in use rejects
+ * with a PortInUseError, one line naming the port and `portVariable` (the variable that moves it).
+ */
 export async function serveStatic(
   root: string,
   port = 0,
-  options: { liveReload?: boolean } = {},
+  options: { liveReload?: boolean; portVariable?: string } = {},
 ): Promise<StaticServer> {
   const base = normalize(root + sep);
   const listeners = new Set<ServerResponse>();
@@ -82,7 +86,9 @@ export async function serveStatic(
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(isAddressInUse(error) ? new PortInUseError('docs', port, options.portVariable) : error),
+    );
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;

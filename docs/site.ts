@@ -12,6 +12,8 @@ import { promisify } from 'node:util';
 import { loadApiDocuments } from '../model/document.ts';
 import { stringAt } from '../model/json.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
+import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
+import { faviconFile, faviconLink, faviconSvg, readablePage } from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 
 const run = promisify(execFile);
@@ -69,6 +71,8 @@ export function writeRedocAssets(assetsDir: string): RedocAssets {
         '<text x="0" y="17" font-family="sans-serif" font-size="16" fill="#0044d4">Redocly</text></svg>\n',
     );
   }
+  // The pages' icon (readable-page.ts) lives with the assets every page is built with.
+  writeFileSync(join(assetsDir, '..', faviconFile), faviconSvg);
   const bundle = `redoc.standalone-${version}.js`;
   writeFileSync(join(assetsDir, bundle), code);
   return { bundle, version, originalIntegrity: sha384(original), integrity: sha384(code) };
@@ -121,11 +125,8 @@ export async function buildPage(documentPath: string, outFile: string, redoc: Re
     ['build-docs', documentPath, '-o', outFile, '--openapi', JSON.stringify(redocOptions)],
     { cwd: projectRoot, env: redoclyEnv },
   );
-  writeFileSync(outFile, localizePage(readFileSync(outFile, 'utf8'), redoc));
+  writeFileSync(outFile, readablePage(localizePage(readFileSync(outFile, 'utf8'), redoc)));
 }
-
-const escapeHtml = (text: string): string =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 export interface SitePage {
   name: string;
@@ -136,7 +137,7 @@ export interface SitePage {
   document: string;
 }
 
-export function renderIndex(pages: SitePage[], gettingStarted: string): string {
+export function renderIndex(pages: SitePage[], gettingStarted: string, operationList = ''): string {
   const versions = [...new Set(pages.map((page) => page.version))].join(', ');
   const items = pages
     .map(
@@ -151,12 +152,23 @@ export function renderIndex(pages: SitePage[], gettingStarted: string): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>HTTP API v${escapeHtml(versions)} docs</title>
+  ${faviconLink}
   <style>
     body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
     code, pre { font-family: ui-monospace, monospace; }
-    pre { background: #f6f8fa; padding: 1rem; overflow-x: auto; border-radius: 6px; }
+    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
     li { margin-bottom: 0.75rem; }
     .version { color: #59636e; }
+    ul.operations { list-style: none; padding: 0; }
+    ul.operations li { margin-bottom: 0.5rem; }
+    ul.operations a { text-decoration: none; color: inherit; }
+    ul.operations a:hover .summary { text-decoration: underline; }
+    .method { font: 600 0.75rem ui-monospace, monospace; color: #0044d4; }
+    .summary { display: block; color: #0044d4; }
+    .badge { display: inline-block; font-size: 0.75rem; padding: 0 0.5rem; border-radius: 999px; border: 1px solid; margin-right: 0.25rem; }
+    .rate-limit { color: #59636e; border-color: #d0d7de; }
+    .partner-only { color: #8250df; border-color: #c297ff; }
+    .writes { color: #bc4c00; border-color: #fb8f44; }
   </style>
 </head>
 <body>
@@ -166,6 +178,10 @@ export function renderIndex(pages: SitePage[], gettingStarted: string): string {
     <ul id="documents">
 ${items}
     </ul>
+    <h2>Operations</h2>
+    <div id="operations">
+${operationList}
+    </div>
     <h2>Getting started with the client</h2>
     <p>The package <code>txc-api-v4</code> exports a typed client for each document. It signs private
     calls and fills in <code>request</code> and <code>nonce</code> for you; every call answers with
@@ -221,7 +237,10 @@ export async function buildSite(
     .split('\n')
     .filter((line) => !line.startsWith('// Shown on the docs index page'))
     .join('\n');
-  writeFileSync(join(outDir, 'index.html'), renderIndex(pages, gettingStarted));
+  writeFileSync(
+    join(outDir, 'index.html'),
+    renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),
+  );
   writeFileSync(join(outDir, 'cli.html'), renderCliPage(await collectCliHelp()));
   return pages;
 }

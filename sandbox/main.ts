@@ -1,39 +1,78 @@
-// `npm run sandbox`: starts the sandbox and prints its URL and the default fixture's test
-// credentials. SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS
-// (JSON fault options), SANDBOX_STRICT=1 (validate every answer against the document),
-// SANDBOX_CORS_ORIGINS (comma-separated origins whose browser pages may call it).
+// `npm run sandbox`: starts the sandbox and prints its URL, the default fixture's test
+// credentials and what it holds (plans, markets), every line ready for a .env file (comments or
+// KEY=VALUE): `node --env-file=.env`, `tsx --env-file=.env`, `txc --env-file .env`.
+// SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS (JSON fault
+// options), SANDBOX_STRICT=1 (validate every answer against the document), SANDBOX_QUIET=1 (no
+// per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it).
+
+import { contractVariables } from '../contract-tests/support/variables.ts';
+import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
+import { environmentVariables } from '../src/cli/environment.ts';
 import { faultsFromEnvironment } from './faults.ts';
 import { credentialKey, defaultFixturePath, loadFixture } from './fixture.ts';
+import { startedLine } from './process.ts';
 import { startSandbox } from './server.ts';
+
+/** Ends the process with one line on stderr: a clear reason, no stack trace. */
+function fail(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
 
 const port = process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 4012;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  throw new Error(`SANDBOX_PORT must be a port number, not ${process.env.SANDBOX_PORT}`);
+  fail(`sandbox: SANDBOX_PORT must be a port number (0 picks a free one), not ${process.env.SANDBOX_PORT}`);
 }
 const fixturePath = process.env.SANDBOX_FIXTURE || defaultFixturePath;
 const isDefaultFixture = fixturePath === defaultFixturePath;
 const faults = faultsFromEnvironment(process.env.SANDBOX_FAULTS);
+const fixture = loadFixture(fixturePath);
 const sandbox = await startSandbox({
   port,
-  fixture: fixturePath,
+  fixture,
   ...(faults ? { faults } : {}),
   strict: process.env.SANDBOX_STRICT === '1' || process.env.SANDBOX_STRICT === 'true',
   corsOrigins: process.env.SANDBOX_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),
-  log: process.env.SANDBOX_QUIET ? undefined : (line) => console.log(`${new Date().toISOString()} ${line}`),
+  // On stderr: stdout holds only the start-up lines, a .env file as it is (`npm run sandbox --silent > .env`).
+  log: process.env.SANDBOX_QUIET ? undefined : (line) => console.error(`${new Date().toISOString()} ${line}`),
+}).catch((error: unknown) => {
+  if (isAddressInUse(error)) fail(portInUseLine('sandbox', port, 'SANDBOX_PORT'));
+  throw error;
 });
 
-console.log(`Sandbox listening on ${sandbox.url}${faults ? ` (faults: ${JSON.stringify(faults)})` : ''}`);
-const key = credentialKey(loadFixture(fixturePath));
+// Every line below is a comment or KEY=VALUE, so the whole start-up output is a valid .env file.
+const lines = [
+  `# Sandbox listening on ${sandbox.url}${faults ? ` (faults: ${JSON.stringify(faults)})` : ''}`,
+];
+const firstActivePlan = fixture.plans.find((plan) => plan.status === 'active' && !plan.specialOffer);
 if (isDefaultFixture) {
-  console.log('# Test credentials of the default fixture, for a .env file:');
-  console.log(`API_BASE_URL=${sandbox.url}`);
-  console.log(`API_KEY=${key.apiKey}`);
-  console.log(`API_SECRET=${key.secret}`);
+  const key = credentialKey(fixture);
+  lines.push(
+    '# Test credentials of the default fixture, for a .env file (tsx --env-file=.env):',
+    `${environmentVariables.baseUrl}=${sandbox.url}`,
+    `${environmentVariables.apiKey}=${key.apiKey}`,
+    `${environmentVariables.apiSecret}=${key.secret}`,
+  );
 } else {
-  console.log(`Fixture ${fixturePath}: use the secrets it holds (not printed).`);
+  lines.push(
+    `# Fixture ${fixturePath}: use the secrets it holds (not printed).`,
+    `${environmentVariables.baseUrl}=${sandbox.url}`,
+  );
 }
+lines.push(
+  `# Markets: ${fixture.markets.join(' ')}`,
+  `# Assets: ${fixture.assets.join(' ')}`,
+  '# Plans (id: what investing in it gives):',
+  ...fixture.plans.map((plan) => `#   ${plan.id}: ${plan.description ?? `${plan.currency}, ${plan.status}`}`),
+  '# For the contract suite against this sandbox as a URL target (npm run contract -- --target "$TXC_BASE_URL"):',
+  ...(firstActivePlan ? [`${contractVariables.planId}=${firstActivePlan.id}`] : []),
+  ...(fixture.markets[0] ? [`${contractVariables.market}=${fixture.markets[0]}`] : []),
+  ...(firstActivePlan ? [`${contractVariables.ticker}=${firstActivePlan.currency}`] : []),
+  startedLine,
+);
+console.log(lines.join('\n'));
 
 const stop = () => {
   sandbox.close().then(

@@ -29,7 +29,10 @@ export interface SandboxOptions {
   nonceWindowMs?: number;
   /** Origins (such as `http://127.0.0.1:5173`) whose pages may call the sandbox: CORS preflights are answered for them. */
   corsOrigins?: readonly string[] | undefined;
-  /** Called with one line per answered request (never with secrets). */
+  /**
+   * Called with one line per answered request and, in strict mode, one per answer that does not
+   * match the document (never with secrets). Without it, only those mismatches are written, to stderr.
+   */
   log?: ((line: string) => void) | undefined;
 }
 
@@ -191,9 +194,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const problems = checkReply(operationId, reply);
       if (problems.length > 0) {
         violations.push({ operationId, status, problems });
-        process.stderr.write(
-          `sandbox: ${operationId} ${status} does not match the document: ${problems.join('; ')}\n`,
-        );
+        const line = `sandbox: ${operationId} ${status} does not match the document: ${problems.join('; ')}`;
+        if (options.log) options.log(line);
+        else process.stderr.write(`${line}\n`);
         status = 500;
         body = {
           sandbox: 'the answer does not match the document',

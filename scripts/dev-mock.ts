@@ -23,6 +23,10 @@ export interface MockOptions {
   snapshot: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** The variable that sets the port, named when the port is taken. */
+  portVariable?: string | undefined;
+  /** Log Prism's every line (each request it answers); otherwise only its stderr. */
+  verbose?: boolean;
   reloadTimeoutMs?: number;
 }
 
@@ -67,10 +71,10 @@ export function mockService(options: MockOptions): DevService {
         cwd: root,
         env: options.env,
         readyUrl: url,
-        log: (line) => {
-          onLine?.(line);
-          options.log(line);
-        },
+        log: options.log,
+        onLine: (line) => onLine?.(line),
+        port: { number: options.port, variable: options.portVariable },
+        quiet: !options.verbose,
       });
     },
     async refresh() {

@@ -2,6 +2,7 @@
 // ready once its URL answers HTTP, stopped with its whole process group, and never outliving
 // this process.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { PortInUseError, portIsFree } from './port-in-use.ts';
 
 export interface DevProcess {
   pid: number;
@@ -20,6 +21,15 @@ export interface DevProcessOptions {
   readyUrl: string;
   /** Where its output lines go, already prefixed with the name. */
   log: (line: string) => void;
+  /**
+   * The port it listens on and the variable that sets it: checked before it starts, since
+   * readiness is "the URL answers" and another server on the port would answer too.
+   */
+  port?: { number: number; variable?: string | undefined };
+  /** Give `log` only what it writes to stderr (its warnings and errors), not its stdout. */
+  quiet?: boolean;
+  /** Sees every output line, logged or not (a mock watches for Prism's "listening"). */
+  onLine?: (line: string) => void;
   startTimeoutMs?: number;
 }
 
@@ -49,6 +59,9 @@ async function answers(url: string): Promise<boolean> {
 
 /** Starts the process and resolves once `readyUrl` answers; rejects (and stops it) if it never does. */
 export async function startDevProcess(options: DevProcessOptions): Promise<DevProcess> {
+  if (options.port && !(await portIsFree(options.port.number))) {
+    throw new PortInUseError(options.name, options.port.number, options.port.variable);
+  }
   // Its own process group, so that a child's children (tsx runs node) stop with it.
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
@@ -57,13 +70,15 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
-  const forward = (chunk: Buffer) => {
+  const forward = (logged: boolean) => (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
-      if (line.trim() !== '') options.log(`[${options.name}] ${line}`);
+      if (line.trim() === '') continue;
+      options.onLine?.(line);
+      if (logged) options.log(`[${options.name}] ${line}`);
     }
   };
-  child.stdout?.on('data', forward);
-  child.stderr?.on('data', forward);
+  child.stdout?.on('data', forward(!options.quiet));
+  child.stderr?.on('data', forward(true));
   const exited = new Promise<string>((resolve) => {
     child.once('error', (error) => resolve(error.message));
     child.once('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));

@@ -1,19 +1,32 @@
-// `npm start`: lint, regenerate and build the docs, then serve on 127.0.0.1 the docs, a Prism
-// mock server for each document named in redocly.yaml and the sandbox, and keep them following
-// every save under openapi/ and docs/samples/ (scripts/watch.ts), until Ctrl-C (SIGINT or
-// SIGTERM), which stops every child process and closes the docs server.
+// `npm start [-- --verbose]`: lint, regenerate and build the docs, then serve on 127.0.0.1 the
+// docs, a Prism mock server for each document named in redocly.yaml and the sandbox, and keep
+// them following every save under openapi/ and docs/samples/ (scripts/watch.ts), until Ctrl-C
+// (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
+// service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
+// is one line naming it and its variable, before anything is built.
 import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
+import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
+import { environmentVariables } from '../src/cli/environment.ts';
+import { PortInUseError, portInUseLine, portIsFree } from './port-in-use.ts';
 import { startDevServer } from './watch.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const verbose = process.argv.includes('--verbose');
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--verbose');
+if (unknown.length > 0) {
+  console.error(`npm start: unknown argument ${unknown.join(' ')}; usage: npm start [-- --verbose]`);
+  process.exit(2);
+}
 
 function portFrom(variable: string, fallback: number): number {
   const value = process.env[variable];
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`${variable} is not a port: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`npm start: ${variable} must be a port number (0 picks a free one), not ${value}`);
+    process.exit(2);
+  }
   return port;
 }
 
@@ -21,21 +34,50 @@ const mockPortVariables: Record<string, { variable: string; fallback: number }> 
   'public-v4': { variable: 'PUBLIC_MOCK_PORT', fallback: 4010 },
   'private-v4': { variable: 'PRIVATE_MOCK_PORT', fallback: 4011 },
 };
-const mockPorts = Object.fromEntries(
-  loadApiDocuments(root).map((api, index) => {
-    const setting = mockPortVariables[api.name] ?? {
-      variable: `${api.name.toUpperCase().replaceAll('-', '_')}_MOCK_PORT`,
-      fallback: 4010 + index,
-    };
-    return [api.name, portFrom(setting.variable, setting.fallback)];
-  }),
-);
+/** Every server, by the service name the watch loop gives it: its port and the variable that sets it. */
+const services: Record<string, { port: number; variable: string }> = {
+  docs: { port: portFrom('DOCS_PORT', 8080), variable: 'DOCS_PORT' },
+};
+for (const [index, api] of loadApiDocuments(root).entries()) {
+  const setting = mockPortVariables[api.name] ?? {
+    variable: `${api.name.toUpperCase().replaceAll('-', '_')}_MOCK_PORT`,
+    fallback: 4010 + index,
+  };
+  services[`mock ${api.name}`] = {
+    port: portFrom(setting.variable, setting.fallback),
+    variable: setting.variable,
+  };
+}
+services.sandbox = { port: portFrom('SANDBOX_PORT', 4012), variable: 'SANDBOX_PORT' };
 
+// Before the build: a clash found after a minute of building is a minute lost.
+const taken = [];
+for (const [name, { port, variable }] of Object.entries(services)) {
+  if (!(await portIsFree(port))) taken.push(portInUseLine(name, port, variable));
+}
+if (taken.length > 0) {
+  for (const line of taken) console.error(line);
+  process.exit(1);
+}
+
+const portOf = (name: string) => services[name]?.port as number;
 const dev = await startDevServer({
   root,
-  docsPort: portFrom('DOCS_PORT', 8080),
-  mockPorts,
-  sandboxPort: portFrom('SANDBOX_PORT', 4012),
+  docsPort: portOf('docs'),
+  mockPorts: Object.fromEntries(
+    Object.keys(services)
+      .filter((name) => name.startsWith('mock '))
+      .map((name) => [name.slice(5), portOf(name)]),
+  ),
+  sandboxPort: portOf('sandbox'),
+  portVariables: Object.fromEntries(Object.entries(services).map(([name, { variable }]) => [name, variable])),
+  verbose,
+}).catch((error: unknown) => {
+  if (error instanceof PortInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 });
 
 let stopping = false;
@@ -50,11 +92,16 @@ process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));
 
 const first = await dev.nextBuild();
+const key = credentialKey(loadFixture());
 console.log(
-  `\nServing on 127.0.0.1 (Ctrl-C stops everything; saves under openapi/ and docs/samples/ rebuild):`,
+  `\nServing on 127.0.0.1 (Ctrl-C stops everything; saves under openapi/ and docs/samples/ rebuild${verbose ? '' : '; --verbose logs every request'}):`,
 );
 console.log(`  ${'docs'.padEnd(18)} ${dev.docsUrl}`);
-for (const [name, url] of Object.entries(dev.mockUrls)) console.log(`  ${`mock ${name}`.padEnd(18)} ${url}`);
-if (dev.sandboxUrl) console.log(`  ${'sandbox'.padEnd(18)} ${dev.sandboxUrl}`);
+for (const [name, url] of Object.entries(dev.mockUrls))
+  console.log(`  ${`mock ${name}`.padEnd(18)} ${url}  (any key and secret)`);
+if (dev.sandboxUrl)
+  console.log(
+    `  ${'sandbox'.padEnd(18)} ${dev.sandboxUrl}  ${environmentVariables.apiKey}=${key.apiKey} ${environmentVariables.apiSecret}=${key.secret}`,
+  );
 if (!first.ok)
   console.log('The documents have problems (above): the mocks and the sandbox start once they are fixed.');

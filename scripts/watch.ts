@@ -19,6 +19,7 @@ import { lint, rebuildDocs, regenerate } from './dev-build.ts';
 import { mockService } from './dev-mock.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
 import { renderGeneratedFiles } from './generated-files.ts';
+import { PortInUseError } from './port-in-use.ts';
 
 export interface DevServerOptions {
   /** The project whose documents are watched and built (the project itself, or a copy). */
@@ -32,6 +33,13 @@ export interface DevServerOptions {
   siteDir?: string;
   debounceMs?: number;
   log?: (line: string) => void;
+  /**
+   * The variable that sets each server's port, by service name (`docs`, `mock <api>`,
+   * `sandbox`): a port in use is reported as one line naming it.
+   */
+  portVariables?: Record<string, string>;
+  /** Log every line the mocks and the sandbox print (each request); otherwise only their stderr. */
+  verbose?: boolean;
 }
 
 export interface BuildOutcome {
@@ -58,7 +66,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const { root } = options;
   const log = options.log ?? ((line: string) => console.log(line));
   const siteDir = options.siteDir ?? join(root, 'site');
-  const docs = await serveStatic(siteDir, options.docsPort, { liveReload: true });
+  const portVariables = options.portVariables ?? {};
+  const docs = await serveStatic(siteDir, options.docsPort, {
+    liveReload: true,
+    ...(portVariables.docs ? { portVariable: portVariables.docs } : {}),
+  });
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 
   const apis = loadApiDocuments(root);
@@ -73,6 +85,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       otherDocuments: new Set([...documentFiles].filter((file) => file !== api.file)),
       name: `mock ${api.name}`,
       port,
+      portVariable: portVariables[`mock ${api.name}`],
+      verbose: options.verbose ?? false,
       snapshot,
       env,
       log,
@@ -91,9 +105,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           command: bin('tsx'),
           args: ['sandbox/main.ts'],
           cwd: projectRoot,
-          env: { ...env, SANDBOX_PORT: String(options.sandboxPort) },
+          env: {
+            ...env,
+            SANDBOX_PORT: String(options.sandboxPort),
+            ...(options.verbose ? {} : { SANDBOX_QUIET: '1' }),
+          },
           readyUrl: url,
           log,
+          port: { number: options.sandboxPort as number, variable: portVariables.sandbox },
+          quiet: !options.verbose,
         }),
     });
   }
@@ -175,7 +195,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const step = (server: DevService) =>
       update(server).then(
         () => log(`${server.name} up to date in ${seconds()} s`),
-        (error: Error) => log(`${server.name} did not start: ${error.message}`),
+        (error: Error) =>
+          log(
+            error instanceof PortInUseError
+              ? error.message
+              : `${server.name} did not start: ${error.message}`,
+          ),
       );
     // What updates in place goes along with the docs; a restart (a new process to load, which
     // is most of the work) waits until the docs are done, so the open page reloads first.

@@ -164,6 +164,31 @@ function bodyText(body: unknown): string {
   return '';
 }
 
+/** The private error object's messages per field, as `field: message` pairs in one line. */
+function fieldErrorText(body: unknown): string {
+  if (!isObject(body) || !isObject(body.errors)) return '';
+  return Object.entries(body.errors)
+    .map(([field, messages]) => {
+      const list = Array.isArray(messages) ? messages : [messages];
+      const text = list.filter((message) => typeof message === 'string').join(' ');
+      return text ? `${field}: ${text}` : '';
+    })
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** What happened when no answer arrived, in words that do not repeat the kind's name. */
+const withoutAnswer: Partial<Record<ApiErrorKind, string>> = {
+  transport: 'the connection failed',
+  timeout: 'no answer in time',
+  aborted: "stopped by the caller's signal",
+};
+
+/**
+ * The message of a failure: where (operation, HTTP status), then what the body says with its
+ * field errors in the same line (`Validation failed: planId: The selected planId is invalid.`).
+ * The kind is not repeated: it is the error's own `kind`, which callers print or branch on.
+ */
 export function describeFailure(
   kind: ApiErrorKind,
   operationId: string,
@@ -171,8 +196,9 @@ export function describeFailure(
   body?: unknown,
 ): string {
   const where = status === undefined ? operationId : `${operationId} (HTTP ${status})`;
-  const text = bodyText(body);
-  return `${kind} from ${where}${text ? `: ${text}` : ''}`;
+  const text = [bodyText(body), fieldErrorText(body)].filter(Boolean).join(': ');
+  const what = text || (status === undefined ? (withoutAnswer[kind] ?? '') : '');
+  return what ? `${where}: ${what}` : where;
 }
 
 /** Why a transport gave up on an answer that was too large; the connection has been discarded. */

@@ -8,6 +8,7 @@
 import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
+import { environmentVariables } from '../../src/cli/environment.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { ApiError } from '../../src/errors.ts';
 import { nextNonce } from '../../src/nonce.ts';
@@ -18,6 +19,7 @@ import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
 import type { TransportName } from './transport-names.ts';
+import { credentialsFromEnvironment } from './variables.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,13 +63,16 @@ export interface Credentials {
   apiSecret: string;
 }
 
-/** API_KEY/API_SECRET against a real target; throwaway ones for the mock (it checks formats only). */
+/** TXC_API_KEY/TXC_API_SECRET against a real target; throwaway ones for the mock (it checks formats only). */
 export function credentials(context: ContractContext): Credentials {
   if (context.credentials) return context.credentials;
   if (!context.mock) {
-    const { API_KEY: apiKey, API_SECRET: apiSecret } = process.env;
-    if (!apiKey || !apiSecret) throw new Error('API_KEY and API_SECRET are required for a real target');
-    return { apiKey, apiSecret };
+    const fromEnvironment = credentialsFromEnvironment(process.env);
+    if (!fromEnvironment) {
+      const { apiKey, apiSecret } = environmentVariables;
+      throw new Error(`${apiKey} and ${apiSecret} are required for a real target`);
+    }
+    return fromEnvironment;
   }
   return { apiKey: 'contract-test-key', apiSecret: 'contract-test-secret' };
 }

@@ -4,11 +4,18 @@
 //
 //   CONTRACT_TARGET unset or `mock`  Prism mocks (Prefer-driven checks run)
 //   CONTRACT_TARGET=<http(s) url>    a deployment behind Prism proxies; read-only operations only
-//                                    unless CONTRACT_ALLOW_WRITES=1; credentials API_KEY/API_SECRET
+//                                    unless CONTRACT_ALLOW_WRITES=1; credentials TXC_API_KEY and
+//                                    TXC_API_SECRET, the ids it holds in CONTRACT_* (variables.ts)
 //   CONTRACT_TARGET=<name>           a named local server from `namedTargets` below
 import type { ApiName } from './documents.ts';
 import { documentFiles } from './documents.ts';
 import { type PrismServer, startPrism } from './prism.ts';
+import {
+  credentialsFromEnvironment,
+  knownFromEnvironment,
+  missingForUrlTarget,
+  missingLine,
+} from './variables.ts';
 
 export interface ContractContext {
   /** What CONTRACT_TARGET said, for the report (a URL is shown without credentials). */
@@ -40,7 +47,7 @@ export interface Upstream {
   url: string;
   /** A disposable local server may take writes; a deployment never does by default. */
   allowWrites: boolean;
-  /** Test credentials a local server brings along (API_KEY/API_SECRET win). */
+  /** Test credentials a local server brings along (they win over TXC_API_KEY/TXC_API_SECRET). */
   credentials?: { apiKey: string; apiSecret: string };
   /** Field values that exist on this server, used instead of the documents' example values. */
   known?: Record<string, unknown>;
@@ -52,7 +59,8 @@ export interface Upstream {
  * Local servers selectable by name. `sandbox` is the local exchange of sandbox/ (its own
  * module tree): loaded only when selected, through computed paths, so the suite has no
  * static dependency on it. It brings its own test credentials (the fixture's printed key);
- * API_KEY/API_SECRET override them.
+ * The environment's TXC_* credentials and CONTRACT_* ids are not used: they may name a deployment
+ * (txc reads the same names), and `npm test` must not send them to a local server.
  */
 type SandboxModule = {
   startSandbox(options: {
@@ -119,6 +127,19 @@ export function describeTarget(target: string): string {
   return url.toString();
 }
 
+/**
+ * Why the suite cannot run against `target` with this environment, as one line; undefined when
+ * it can. `npm run contract` asks before vitest starts, so the reason comes first and alone.
+ */
+export function targetProblem(target: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (target === 'mock' || target in namedTargets) return undefined;
+  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
+    return `contract: --target must be "mock", an http(s) URL or one of: ${Object.keys(namedTargets).join(', ')}; got ${describeTarget(target)}`;
+  }
+  const missing = missingForUrlTarget(env);
+  return missing.length > 0 ? missingLine(describeTarget(target), missing) : undefined;
+}
+
 export async function startTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ context: ContractContext; close(): Promise<void> }> {
@@ -131,21 +152,19 @@ export async function startTarget(
   };
   try {
     if (target !== 'mock') {
+      const problem = targetProblem(target, env);
+      if (problem) throw new Error(problem);
       const named = namedTargets[target];
-      if (named) upstream = await named();
-      else if (/^https?:\/\//.test(target) && URL.canParse(target))
-        upstream = { url: target, allowWrites: false, close: async () => {} };
-      else
-        throw new Error(
-          `CONTRACT_TARGET must be "mock", an http(s) URL or one of: ${Object.keys(namedTargets).join(', ')}`,
-        );
-      if ((!env.API_KEY || !env.API_SECRET) && !upstream.credentials) {
-        throw new Error(
-          `CONTRACT_TARGET=${describeTarget(target)} needs API_KEY and API_SECRET in the environment`,
-        );
-      }
+      upstream = named
+        ? await named()
+        : { url: target, allowWrites: false, known: knownFromEnvironment(env), close: async () => {} };
     }
-    const redact = [env.API_KEY ?? '', env.API_SECRET ?? '', upstream?.credentials?.apiSecret ?? ''];
+    const fromEnvironment = credentialsFromEnvironment(env);
+    const redact = [
+      fromEnvironment?.apiKey ?? '',
+      fromEnvironment?.apiSecret ?? '',
+      upstream?.credentials?.apiSecret ?? '',
+    ];
     const entries = await Promise.all(
       Object.entries(documentFiles).map(async ([api, document]) => {
         const server = await startPrism(
@@ -164,9 +183,7 @@ export async function startTarget(
         mock: !upstream,
         allowWrites,
         urls: Object.fromEntries(entries) as Record<ApiName, string>,
-        ...(upstream?.credentials && !(env.API_KEY && env.API_SECRET)
-          ? { credentials: upstream.credentials }
-          : {}),
+        ...(upstream?.credentials ? { credentials: upstream.credentials } : {}),
         ...(upstream?.known ? { known: upstream.known } : {}),
         ...(upstream?.examples ? { examples: upstream.examples } : {}),
       },

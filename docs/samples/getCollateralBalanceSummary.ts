@@ -1,9 +1,9 @@
 import { createPrivateClient } from 'txc-api-v4';
 
 const client = createPrivateClient({
-  apiKey: process.env.API_KEY ?? 'demo-key',
-  apiSecret: process.env.API_SECRET ?? 'demo-secret',
-  baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
+  apiKey: process.env.TXC_API_KEY ?? 'demo-key',
+  apiSecret: process.env.TXC_API_SECRET ?? 'demo-secret',
+  baseUrl: process.env.TXC_BASE_URL ?? 'http://127.0.0.1:4011',
 });
 
 const { data, error } = await client.POST('/api/v4/collateral-account/balance-summary', {

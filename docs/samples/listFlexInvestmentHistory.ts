@@ -1,9 +1,9 @@
 import { ActionType, createPrivateClient } from 'txc-api-v4';
 
 const client = createPrivateClient({
-  apiKey: process.env.API_KEY ?? 'demo-key',
-  apiSecret: process.env.API_SECRET ?? 'demo-secret',
-  baseUrl: process.env.PRIVATE_BASE_URL ?? 'http://127.0.0.1:4011',
+  apiKey: process.env.TXC_API_KEY ?? 'demo-key',
+  apiSecret: process.env.TXC_API_SECRET ?? 'demo-secret',
+  baseUrl: process.env.TXC_BASE_URL ?? 'http://127.0.0.1:4011',
 });
 
 // B2B partner services only. Every filter is optional.

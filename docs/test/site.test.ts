@@ -12,6 +12,7 @@ import { operations } from '../../generated/operations.ts';
 import { loadApiDocuments } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
+import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
 import { findMissingSamples, projectRoot, sampleFile, sampleRef } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
@@ -111,6 +112,111 @@ describe('docs site', () => {
       await page.screenshot({ path: join(reports, 'docs-index.png'), fullPage: true });
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: the landing page', () => {
+  const groups = operationGroups(apis);
+
+  it('lists every operation under its tag, with its badges, each linking to its section', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const shown = await page.locator('#operations section.tag').evaluateAll((sections) =>
+        sections.map((section) => ({
+          tag: section.querySelector('h3')?.textContent,
+          operations: [...section.querySelectorAll('li')].map((item) => ({
+            operationId: item.getAttribute('data-operation-id'),
+            href: item.querySelector('a')?.getAttribute('href'),
+            badges: [...item.querySelectorAll('.badge')].map(
+              (badge) => `${badge.className}: ${badge.textContent}`,
+            ),
+          })),
+        })),
+      );
+      // Grouped by the documents' tags; every operation of generated/operations.ts once.
+      expect(shown.map((section) => section.tag)).toEqual(groups.map((group) => group.tag));
+      expect(shown.flatMap((section) => section.operations.map((item) => item.operationId)).sort()).toEqual(
+        Object.keys(operations).sort(),
+      );
+      for (const [index, group] of groups.entries()) {
+        for (const operation of group.operations) {
+          const item = shown[index]?.operations.find((entry) => entry.operationId === operation.operationId);
+          expect(item?.href).toBe(operationHref(group.page, group.tag, operation.operationId));
+          expect(item?.badges).toEqual([
+            `badge rate-limit: ${rateLimitText(operation)}`,
+            ...(operation.partnerOnly ? ['badge partner-only: partners only'] : []),
+            ...(operation.writes ? ['badge writes: writes'] : []),
+          ]);
+          expect(rateLimitText(operation)).toContain(
+            `${operation.rateLimit.requests} per ${operation.rateLimit.windowSeconds} s`,
+          );
+        }
+      }
+      // Each link opens the Redoc page at that operation's own section.
+      for (const group of groups) {
+        for (const operation of group.operations) {
+          await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+          await page.locator(`li[data-operation-id="${operation.operationId}"] a`).click();
+          const route = operationHref(group.page, group.tag, operation.operationId).split('#')[1];
+          await page.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: 10_000 });
+          expect(page.url()).toContain(group.page);
+        }
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('fits a phone screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await page.screenshot({ path: join(reports, 'docs-index-narrow.png'), fullPage: true });
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('no page asks for anything the server does not have (the icon included)', async () => {
+    const pages = ['', 'cli.html', ...apis.map((api) => `${api.name}.html`)];
+    for (const path of pages) {
+      const page = await browser.newPage();
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      try {
+        await page.goto(`${inject('docsUrl')}${path}`, { waitUntil: 'networkidle' });
+        const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+        expect(icon, path).toBeTruthy();
+        const response = await page.request.get(new URL(icon ?? '', page.url()).href);
+        expect(response.status(), `${path}: ${icon}`).toBe(200);
+        expect(failed, path).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
+  it('search snippets keep the spaces between words', async () => {
+    const api = apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0];
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${inject('docsUrl')}${api?.name}.html`, { waitUntil: 'networkidle' });
+      await page.locator('[data-testid="search-trigger"]').first().click();
+      await page.keyboard.type('cached');
+      await page.getByText('The response is not cached').first().waitFor({ timeout: 10_000 });
+      const snippets = await page.locator('[data-component-name="Search/SearchItem"]').allInnerTexts();
+      await page.screenshot({ path: join(reports, 'docs-search.png') });
+      expect(snippets.length).toBeGreaterThan(1);
+      // Words of two lines of a description ("is" / "not cached") or of two list items.
+      for (const snippet of snippets) expect(snippet).not.toMatch(/isnot|thespecification|[a-z]\.[A-Z][a-z]/);
     } finally {
       await page.close();
     }

@@ -97,6 +97,9 @@ describe('each failure arrives typed, with status and operation, and without the
     expect(error?.status).toBe(status);
     expect(response?.status).toBe(status);
     expect(error?.operationId).toBe('listFlexInvestmentHistory');
+    // Callers print `kind` and `message` side by side: the message does not say the kind again.
+    expect(error?.message).not.toContain(kind);
+    expect(error?.message).toMatch(new RegExp(`^listFlexInvestmentHistory \\(HTTP ${status}\\)`));
     expectNoSecret(error);
     await expect(unwrap(client.POST(historyPath))).rejects.toMatchObject({ kind, status });
     await client.close();
@@ -116,6 +119,24 @@ describe('each failure arrives typed, with status and operation, and without the
     expect(error?.kind).toBe('private-error');
     expect(error?.code).toBe(30);
     expect(error?.fieldErrors).toEqual({ ticker: ['ticker is invalid.'] });
+    expect(error?.message).toBe('getMainBalance (HTTP 422): Validation failed: ticker: ticker is invalid.');
+  });
+
+  it('the message gives every field error in one line', async () => {
+    answers.set('two-fields', (response) =>
+      json(response, 400, {
+        code: 0,
+        message: 'Validation failed',
+        errors: { planId: ['The selected planId is invalid.'], amount: ['Too small.', 'Too many decimals.'] },
+      }),
+    );
+    const client = clientFor('two-fields');
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
+    expect(error?.message).toBe(
+      'getMainBalance (HTTP 400): Validation failed: planId: The selected planId is invalid.; amount: Too small. Too many decimals.',
+    );
+    expect(error?.message).not.toContain('\n');
   });
 
   it('the public error object', async () => {
@@ -154,7 +175,7 @@ describe('transport failures', () => {
     expect(error?.kind).toBe('transport');
     expect(error?.status).toBeUndefined();
     expect(response).toBeUndefined();
-    expect(error?.message).toMatch(/ECONNREFUSED/);
+    expect(error?.message).toMatch(/^getMainBalance: the connection failed: .*ECONNREFUSED/);
     expectNoSecret(error);
     await client.close();
   });
@@ -188,7 +209,9 @@ describe('transport failures', () => {
       rateLimit: false,
       timeoutMs: 100,
     });
-    expect((await client.POST(mainBalancePath)).error?.kind).toBe('timeout');
+    const timedOut = (await client.POST(mainBalancePath)).error;
+    expect(timedOut?.kind).toBe('timeout');
+    expect(timedOut?.message).toMatch(/^getMainBalance: no answer in time/);
 
     const controller = new AbortController();
     const noTimeout = createPrivateClient({
@@ -200,7 +223,9 @@ describe('transport failures', () => {
     });
     const pending = noTimeout.POST(mainBalancePath, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
-    expect((await pending).error?.kind).toBe('aborted');
+    const aborted = (await pending).error;
+    expect(aborted?.kind).toBe('aborted');
+    expect(aborted?.message).toMatch(/^getMainBalance: stopped by the caller's signal/);
 
     // Caller's signal fires first although a timeout is set: aborted. A per-call timeout wins over the client's.
     const both = new AbortController();

@@ -2,10 +2,12 @@
 // the default fixture's credentials in .env form.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
+import { environmentVariables } from '../../src/cli/environment.ts';
 import { call, defaultFixture } from './helpers.ts';
 
 const children: ChildProcess[] = [];
@@ -49,8 +51,9 @@ describe('npm run sandbox', { timeout: 30_000 }, () => {
     const { child, output } = await start({ SANDBOX_PORT: '0' }, /API_SECRET=.+\n/);
     const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
     expect(url).toBeDefined();
-    const apiKey = line(output(), 'API_KEY');
-    const secret = line(output(), 'API_SECRET');
+    expect(line(output(), environmentVariables.baseUrl)).toBe(url);
+    const apiKey = line(output(), environmentVariables.apiKey);
+    const secret = line(output(), environmentVariables.apiSecret);
     expect(defaultFixture().keys.some((key) => key.apiKey === apiKey && key.secret === secret)).toBe(true);
     const reply = await call(
       url as string,
@@ -72,7 +75,7 @@ describe('npm run sandbox', { timeout: 30_000 }, () => {
     writeFileSync(path, JSON.stringify(fixture));
     const { output } = await start({ SANDBOX_PORT: '0', SANDBOX_FIXTURE: path }, /not printed/);
     expect(output()).not.toContain(key.secret);
-    expect(line(output(), 'API_SECRET')).toBeUndefined();
+    expect(line(output(), environmentVariables.apiSecret)).toBeUndefined();
     const url = /Sandbox listening on (http:\/\/\S+)/.exec(output())?.[1] as string;
     expect((await call(url, key, 'getMainBalance')).status).toBe(200);
   });
@@ -95,5 +98,43 @@ describe('npm run sandbox', { timeout: 30_000 }, () => {
     await expect(start({ SANDBOX_PORT: '0', SANDBOX_FIXTURE: path }, /listening/)).rejects.toThrow(
       /minAmount/,
     );
+  });
+
+  it('prints its plans and markets, every start-up line a comment or KEY=VALUE', async () => {
+    const { output } = await start({ SANDBOX_PORT: '0' }, /stops the sandbox\.\n/);
+    const lines = output().trimEnd().split('\n');
+    expect(lines.filter((text) => !/^(#.*|[A-Z_][A-Z0-9_]*=.*)$/.test(text))).toEqual([]);
+    const fixture = defaultFixture();
+    for (const plan of fixture.plans) expect(output()).toContain(plan.id);
+    for (const market of fixture.markets) expect(output()).toContain(market);
+  });
+
+  it('a port in use is one line naming it and SANDBOX_PORT, exit code 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'sandbox/main.ts')], {
+        cwd: projectRoot,
+        env: { ...process.env, SANDBOX_QUIET: '1', SANDBOX_PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `sandbox: port ${port} on 127.0.0.1 is in use; set SANDBOX_PORT to another port (0 picks a free one)`,
+      ]);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });

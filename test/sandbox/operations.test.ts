@@ -437,7 +437,9 @@ describe('cancel all orders', () => {
 describe('strict mode', () => {
   it('an answer that breaks its schema becomes a 500 and is recorded; without strict it goes out', async () => {
     for (const strict of [true, false]) {
-      const fresh = await startSandbox({ port: 0, strict });
+      // The mismatch is logged through `log`: captured here, not printed by a passing run.
+      const logged: string[] = [];
+      const fresh = await startSandbox({ port: 0, strict, log: (line) => logged.push(line) });
       try {
         const account = fresh.state.account(partner.account);
         const item = account.collateral[0];
@@ -446,6 +448,10 @@ describe('strict mode', () => {
         const reply = await call(fresh.url, partner, 'getCollateralBalanceSummary');
         expect(reply.status).toBe(strict ? 500 : 200);
         expect(fresh.violations).toHaveLength(strict ? 1 : 0);
+        const mismatches = logged.filter((line) => line.includes('does not match the document'));
+        expect(mismatches).toEqual(
+          strict ? [expect.stringMatching(/^sandbox: getCollateralBalanceSummary 200 does not match/)] : [],
+        );
       } finally {
         await fresh.close();
       }

@@ -83,6 +83,8 @@ beforeAll(async () => {
     sandboxPort,
     debounceMs: 100,
     log: (line) => logLines.push(line),
+    // Every line of the children, so that each start of the sandbox shows ("Sandbox listening").
+    verbose: true,
   });
   const first = await dev.nextBuild();
   expect(first).toMatchObject({ ok: true, problems: [] });

@@ -1,0 +1,54 @@
+// One set of names for where to call and as whom: every place a reader copies from (README,
+// docs samples, the sandbox's printout) and every program of ours (txc, the contract suite, the
+// bench) uses the names of src/cli/environment.ts, so a .env file written once works everywhere.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../src/cli/environment.ts';
+
+const names = new Set<string>(Object.values(environmentVariables));
+const filesUnder = (directory: string): string[] =>
+  readdirSync(join(projectRoot, directory), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
+
+const sources = [
+  'README.md',
+  'sandbox/main.ts',
+  'docs/getting-started.ts',
+  ...filesUnder('docs/samples'),
+  ...filesUnder('contract-tests'),
+  ...filesUnder('bench'),
+  ...filesUnder('src/cli'),
+];
+
+/** Names of variables for a base URL, a key or a secret; GitHub's `secrets.X`/`vars.X` are not variables. */
+const credentialLike = /(?<![\w.])[A-Z][A-Z0-9_]*(?:BASE_URL|API_KEY|API_SECRET)\b/g;
+
+describe('environment names', () => {
+  it.each(sources)('%s names the base URL, key and secret only as src/cli/environment.ts does', (file) => {
+    const text = readFileSync(join(projectRoot, file), 'utf8');
+    const used = [...text.matchAll(credentialLike)].map((match) => match[0]);
+    expect(used.filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it('every sample and README block that makes a private client reads all three', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const blocks = [
+      ...[...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string),
+      ...['docs/getting-started.ts', ...filesUnder('docs/samples')].map((file) =>
+        readFileSync(join(projectRoot, file), 'utf8'),
+      ),
+    ].filter((code) => code.includes('createPrivateClient(') || code.includes('createSigningMiddleware('));
+    expect(blocks.length).toBeGreaterThan(5);
+    for (const code of blocks) {
+      for (const name of [
+        environmentVariables.apiKey,
+        environmentVariables.apiSecret,
+        environmentVariables.baseUrl,
+      ])
+        expect(code, code).toContain(`process.env.${name}`);
+    }
+  });
+});

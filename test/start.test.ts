@@ -1,0 +1,149 @@
+// `npm start` as a reader runs it: one line per service and no request log (unless --verbose),
+// and a port in use is one line naming it and its variable, for every server it starts.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveStatic } from '../docs/serve.ts';
+import { projectRoot } from '../model/document.ts';
+import { startDevProcess } from '../scripts/dev-process.ts';
+import { PortInUseError } from '../scripts/port-in-use.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'txc-start-'));
+const holders: Server[] = [];
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    }
+  }
+  await Promise.all(holders.map((holder) => new Promise((resolve) => holder.close(resolve))));
+  rmSync(scratch, { recursive: true, force: true });
+}, 30_000);
+
+/** A port some other server holds, as when `npm start` already runs. */
+async function heldPort(): Promise<number> {
+  const holder = createServer();
+  holders.push(holder);
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  return (holder.address() as { port: number }).port;
+}
+
+/** Distinct free ports, all taken at once so that the kernel hands out different ones. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+function start(env: NodeJS.ProcessEnv, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/start.ts'), ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output.stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, output, exited };
+}
+
+describe('port clashes', () => {
+  it('the docs server names its port and variable', async () => {
+    const port = await heldPort();
+    const error = await serveStatic(scratch, port, { portVariable: 'DOCS_PORT' }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(PortInUseError);
+    expect(error.message).toBe(
+      `docs: port ${port} on 127.0.0.1 is in use; set DOCS_PORT to another port (0 picks a free one)`,
+    );
+  });
+
+  it('a mock or the sandbox is not started on a port in use (another server would answer for it)', async () => {
+    const port = await heldPort();
+    const error = await startDevProcess({
+      name: 'mock public-v4',
+      command: join(scratch, 'never-started'),
+      args: [],
+      cwd: scratch,
+      env: {},
+      readyUrl: `http://127.0.0.1:${port}`,
+      log: () => {},
+      port: { number: port, variable: 'PUBLIC_MOCK_PORT' },
+    }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(PortInUseError);
+    expect(error.message).toBe(
+      `mock public-v4: port ${port} on 127.0.0.1 is in use; set PUBLIC_MOCK_PORT to another port (0 picks a free one)`,
+    );
+  });
+
+  it('npm start stops before building, one line per port in use, exit code 1', async () => {
+    const [docs, sandbox] = [await heldPort(), await heldPort()];
+    const [publicMock, privateMock] = await freePorts(2);
+    const { output, exited } = start({
+      DOCS_PORT: String(docs),
+      PUBLIC_MOCK_PORT: String(publicMock),
+      PRIVATE_MOCK_PORT: String(privateMock),
+      SANDBOX_PORT: String(sandbox),
+    });
+    expect(await exited).toBe(1);
+    expect(output.stdout).toBe('');
+    expect(output.stderr.trim().split('\n')).toEqual([
+      `docs: port ${docs} on 127.0.0.1 is in use; set DOCS_PORT to another port (0 picks a free one)`,
+      `sandbox: port ${sandbox} on 127.0.0.1 is in use; set SANDBOX_PORT to another port (0 picks a free one)`,
+    ]);
+  });
+});
+
+describe('npm start', () => {
+  it('shows one line per service and no request log without --verbose', async () => {
+    const [docs, publicMock, privateMock, sandbox] = await freePorts(4);
+    const { child, output, exited } = start({
+      DOCS_PORT: String(docs),
+      PUBLIC_MOCK_PORT: String(publicMock),
+      PRIVATE_MOCK_PORT: String(privateMock),
+      SANDBOX_PORT: String(sandbox),
+    });
+    const deadline = Date.now() + 150_000;
+    while (!output.stdout.includes('  sandbox ') && Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`npm start ended: ${output.stdout}${output.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // Requests to every server: none of them may show in the log.
+    const ping = '/api/v4/public/ping';
+    for (const port of [publicMock, sandbox])
+      expect((await fetch(`http://127.0.0.1:${port}${ping}`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${docs}/`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+
+    const serving = output.stdout.slice(output.stdout.indexOf('Serving on'));
+    const rows = serving.split('\n').filter((line) => line.startsWith('  '));
+    expect(rows.map((row) => row.trim().split(/\s{2,}/)[0])).toEqual([
+      'docs',
+      'mock public-v4',
+      'mock private-v4',
+      'sandbox',
+    ]);
+    expect(rows[3]).toContain(`http://127.0.0.1:${sandbox}`);
+    const all = output.stdout + output.stderr.replace(/^npm warn.*\n/gm, '');
+    expect(all).not.toContain(ping);
+    expect(all).not.toMatch(/pingApi 200|\[CLI\]|\[HTTP SERVER\]|Sandbox listening/);
+    expect(output.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
+  }, 180_000);
+});
