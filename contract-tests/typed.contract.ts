@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
 import type { components as Private } from '../generated/private-v4.ts';
 import type { components as Public } from '../generated/public-v4.ts';
-import type { CallerBody, CallResult } from '../src/client.ts';
+import type { CallerBody, CallResult } from '../src/call-types.ts';
 import { onTarget, validBody } from './support/checks.ts';
 import { type Clients, clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';

@@ -1,14 +1,13 @@
-// The clients: openapi-fetch's call shape and types, from the generated paths. This file is the
-// call loop alone: validate the body, wait for the rate limiter, sign, send through the
-// transport, retry what the documents allow, and return `{ data, error, response }`. Options live
-// in options.ts, signing in sign-request.ts, transports in transport/, the meaning of an answer
-// in errors.ts; everything the API defines comes from generated/.
+// The clients, with openapi-fetch's call shape (their types are in call-types.ts). This file is
+// the call loop alone: validate the body, wait for the rate limiter, sign, send through the
+// transport, retry what the documents allow, and return `{ data, error, response }`. Options
+// (and the redacted view of a client) live in options.ts, signing in sign-request.ts, transports
+// in transport/, the meaning of an answer in errors.ts; everything the API defines comes from
+// generated/.
 
-import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
 import { createDefaultTransport } from '#transport';
 import { clientRoutes } from '../generated/operations.ts';
-import type { paths as PrivatePaths } from '../generated/private-v4.ts';
-import type { paths as PublicPaths } from '../generated/public-v4.ts';
+import type { CallOptions, CallResult, PrivateClient, PublicClient } from './call-types.ts';
 import {
   ApiError,
   ClientClosedError,
@@ -24,82 +23,20 @@ import {
   checkOptions,
   defaultMaxResponseBytes,
   defaultTimeoutMs,
+  describable,
   type PrivateClientOptions,
   resolveBaseUrl,
-  type VisibleOptions,
   visibleOptions,
 } from './options.ts';
 import { copyPlainData } from './plain-data.ts';
-import { type SlidingWindow, sharedWindow, sleep } from './rate-limit.ts';
+import { createWindows, sleep } from './rate-limit.ts';
 import { isRetryable, resolveRetryPolicy, retryDelayMs } from './retry.ts';
-import { createRequestSigner, type RequestSigner, type SignedRequest } from './sign-request.ts';
+import { createRequestSigner, prepareSigned, type RequestSigner } from './sign-request.ts';
 import { createFetchTransport } from './transport/fetch.ts';
-import type { Outgoing, ResponseLike, Transport } from './transport/types.ts';
+import type { Transport } from './transport/types.ts';
 import { checkBody } from './validate.ts';
 
-export type {
-  ClientOptions,
-  OperationId,
-  PrivateClientOptions,
-  ServerName,
-  VisibleOptions,
-} from './options.ts';
-export type { ResponseLike } from './transport/types.ts';
-
 type Route = (typeof clientRoutes)[keyof typeof clientRoutes];
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
-export type CallResult<Data, ErrorBody> =
-  | { data: Data; error?: undefined; response: ResponseLike }
-  | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
-
-type SignedFields = 'request' | 'nonce' | 'nonceWindow';
-type JsonBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } }
-  ? Body
-  : never;
-type PrivateOperation<Path extends keyof PrivatePaths> = PrivatePaths[Path]['post'];
-
-/** A private operation's body as the caller writes it: without `request`, `nonce` or `nonceWindow`. */
-export type CallerBody<Path extends keyof PrivatePaths> = Omit<
-  JsonBody<PrivateOperation<Path>>,
-  SignedFields
->;
-
-type PrivateCallArgs<Path extends keyof PrivatePaths> =
-  RequiredKeysOf<CallerBody<Path>> extends never
-    ? [init?: CallOptions & { body?: CallerBody<Path> }]
-    : [init: CallOptions & { body: CallerBody<Path> }];
-
-export type PrivateResult<Path extends keyof PrivatePaths> = CallResult<
-  SuccessResponseJSON<PrivateOperation<Path>>,
-  ErrorResponseJSON<PrivateOperation<Path>>
->;
-
-export type PublicResult<Path extends keyof PublicPaths> = CallResult<
-  SuccessResponseJSON<PublicPaths[Path]['get']>,
-  ErrorResponseJSON<PublicPaths[Path]['get']>
->;
-
-export interface PrivateClient {
-  POST<Path extends keyof PrivatePaths>(
-    path: Path,
-    ...init: PrivateCallArgs<Path>
-  ): Promise<PrivateResult<Path>>;
-  /** Closes the transport's connections. */
-  close(): Promise<void>;
-  /** The options in force, secret redacted. */
-  readonly options: VisibleOptions;
-}
-
-export interface PublicClient {
-  GET<Path extends keyof PublicPaths>(path: Path, init?: CallOptions): Promise<PublicResult<Path>>;
-  close(): Promise<void>;
-  readonly options: VisibleOptions;
-}
 
 type AnyResult = CallResult<unknown, unknown>;
 
@@ -138,19 +75,7 @@ function createEngine(
   const retryPolicy = resolveRetryPolicy(options.retry);
   const rateLimit = options.rateLimit ?? true;
   const limitScope = limitKey ?? `public:${new URL(baseUrl).origin}`;
-  const windows = new Map<string, SlidingWindow | undefined>();
-  const windowFor = (route: Route) => {
-    if (!windows.has(route.operationId)) {
-      const override = typeof rateLimit === 'object' ? rateLimit.limits?.[route.operationId] : undefined;
-      windows.set(
-        route.operationId,
-        rateLimit
-          ? sharedWindow(`${limitScope}:${route.operationId}`, override ?? route.rateLimit)
-          : undefined,
-      );
-    }
-    return windows.get(route.operationId);
-  };
+  const windowFor = createWindows(limitScope, rateLimit);
   // Header names as Headers would hold them: lowercase.
   const baseHeaders: Record<string, string> = {};
   if (signer) baseHeaders['content-type'] = 'application/json';
@@ -159,26 +84,6 @@ function createEngine(
   // Closing ends every wait of every call: the transport's exchanges, the rate limiter, retries.
   const closing = new AbortController();
   const closedError = () => new ClientClosedError('the client was closed');
-
-  /** The signed headers and body, after any window-mode hold; without a promise when neither waits. */
-  function prepareSigned(
-    signer: RequestSigner,
-    path: string,
-    fields: Record<string, unknown> | undefined,
-    wait: (ms: number) => Promise<void>,
-  ): Outgoing | Promise<Outgoing> {
-    const finish = (signed: SignedRequest): Outgoing | Promise<Outgoing> => {
-      const outgoing = { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
-      // A window-mode nonce ahead of the clock waits, within the attempt's deadline.
-      if (signed.holdMs() <= 0) return outgoing;
-      return (async () => {
-        for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
-        return outgoing;
-      })();
-    };
-    const signed = signer.sign(path, fields);
-    return signed instanceof Promise ? signed.then(finish) : finish(signed);
-  }
 
   /** One attempt: sent, signed afresh (a new nonce) once a connection is free, and its answer read. */
   async function attempt(
@@ -190,7 +95,9 @@ function createEngine(
       const answer = await transport.send({
         url: baseUrl + route.path,
         method: route.method.toUpperCase(),
-        prepare: signer ? (wait) => prepareSigned(signer, route.path, fields, wait) : () => unsigned,
+        prepare: signer
+          ? (wait) => prepareSigned(signer, baseHeaders, route.path, fields, wait)
+          : () => unsigned,
         signal: init.signal,
         timeoutMs: init.timeoutMs ?? timeoutMs,
         maxResponseBytes,
@@ -265,19 +172,6 @@ function createEngine(
       await transport.close(reason);
     },
   };
-}
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
-
-/** Shows the redacted options, and nothing else, however the client is inspected or serialized. */
-function describable<Client extends object>(kind: string, client: Client, options: VisibleOptions) {
-  const shown = Object.freeze({ ...options });
-  Object.defineProperties(client, {
-    options: { value: shown, enumerable: true },
-    toJSON: { value: () => ({ kind, options: shown }) },
-    [inspectSymbol]: { value: () => `${kind} ${JSON.stringify(shown)}` },
-  });
-  return client as Client & { readonly options: VisibleOptions };
 }
 
 export function createPublicClient(options: ClientOptions = {}): PublicClient {

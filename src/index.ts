@@ -8,25 +8,26 @@ export type {
   CallerBody,
   CallOptions,
   CallResult,
-  ClientOptions,
-  OperationId,
   PrivateClient,
-  PrivateClientOptions,
   PrivateResult,
   PublicClient,
   PublicResult,
-  ResponseLike,
-  ServerName,
-  VisibleOptions,
-} from './client.ts';
+} from './call-types.ts';
 export { createPrivateClient, createPublicClient, unwrap } from './client.ts';
 export { ApiError, type ApiErrorKind, ConfigurationError } from './errors.ts';
 export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
+export type {
+  ClientOptions,
+  OperationId,
+  PrivateClientOptions,
+  ServerName,
+  VisibleOptions,
+} from './options.ts';
 export type { Limit } from './rate-limit.ts';
 export type { RetryPolicy } from './retry.ts';
 export { defaultRetryPolicy } from './retry.ts';
 export type { SigningOptions } from './sign-request.ts';
 export { createSigner, type Signature, type Signer } from './signing.ts';
 export type { FetchLike } from './transport/fetch.ts';
-export type { Answer, Exchange, Outgoing, Transport } from './transport/types.ts';
+export type { Answer, Exchange, Outgoing, ResponseLike, Transport } from './transport/types.ts';
 export { type BodyRules, checkBody, type FieldRule, type Violation } from './validate.ts';

@@ -171,3 +171,16 @@ export function visibleOptions(options: ClientOptions | PrivateClientOptions): V
     nonceWindow: options.nonceWindow ?? false,
   };
 }
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** Shows the redacted options, and nothing else, however the client is inspected or serialized. */
+export function describable<Client extends object>(kind: string, client: Client, options: VisibleOptions) {
+  const shown = Object.freeze({ ...options });
+  Object.defineProperties(client, {
+    options: { value: shown, enumerable: true },
+    toJSON: { value: () => ({ kind, options: shown }) },
+    [inspectSymbol]: { value: () => `${kind} ${JSON.stringify(shown)}` },
+  });
+  return client as Client & { readonly options: VisibleOptions };
+}

@@ -121,6 +121,30 @@ export function sharedWindow(key: string, limit: Limit): SlidingWindow {
   return window;
 }
 
+/** A rate-limit option as the client takes it: on (the documents' limits), off, or limits overridden. */
+export type RateLimitOption = boolean | { limits?: Partial<Record<string, Limit>> };
+
+/**
+ * The window of each operation for one scope (an API key, or a public origin), made on first use;
+ * undefined when rate limiting is off.
+ */
+export function createWindows(
+  scope: string,
+  option: RateLimitOption,
+): (route: { operationId: string; rateLimit: Limit }) => SlidingWindow | undefined {
+  const windows = new Map<string, SlidingWindow | undefined>();
+  return (route) => {
+    if (!windows.has(route.operationId)) {
+      const override = typeof option === 'object' ? option.limits?.[route.operationId] : undefined;
+      windows.set(
+        route.operationId,
+        option ? sharedWindow(`${scope}:${route.operationId}`, override ?? route.rateLimit) : undefined,
+      );
+    }
+    return windows.get(route.operationId);
+  };
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0 && !signal?.aborted) return Promise.resolve();

@@ -6,6 +6,7 @@ import { nonceWindowSeconds, signedBodyFields, signingHeaders } from '../generat
 import { ConfigurationError } from './errors.ts';
 import { type Clock, nextNonce } from './nonce.ts';
 import { createSigner, type Signature } from './signing.ts';
+import type { Outgoing } from './transport/types.ts';
 
 export interface SigningOptions {
   apiKey: string;
@@ -92,4 +93,27 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
     return signature instanceof Promise ? signature.then(signed) : signed(signature);
   };
   return { sign, scrub };
+}
+
+/**
+ * The headers and body of a signed exchange, after any window-mode hold (within the exchange's
+ * deadline: `wait`); a value, not a promise, when neither the signer nor a hold waits.
+ */
+export function prepareSigned(
+  signer: RequestSigner,
+  baseHeaders: Readonly<Record<string, string>>,
+  path: string,
+  fields: Readonly<Record<string, unknown>> | undefined,
+  wait: (ms: number) => Promise<void>,
+): Outgoing | Promise<Outgoing> {
+  const finish = (signed: SignedRequest): Outgoing | Promise<Outgoing> => {
+    const outgoing = { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
+    if (signed.holdMs() <= 0) return outgoing;
+    return (async () => {
+      for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
+      return outgoing;
+    })();
+  };
+  const signed = signer.sign(path, fields);
+  return signed instanceof Promise ? signed.then(finish) : finish(signed);
 }
