@@ -2,7 +2,7 @@
 // injects. It owns the deadline like every transport, never follows a redirect (a 3xx, or a
 // browser's opaque redirect, comes back as it is), and reads the body within a size limit.
 import { ResponseTooLargeError } from '../errors.ts';
-import { Deadline } from './deadline.ts';
+import { Exchanges } from './exchanges.ts';
 import { Slots } from './slots.ts';
 import type { Answer, Exchange, Transport } from './types.ts';
 
@@ -41,20 +41,10 @@ async function readLimited(response: Response, limit: number): Promise<string> {
 /** `fetch` given: every call goes through it with a Request; none: the runtime's global fetch. */
 export function createFetchTransport(fetch?: FetchLike): Transport {
   const slots = new Slots(inFlight);
-  const active = new Set<Deadline>();
-  let closed: { reason: unknown } | undefined;
+  const exchanges = new Exchanges();
   return {
-    async send(exchange: Exchange): Promise<Answer> {
-      if (closed) throw closed.reason;
-      const deadline = new Deadline(exchange.timeoutMs, exchange.signal);
-      active.add(deadline);
-      let holding = false;
-      try {
-        const queued = slots.acquire(deadline);
-        if (queued) await queued;
-        holding = true;
-        const prepared = exchange.prepare((ms) => deadline.wait(ms));
-        const { headers, body } = prepared instanceof Promise ? await prepared : prepared;
+    send(exchange: Exchange): Promise<Answer> {
+      return exchanges.run(exchange, slots, async ({ headers, body }, deadline) => {
         const init: RequestInit = {
           method: exchange.method,
           headers,
@@ -66,17 +56,10 @@ export function createFetchTransport(fetch?: FetchLike): Transport {
           ? await fetch(new Request(exchange.url, init))
           : await globalThis.fetch(exchange.url, init);
         return { response, text: await readLimited(response, exchange.maxResponseBytes) };
-      } catch (error) {
-        throw deadline.aborted ? deadline.reason : error;
-      } finally {
-        deadline.clear();
-        active.delete(deadline);
-        if (holding) slots.release();
-      }
+      });
     },
     async close(reason) {
-      closed = { reason };
-      for (const deadline of active) deadline.abort(reason);
+      exchanges.close(reason);
     },
   };
 }

@@ -3,7 +3,7 @@
 // response holding just what the client reads. undici's pool never follows redirects.
 import { type Dispatcher, Pool } from 'undici';
 import { ResponseTooLargeError } from '../errors.ts';
-import { Deadline } from './deadline.ts';
+import { Exchanges } from './exchanges.ts';
 import { Slots } from './slots.ts';
 import type { Answer, Exchange, ResponseLike, Transport } from './types.ts';
 
@@ -88,24 +88,12 @@ export function createUndiciTransport(): Transport {
     }
     return target;
   };
-  const active = new Set<Deadline>();
-  let closed: { reason: unknown } | undefined;
+  const exchanges = new Exchanges();
 
   return {
-    async send(exchange: Exchange): Promise<Answer> {
-      if (closed) throw closed.reason;
+    send(exchange: Exchange): Promise<Answer> {
       const { pool, slots, path } = targetFor(exchange.url);
-      const deadline = new Deadline(exchange.timeoutMs, exchange.signal);
-      active.add(deadline);
-      let holding = false;
-      try {
-        // A free slot is taken at once, without a promise.
-        const queued = slots.acquire(deadline);
-        if (queued) await queued;
-        holding = true;
-        const prepared = exchange.prepare((ms) => deadline.wait(ms));
-        const { headers, body } = prepared instanceof Promise ? await prepared : prepared;
-        if (deadline.aborted) throw deadline.reason;
+      return exchanges.run(exchange, slots, async ({ headers, body }, deadline) => {
         const answer = await pool.request({
           path,
           method: exchange.method as 'GET',
@@ -113,24 +101,13 @@ export function createUndiciTransport(): Transport {
           body: body ?? null,
           signal: deadline as unknown as AbortSignal,
         });
-        const text = await readLimited(
-          answer.body,
-          Number(answer.headers['content-length']),
-          exchange.maxResponseBytes,
-        );
+        const length = Number(answer.headers['content-length']);
+        const text = await readLimited(answer.body, length, exchange.maxResponseBytes);
         return { response: new LightResponse(answer.statusCode, answer.headers, exchange.url), text };
-      } catch (error) {
-        // undici rejects with its own error; the deadline's reason says why it aborted.
-        throw deadline.aborted ? deadline.reason : error;
-      } finally {
-        deadline.clear();
-        active.delete(deadline);
-        if (holding) slots.release();
-      }
+      });
     },
     async close(reason) {
-      closed = { reason };
-      for (const deadline of active) deadline.abort(reason);
+      exchanges.close(reason);
       const closing = [...pools.values()].map(({ pool }) => pool.destroy().catch(() => undefined));
       pools.clear();
       targets.clear();
