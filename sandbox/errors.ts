@@ -1,8 +1,7 @@
-// The error answers of the sandbox. Bodies the documents carry as named examples are read from
-// there (with their status); the rest are what the live service is observed to send, which the
-// documents do not carry as examples yet, and live only here.
+// The error answers of the sandbox, each read from the documents: a named example of the
+// operation (with its status), or the private document's `x-refusals`.
 import type { OperationId } from '../generated/operations.ts';
-import { responseExample } from './document.ts';
+import { responseExample, signingRefusals } from './document.ts';
 
 export interface ErrorAnswer {
   status: number;
@@ -11,18 +10,10 @@ export interface ErrorAnswer {
 
 export type FieldErrors = Record<string, string[]>;
 
-/**
- * Observed upstream, not in the documents as data: a body that is not canonical compact JSON is
- * refused with 400 code 9. The messages for a missing nonce, payload or request are observed
- * upstream with "a 4xx status"; the sandbox answers them as unauthorized requests (401, code 10,
- * a status every private operation documents), with the observed message.
- */
-export const upstream = {
-  invalidPayload: { status: 400, body: { code: 9, message: 'Invalid payload.' } },
-  nonceNotProvided: 'Nonce not provided.',
-  payloadNotProvided: 'Payload not provided.',
-  requestNotProvided: 'Request not provided.',
-} as const;
+/** 400 code 9: a body that is not canonical compact JSON (or cannot be read as JSON at all). */
+export function invalidPayload(): ErrorAnswer {
+  return signingRefusals().invalidPayload;
+}
 
 /** A documented example answer of the operation, as is. */
 export function documented(operationId: OperationId, example: string): ErrorAnswer {
@@ -35,10 +26,10 @@ export function unauthorized(operationId: OperationId): ErrorAnswer {
   return documented(operationId, 'unauthorized');
 }
 
-/** 401 with an observed "… not provided." message. */
-export function notProvided(operationId: OperationId, message: string): ErrorAnswer {
+/** A missing nonce, payload or request: 401 code 10, with the documents' message for it. */
+export function notProvided(operationId: OperationId, missing: 'nonce' | 'payload' | 'request'): ErrorAnswer {
   const { status, body } = unauthorized(operationId);
-  return { status, body: { ...(body as object), message } };
+  return { status, body: { ...(body as object), message: signingRefusals().notProvided[missing] } };
 }
 
 /** 429 "Too many requests.": a rate limit or a nonce that is not acceptable. */

@@ -7,7 +7,7 @@ import { nonceWindowSeconds, type OperationId, operations } from '../generated/o
 import { authenticate, NonceTracker } from './auth.ts';
 import { answerCors } from './cors.ts';
 import { privateErrorValidator, responseExample, responseShape } from './document.ts';
-import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests, upstream } from './errors.ts';
+import { type ErrorAnswer, invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
 import * as handlers from './handlers.ts';
@@ -264,7 +264,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let reply: Reply;
     if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
-      reply = { ...upstream.invalidPayload };
+      reply = invalidPayload();
     } else if (operations[operationId].auth === 'none') {
       const bucket = `address:${request.socket.remoteAddress ?? ''}`;
       // The gateway's rate-limit answer has a body that is not JSON and whose text the
