@@ -4,8 +4,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type OperationId, operations, signingHeaders } from '../generated/operations.ts';
+import type { Answer } from './answer.ts';
 import { componentValidator } from './document.ts';
-import { type ErrorAnswer, invalidPayload, notProvided, tooManyRequests, unauthorized } from './errors.ts';
+import { invalidPayload, notProvided, tooManyRequests, unauthorized } from './errors.ts';
 import type { FixtureKey } from './fixture.ts';
 
 export interface Authenticated {
@@ -35,7 +36,7 @@ export function authenticate(
   headers: IncomingHttpHeaders,
   rawBody: Buffer,
   keys: ReadonlyMap<string, FixtureKey>,
-): Authenticated | ErrorAnswer {
+): Authenticated | Answer {
   const apiKey = header(headers, signingHeaders.ApiKey);
   const payload = header(headers, signingHeaders.Payload);
   const signature = header(headers, signingHeaders.Signature);
@@ -165,5 +166,3 @@ export class NonceTracker {
     if (last === undefined || nonce > last) this.#last.set(key.apiKey, nonce);
   }
 }
-
-export type { ErrorAnswer };

@@ -5,6 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OperationId } from '../generated/operations.ts';
 import { at, numberAt, optionalRecordAt, stringAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
+import type { Answer } from './answer.ts';
 
 const model = documentModel();
 
@@ -80,7 +81,7 @@ function requiredString(value: unknown, where: string): string {
  * invalid payload answer, and the message for a missing nonce, payload or request.
  */
 export function signingRefusals(): {
-  invalidPayload: { status: number; body: unknown };
+  invalidPayload: Answer;
   notProvided: { nonce: string; payload: string; request: string };
 } {
   const refusals = model.componentsExtension('private-v4', 'x-refusals');

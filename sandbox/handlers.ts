@@ -1,6 +1,7 @@
 // What each operation does once the request is authenticated and its body matches the
 // document: the business rules, on the sandbox state.
 import type { components } from '../generated/private-v4.ts';
+import type { Answer } from './answer.ts';
 import { compare, decimalPlaces, isZero, multiply, parseDecimal } from './decimal.ts';
 import {
   enumNames,
@@ -11,16 +12,11 @@ import {
   responseExample,
   validationExampleName,
 } from './document.ts';
-import { documented, type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
+import { documented, type FieldErrors, validation } from './errors.ts';
 import type { FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
 import type { SandboxState } from './state.ts';
 
 type Schemas = components['schemas'];
-
-export interface Answer {
-  status: number;
-  body: unknown;
-}
 
 export interface HandlerContext {
   state: SandboxState;
@@ -80,7 +76,7 @@ const exampleMessage = (operationId: ExampleOperation, example: string) =>
 export function listFlexInvestmentHistory(
   context: HandlerContext,
   body: Schemas['FlexInvestmentHistoryRequest'],
-): Answer | ErrorAnswer {
+): Answer {
   const operationId = 'listFlexInvestmentHistory';
   const account = context.state.account(context.accountId);
   const errors: FieldErrors = {};
@@ -157,11 +153,7 @@ function smallestAmount(operationId: 'createFixedInvestment'): string {
  * `notEnoughBalance`: the example's status, code and field, with the operation's
  * `notEnoughBalance` wording of what is available and what was asked.
  */
-function notEnoughBalance(
-  operationId: 'createFixedInvestment',
-  available: string,
-  amount: string,
-): ErrorAnswer {
+function notEnoughBalance(operationId: 'createFixedInvestment', available: string, amount: string): Answer {
   const [field] = exampleError(operationId, 'notEnoughBalance');
   const worded = fillTemplate(operationMessage(operationId, 'notEnoughBalance'), { available, amount });
   return validation(operationId, 'notEnoughBalance', { [field]: [worded] });
@@ -183,10 +175,7 @@ const refusedStatus: Record<Exclude<FixturePlan['status'], 'active'>, string> = 
  * already exists for a key that may not hold several, below the minimum, above the maximum,
  * not enough balance, not enough money in the plan for the interest).
  */
-export function createFixedInvestment(
-  context: HandlerContext,
-  body: Schemas['InvestmentRequest'],
-): Answer | ErrorAnswer {
+export function createFixedInvestment(context: HandlerContext, body: Schemas['InvestmentRequest']): Answer {
   const operationId = 'createFixedInvestment';
   if (!parseDecimal(body.amount)) return documented(operationId, 'amountNotANumber');
   const plan = context.state.plans.get(body.planId);
@@ -234,7 +223,7 @@ export function createFixedInvestment(
 export function getCollateralBalanceSummary(
   context: HandlerContext,
   body: Schemas['CollateralBalanceSummaryRequest'],
-): Answer | ErrorAnswer {
+): Answer {
   if (body.ticker !== undefined && !context.state.assets.has(body.ticker)) {
     return documented('getCollateralBalanceSummary', 'invalidTicker');
   }
@@ -246,10 +235,7 @@ export function getCollateralBalanceSummary(
 
 // --- cancel all orders -----------------------------------------------------------------------
 
-export function cancelAllOrders(
-  context: HandlerContext,
-  body: Schemas['CancelAllOrdersRequest'],
-): Answer | ErrorAnswer {
+export function cancelAllOrders(context: HandlerContext, body: Schemas['CancelAllOrdersRequest']): Answer {
   if (body.market !== undefined && !context.state.markets.has(body.market)) {
     return documented('cancelAllOrders', 'marketNotAvailable');
   }

@@ -4,6 +4,7 @@
 // same status gives that field, else the documents' `x-validation-messages` wording.
 import type { ErrorObject } from 'ajv';
 import type { OperationId } from '../generated/operations.ts';
+import type { Answer } from './answer.ts';
 import {
   exampleNames,
   fillTemplate,
@@ -12,7 +13,7 @@ import {
   validationExampleName,
   validationTemplate,
 } from './document.ts';
-import { type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
+import { type FieldErrors, validation } from './errors.ts';
 
 /** `dateFrom` → `date from`, the `{words}` of a message template. */
 function words(field: string): string {
@@ -50,7 +51,7 @@ function siblingExamples(operationId: OperationId, example: string): string[] {
 const messageCache = new Map<OperationId, Map<string, string[]>>();
 
 /** Validates a request body against the operation's document schema; undefined when it passes. */
-export function validateRequest(operationId: OperationId, body: unknown): ErrorAnswer | undefined {
+export function validateRequest(operationId: OperationId, body: unknown): Answer | undefined {
   const validate = requestValidator(operationId);
   if (!validate || validate(body)) return undefined;
   let documentedByField = messageCache.get(operationId);
