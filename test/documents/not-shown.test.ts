@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { isRecord, type JsonRecord } from '../../model/json.ts';
 import { documentModel } from '../../model/model.ts';
-import { documents, operationAt } from './documents.ts';
+import { at, documents, entries, operationAt } from './documents.ts';
 
 /** Every description under a node, joined, with line breaks folded to spaces. */
 function descriptions(node: unknown): string {
@@ -15,7 +15,7 @@ function descriptions(node: unknown): string {
     .replace(/\s+/g, ' ');
 }
 
-const privateInfo = descriptions(documents['private-v4'].info);
+const privateInfo = descriptions(at(documents['private-v4'], 'info'));
 const describedAt = (path: string) => descriptions(operationAt('private-v4', 'post', path));
 
 const notShown: [string, () => string, RegExp][] = [
@@ -31,7 +31,7 @@ const notShown: [string, () => string, RegExp][] = [
   ['the complete list of error codes', () => privateInfo, /complete list of codes[^.]*not shown/],
   [
     'the over-limit response',
-    () => descriptions(documents['private-v4'].components.responses.TooManyRequests),
+    () => descriptions(at(documents['private-v4'], 'components', 'responses', 'TooManyRequests')),
     /not shown/,
   ],
   ['main balance rate limit', () => describedAt('/api/v4/main-account/balance'), /Rate limit: not shown/],
@@ -81,11 +81,9 @@ describe('not shown in the specification', () => {
   it('every upstream fact is labelled as observed upstream', () => {
     // The statuses the specification does not give are all upstream additions.
     for (const status of ['401', '403', '422', '429', '503']) {
-      for (const [path, item] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(
-        documents['private-v4'].paths,
-      )) {
-        const response = item.post?.responses[status] as { description: string } | undefined;
-        if (response) expect(response.description, `${path} ${status}`).toMatch(/observed upstream/i);
+      for (const [path, item] of entries(documents['private-v4'], 'paths')) {
+        const response = at(item, 'post', 'responses', status);
+        if (response) expect(at(response, 'description'), `${path} ${status}`).toMatch(/observed upstream/i);
       }
     }
   });
