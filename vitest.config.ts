@@ -44,6 +44,8 @@ export default defineConfig({
           // The unit tests wait on servers in the same process more than they compute: two workers
           // overlap those waits even on a 2-core machine (about 34 s with one, 26 s with two, here).
           maxWorkers: 2,
+          // Projects with their own maxWorkers run as separate groups: unit first, for quick feedback.
+          sequence: { groupOrder: 0 },
           // Type-level tests (*.test-d.ts) are type-checked, not run.
           typecheck: {
             enabled: true,
@@ -54,7 +56,7 @@ export default defineConfig({
           },
         },
       },
-      { extends: true, test: { name: 'slow', include: slow, exclude } },
+      { extends: true, test: { name: 'slow', include: slow, exclude, sequence: { groupOrder: 1 } } },
     ],
   },
 });
