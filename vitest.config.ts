@@ -3,8 +3,10 @@ import { sourceAliases } from './vitest.resolve.ts';
 
 /**
  * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke,
- * txc, the sandbox command, the spec watch loop and gate, the type tests' self-test): the slow
- * project. Everything else is the unit project, quick feedback: `npm run test:unit`.
+ * txc, the sandbox command, npm start, the Redocly wrapper and the prerequisites check, the spec
+ * watch loop and gate, the type tests' self-test, and the ones making thousands of calls: nonce
+ * sequences, window-mode freshness, the sandbox's rate limits): the slow project. Everything else
+ * is the unit project, quick feedback (`npm run test:unit`, under 30 s on a 2-core machine).
  */
 const slow = [
   'test/documents/drift.test.ts',
@@ -19,6 +21,12 @@ const slow = [
   'test/spec/gate.test.ts',
   'test/client/queued-exit.test.ts',
   'test/typecheck/self-test.test.ts',
+  'test/start.test.ts',
+  'test/redocly-banner.test.ts',
+  'test/prerequisites.test.ts',
+  'test/client/fresh-nonces.test.ts',
+  'test/client/nonce.test.ts',
+  'test/sandbox/limits.test.ts',
 ];
 // The installed package has its own config: npm run test:package.
 const exclude = ['test/package/**', 'test/typecheck/fixtures/**', 'node_modules/**'];
@@ -33,11 +41,22 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...exclude, ...slow],
+          // The unit tests wait on servers in the same process more than they compute: two workers
+          // overlap those waits even on a 2-core machine (about 34 s with one, 26 s with two, here).
+          maxWorkers: 2,
+          // Projects with their own maxWorkers run as separate groups: unit first, for quick feedback.
+          sequence: { groupOrder: 0 },
           // Type-level tests (*.test-d.ts) are type-checked, not run.
-          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.ts'],
+            // The self-test's deliberately wrong assertion is checked by the slow project only.
+            exclude: ['test/typecheck/fixtures/**'],
+            tsconfig: './tsconfig.json',
+          },
         },
       },
-      { extends: true, test: { name: 'slow', include: slow, exclude } },
+      { extends: true, test: { name: 'slow', include: slow, exclude, sequence: { groupOrder: 1 } } },
     ],
   },
 });

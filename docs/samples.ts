@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { loadApiDocuments } from '../model/document.ts';
-import { collectOperationFacts } from '../scripts/operation-facts.ts';
+import { arrayAt, recordAt, stringAt } from '../model/json.ts';
+import { httpMethods } from '../model/model.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const sampleLang = 'TypeScript';
@@ -25,30 +26,23 @@ export const sampleRef = (operationId: string) => `../docs/samples/${operationId
  */
 export function findMissingSamples(root = projectRoot): string[] {
   const problems: string[] = [];
-  const apis = loadApiDocuments(root);
-  const operations = collectOperationFacts(apis);
-  for (const api of apis) {
-    const document = parse(readFileSync(`${root}/${api.file}`, 'utf8'));
-    type Operation = {
-      operationId?: string;
-      'x-codeSamples'?: { lang?: string; source?: { $ref?: string } }[];
-    };
-    const byId = new Map<string, Operation>();
-    for (const item of Object.values<Record<string, Operation>>(document.paths ?? {})) {
-      for (const operation of Object.values(item)) {
-        if (operation?.operationId) byId.set(operation.operationId, operation);
-      }
-    }
-    for (const operation of operations.filter((candidate) => candidate.api === api.name)) {
-      const { operationId } = operation;
-      if (!existsSync(sampleFile(operationId, root))) {
-        problems.push(`${operationId}: no sample file docs/samples/${operationId}.ts`);
-      }
-      const sample = byId.get(operationId)?.['x-codeSamples']?.find((entry) => entry.lang === sampleLang);
-      if (sample?.source?.$ref !== sampleRef(operationId)) {
-        problems.push(
-          `${operationId}: ${api.file} has no ${sampleLang} x-codeSamples entry referring to ${sampleRef(operationId)}`,
+  for (const api of loadApiDocuments(root)) {
+    const document: unknown = parse(readFileSync(`${root}/${api.file}`, 'utf8'));
+    for (const item of Object.values(recordAt(document, 'paths'))) {
+      for (const method of httpMethods) {
+        const operationId = stringAt(item, method, 'operationId');
+        if (operationId === undefined) continue;
+        if (!existsSync(sampleFile(operationId, root))) {
+          problems.push(`${operationId}: no sample file docs/samples/${operationId}.ts`);
+        }
+        const sample = arrayAt(item, method, 'x-codeSamples').find(
+          (entry) => stringAt(entry, 'lang') === sampleLang,
         );
+        if (stringAt(sample, 'source', '$ref') !== sampleRef(operationId)) {
+          problems.push(
+            `${operationId}: ${api.file} has no ${sampleLang} x-codeSamples entry referring to ${sampleRef(operationId)}`,
+          );
+        }
       }
     }
   }

@@ -183,7 +183,7 @@ export const operations = {
         "amount": {
           "type": "string",
           "pattern": "^[0-9]+(\\.[0-9]+)?$",
-          "description": "Investment amount, a decimal string."
+          "description": "Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan."
         }
       }
     }

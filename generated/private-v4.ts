@@ -268,7 +268,7 @@ export interface components {
              * @description Plan identifier.
              */
             planId: string;
-            /** @description Investment amount, a decimal string. */
+            /** @description Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan. */
             amount: components["schemas"]["PositiveDecimal"];
         };
         CollateralBalanceSummaryRequest: {

@@ -81,6 +81,12 @@ export function dereferenceDocument(document: JsonRecord): JsonRecord {
 export function createSchemaValidator(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false });
   addFormats.default(ajv);
-  ajv.addVocabulary(['example', 'x-enum-varnames', 'x-enum-descriptions', 'x-window-seconds']);
+  ajv.addVocabulary([
+    'example',
+    'x-enum-varnames',
+    'x-enum-descriptions',
+    'x-window-seconds',
+    'x-minimum-amount',
+  ]);
   return ajv;
 }

@@ -4,7 +4,7 @@
 // can also be built from other documents (a deliberately broken copy, in the suite's self-test).
 import type { ValidateFunction } from 'ajv';
 import { createSchemaValidator, dereferenceDocument, loadApiDocuments } from './document.ts';
-import { arrayAt, isRecord, type JsonRecord, optionalRecordAt, recordAt } from './json.ts';
+import { arrayAt, at, isRecord, type JsonRecord, optionalRecordAt, recordAt } from './json.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -76,6 +76,8 @@ export interface DocumentModel {
   component(api: string, name: string): JsonRecord;
   /** A named response example of an operation, with the status it is documented under. */
   responseExample(operationId: string, name: string): { status: number; value: unknown };
+  /** A vendor extension of a document's components (`x-…`), as the document writes it. */
+  componentsExtension(api: string, name: string): unknown;
   /** The enum of a schema component, as the document lists it. */
   schemaEnum(api: string, component: string): readonly unknown[];
   /** The names of an enum component's values (x-enum-varnames), by value. */
@@ -123,6 +125,11 @@ export function createDocumentModel(documents: Readonly<Record<string, JsonRecor
         if (example) return { status: response.status, value: structuredClone(example.value) };
       }
       throw new Error(`${operationId} documents no response example named ${name}`);
+    },
+    componentsExtension(api, name) {
+      const value = at(documents[api], 'components', name);
+      if (value === undefined) throw new Error(`${api} has no components extension ${name}`);
+      return value;
     },
     schemaEnum(api, component) {
       const values = model.component(api, component).enum;

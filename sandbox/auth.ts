@@ -4,8 +4,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type OperationId, operations, signingHeaders } from '../generated/operations.ts';
+import type { Answer } from './answer.ts';
 import { componentValidator } from './document.ts';
-import { type ErrorAnswer, notProvided, tooManyRequests, unauthorized, upstream } from './errors.ts';
+import { invalidPayload, notProvided, tooManyRequests, unauthorized } from './errors.ts';
 import type { FixtureKey } from './fixture.ts';
 
 export interface Authenticated {
@@ -35,12 +36,12 @@ export function authenticate(
   headers: IncomingHttpHeaders,
   rawBody: Buffer,
   keys: ReadonlyMap<string, FixtureKey>,
-): Authenticated | ErrorAnswer {
+): Authenticated | Answer {
   const apiKey = header(headers, signingHeaders.ApiKey);
   const payload = header(headers, signingHeaders.Payload);
   const signature = header(headers, signingHeaders.Signature);
   if (!apiKey) return unauthorized(operationId);
-  if (!payload) return notProvided(operationId, upstream.payloadNotProvided);
+  if (!payload) return notProvided(operationId, 'payload');
   if (!signature) return unauthorized(operationId);
   const key = keys.get(apiKey);
   if (!key) return unauthorized(operationId);
@@ -53,21 +54,21 @@ export function authenticate(
   let text: string;
   try {
     text = strictUtf8.decode(rawBody);
-    if (nestingDepth(text) > maxNesting) return { ...upstream.invalidPayload };
+    if (nestingDepth(text) > maxNesting) return invalidPayload();
     body = JSON.parse(text);
     if (body === null || typeof body !== 'object' || Array.isArray(body) || JSON.stringify(body) !== text) {
-      return { ...upstream.invalidPayload };
+      return invalidPayload();
     }
   } catch {
-    return { ...upstream.invalidPayload };
+    return invalidPayload();
   }
   const fields = body as Record<string, unknown>;
   if (fields.request === undefined || fields.request === null || fields.request === '') {
-    return notProvided(operationId, upstream.requestNotProvided);
+    return notProvided(operationId, 'request');
   }
   if (fields.request !== operations[operationId].path) return unauthorized(operationId);
   if (fields.nonce === undefined || fields.nonce === null || fields.nonce === '') {
-    return notProvided(operationId, upstream.nonceNotProvided);
+    return notProvided(operationId, 'nonce');
   }
   return { key, body: fields };
 }
@@ -165,5 +166,3 @@ export class NonceTracker {
     if (last === undefined || nonce > last) this.#last.set(key.apiKey, nonce);
   }
 }
-
-export type { ErrorAnswer };

@@ -3,8 +3,9 @@
 // error bodies, each keyed by the operationIds of generated/operations.ts.
 import type { ValidateFunction } from 'ajv';
 import type { OperationId } from '../generated/operations.ts';
-import { optionalRecordAt } from '../model/json.ts';
+import { at, numberAt, optionalRecordAt, stringAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
+import type { Answer } from './answer.ts';
 
 const model = documentModel();
 
@@ -68,4 +69,71 @@ export function enumNames(api: string, component: string): ReadonlyMap<unknown, 
 /** The `default` of a request body property, e.g. the history's limit and offset. */
 export function requestDefault(operationId: OperationId, property: string): unknown {
   return optionalRecordAt(model.operation(operationId).requestSchema, 'properties', property)?.default;
+}
+
+function requiredString(value: unknown, where: string): string {
+  if (typeof value !== 'string') throw new Error(`the private document has no string at ${where}`);
+  return value;
+}
+
+/**
+ * How the service refuses a body it cannot take as signed (`components/x-refusals`): the
+ * invalid payload answer, and the message for a missing nonce, payload or request.
+ */
+export function signingRefusals(): {
+  invalidPayload: Answer;
+  notProvided: { nonce: string; payload: string; request: string };
+} {
+  const refusals = model.componentsExtension('private-v4', 'x-refusals');
+  const status = numberAt(refusals, 'invalidPayload', 'status');
+  if (status === undefined) throw new Error('x-refusals.invalidPayload has no status');
+  const message = (field: string) =>
+    requiredString(stringAt(refusals, 'notProvided', field), `x-refusals.notProvided.${field}`);
+  return {
+    invalidPayload: { status, body: structuredClone(at(refusals, 'invalidPayload', 'body')) },
+    notProvided: { nonce: message('nonce'), payload: message('payload'), request: message('request') },
+  };
+}
+
+/**
+ * The wording template for a field that breaks its schema (`components/x-validation-messages`),
+ * by ajv keyword (and, for `type`, the expected type); the `other` template when none is given.
+ */
+export function validationTemplate(keyword: string, type?: string): string {
+  const messages = model.componentsExtension('private-v4', 'x-validation-messages');
+  const found = keyword === 'type' ? stringAt(messages, 'type', type ?? '') : stringAt(messages, keyword);
+  return found ?? requiredString(stringAt(messages, 'other'), 'x-validation-messages.other');
+}
+
+/** The named example whose status, code and message a request validation failure takes. */
+export function validationExampleName(operationId: OperationId): string {
+  return requiredString(
+    stringAt(model.operation(operationId).object, 'x-validation-example'),
+    `${operationId} x-validation-example`,
+  );
+}
+
+/** A wording template of the operation's own refusals (`x-messages`), by name. */
+export function operationMessage(operationId: OperationId, name: string): string {
+  return requiredString(
+    stringAt(model.operation(operationId).object, 'x-messages', name),
+    `${operationId} x-messages.${name}`,
+  );
+}
+
+/** A vendor extension of a request body property, e.g. invest's `amount` `x-minimum-amount`. */
+export function requestPropertyExtension(operationId: OperationId, property: string, name: string): unknown {
+  return at(model.operation(operationId).requestSchema, 'properties', property, name);
+}
+
+/**
+ * A template with its `{placeholders}` filled; every placeholder must have a value, so that a
+ * template and its caller cannot drift apart unnoticed.
+ */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([a-zA-Z]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in "${template}"`);
+    return value;
+  });
 }

@@ -1,18 +1,22 @@
 // What each operation does once the request is authenticated and its body matches the
 // document: the business rules, on the sandbox state.
 import type { components } from '../generated/private-v4.ts';
+import type { Answer } from './answer.ts';
 import { compare, decimalPlaces, isZero, multiply, parseDecimal } from './decimal.ts';
-import { enumNames, requestDefault, responseExample } from './document.ts';
-import { documented, type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
+import {
+  enumNames,
+  fillTemplate,
+  operationMessage,
+  requestDefault,
+  requestPropertyExtension,
+  responseExample,
+  validationExampleName,
+} from './document.ts';
+import { documented, type FieldErrors, validation } from './errors.ts';
 import type { FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
 import type { SandboxState } from './state.ts';
 
 type Schemas = components['schemas'];
-
-export interface Answer {
-  status: number;
-  body: unknown;
-}
 
 export interface HandlerContext {
   state: SandboxState;
@@ -72,7 +76,7 @@ const exampleMessage = (operationId: ExampleOperation, example: string) =>
 export function listFlexInvestmentHistory(
   context: HandlerContext,
   body: Schemas['FlexInvestmentHistoryRequest'],
-): Answer | ErrorAnswer {
+): Answer {
   const operationId = 'listFlexInvestmentHistory';
   const account = context.state.account(context.accountId);
   const errors: FieldErrors = {};
@@ -84,8 +88,10 @@ export function listFlexInvestmentHistory(
   };
   const limit = body.limit ?? (requestDefault(operationId, 'limit') as number);
   const offset = body.offset ?? (requestDefault(operationId, 'offset') as number);
-  if (limit < 1) fail('limit', 'The limit must be at least 1.');
-  if (offset < 0) fail('offset', 'The offset must be at least 0.');
+  const atLeast = (field: string, bound: number) =>
+    fillTemplate(operationMessage(operationId, 'minimum'), { words: field, limit: String(bound) });
+  if (limit < 1) fail('limit', atLeast('limit', 1));
+  if (offset < 0) fail('offset', atLeast('offset', 0));
   if (body.plan !== undefined && !context.state.plans.has(body.plan)) {
     fail('plan', exampleMessage(operationId, 'invalidPlan'), 'invalidPlan');
   }
@@ -98,11 +104,11 @@ export function listFlexInvestmentHistory(
   ) {
     fail('transaction', exampleMessage(operationId, 'invalidTransaction'), 'invalidTransaction');
   }
-  // The document's example words it for dateFrom; dateTo's is the same sentence.
-  const invalidDate = exampleMessage(operationId, 'invalidDate');
-  if (body.dateFrom !== undefined && body.dateFrom < 0) fail('dateFrom', invalidDate, 'invalidDate');
+  if (body.dateFrom !== undefined && body.dateFrom < 0) {
+    fail('dateFrom', exampleMessage(operationId, 'invalidDate'), 'invalidDate');
+  }
   if (body.dateTo !== undefined && body.dateTo < 0) {
-    fail('dateTo', invalidDate.replace('date from', 'date to'), 'invalidDate');
+    fail('dateTo', exampleMessage(operationId, 'invalidDateTo'), 'invalidDateTo');
   }
   if (
     body.dateFrom !== undefined &&
@@ -111,7 +117,7 @@ export function listFlexInvestmentHistory(
     body.dateTo >= 0 &&
     body.dateTo < body.dateFrom
   ) {
-    fail('dateTo', 'The date to must be a date after or equal to date from.', 'invalidDate');
+    fail('dateTo', operationMessage(operationId, 'dateOrder'), 'invalidDateTo');
   }
   if (firstExample) return validation(operationId, firstExample, errors);
 
@@ -136,27 +142,20 @@ export function listFlexInvestmentHistory(
 
 // --- invest ----------------------------------------------------------------------------------
 
-/** The smallest amount the service takes, read from the document's `amountTooSmall` message. */
+/** The smallest amount the service takes: the `x-minimum-amount` of the request's `amount`. */
 function smallestAmount(operationId: 'createFixedInvestment'): string {
-  const [, message] = exampleError(operationId, 'amountTooSmall');
-  const found = /at least ([0-9]+(?:\.[0-9]+)?)/.exec(message)?.[1];
-  if (!found) throw new Error(`no smallest amount in "${message}"`);
+  const found = requestPropertyExtension(operationId, 'amount', 'x-minimum-amount');
+  if (typeof found !== 'string') throw new Error(`${operationId} amount has no x-minimum-amount`);
   return found;
 }
 
 /**
- * `notEnoughBalance` with the example's two figures (what is available, what was asked) replaced
- * by the real ones, the way the service words it.
+ * `notEnoughBalance`: the example's status, code and field, with the operation's
+ * `notEnoughBalance` wording of what is available and what was asked.
  */
-function notEnoughBalance(
-  operationId: 'createFixedInvestment',
-  available: string,
-  amount: string,
-): ErrorAnswer {
-  const [field, message] = exampleError(operationId, 'notEnoughBalance');
-  const figures = [available, amount];
-  const worded = message.replace(/[0-9]+(?:\.[0-9]+)?/g, (figure) => figures.shift() ?? figure);
-  if (figures.length > 0) throw new Error(`cannot word a balance refusal after "${message}"`);
+function notEnoughBalance(operationId: 'createFixedInvestment', available: string, amount: string): Answer {
+  const [field] = exampleError(operationId, 'notEnoughBalance');
+  const worded = fillTemplate(operationMessage(operationId, 'notEnoughBalance'), { available, amount });
   return validation(operationId, 'notEnoughBalance', { [field]: [worded] });
 }
 
@@ -176,10 +175,7 @@ const refusedStatus: Record<Exclude<FixturePlan['status'], 'active'>, string> = 
  * already exists for a key that may not hold several, below the minimum, above the maximum,
  * not enough balance, not enough money in the plan for the interest).
  */
-export function createFixedInvestment(
-  context: HandlerContext,
-  body: Schemas['InvestmentRequest'],
-): Answer | ErrorAnswer {
+export function createFixedInvestment(context: HandlerContext, body: Schemas['InvestmentRequest']): Answer {
   const operationId = 'createFixedInvestment';
   if (!parseDecimal(body.amount)) return documented(operationId, 'amountNotANumber');
   const plan = context.state.plans.get(body.planId);
@@ -227,7 +223,7 @@ export function createFixedInvestment(
 export function getCollateralBalanceSummary(
   context: HandlerContext,
   body: Schemas['CollateralBalanceSummaryRequest'],
-): Answer | ErrorAnswer {
+): Answer {
   if (body.ticker !== undefined && !context.state.assets.has(body.ticker)) {
     return documented('getCollateralBalanceSummary', 'invalidTicker');
   }
@@ -239,21 +235,18 @@ export function getCollateralBalanceSummary(
 
 // --- cancel all orders -----------------------------------------------------------------------
 
-export function cancelAllOrders(
-  context: HandlerContext,
-  body: Schemas['CancelAllOrdersRequest'],
-): Answer | ErrorAnswer {
+export function cancelAllOrders(context: HandlerContext, body: Schemas['CancelAllOrdersRequest']): Answer {
   if (body.market !== undefined && !context.state.markets.has(body.market)) {
     return documented('cancelAllOrders', 'marketNotAvailable');
   }
   // Observed upstream: positionSide only for perpetual futures markets. The refusal's wording
-  // is not published; it takes the default validation answer (code 30) naming the field.
+  // is not published; it takes the validation answer (code 30) with the document's wording.
   if (
     body.positionSide !== undefined &&
     (body.market === undefined || !context.state.perpetualMarkets.has(body.market))
   ) {
-    return validation('cancelAllOrders', 'typeNotArray', {
-      positionSide: ['The position side is available for perpetual futures markets only.'],
+    return validation('cancelAllOrders', validationExampleName('cancelAllOrders'), {
+      positionSide: [operationMessage('cancelAllOrders', 'positionSideNotPerpetual')],
     });
   }
   const kinds = body.type && body.type.length > 0 ? new Set<string>(body.type) : undefined;

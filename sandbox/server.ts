@@ -4,10 +4,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nonceWindowSeconds, type OperationId, operations } from '../generated/operations.ts';
+import type { Answer } from './answer.ts';
 import { authenticate, NonceTracker } from './auth.ts';
 import { answerCors } from './cors.ts';
 import { privateErrorValidator, responseExample, responseShape } from './document.ts';
-import { type ErrorAnswer, keyNotEnabled, noPermission, tooManyRequests, upstream } from './errors.ts';
+import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
 import * as handlers from './handlers.ts';
@@ -55,7 +56,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-type Handler = (context: handlers.HandlerContext, body: never) => handlers.Answer | ErrorAnswer;
+type Handler = (context: handlers.HandlerContext, body: never) => Answer;
 
 const privateHandlers: Partial<Record<OperationId, Handler>> = {
   getMainBalance: handlers.getMainBalance,
@@ -73,12 +74,6 @@ for (const operationId of operationIds) {
 }
 
 const maxBodyBytes = 1024 * 1024;
-
-interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
 
 /** The body, `too-large` past maxBodyBytes, or `hung-up` when the client went away mid-upload. */
 function readBody(request: IncomingMessage): Promise<Buffer | 'too-large' | 'hung-up'> {
@@ -131,9 +126,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function rateLimited(
     operationId: OperationId,
     bucket: string,
-    refusal: () => ErrorAnswer,
+    refusal: () => Answer,
     count: boolean,
-  ): Reply | undefined {
+  ): Answer | undefined {
     const limit = operations[operationId].rateLimit;
     const name = `${operationId} ${bucket}`;
     const verdict = count ? limiter.take(name, limit, clock()) : limiter.check(name, limit, clock());
@@ -141,7 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return { ...refusal(), headers: { 'retry-after': String(verdict.retryAfterSeconds) } };
   }
 
-  function handlePrivate(operationId: OperationId, request: IncomingMessage, raw: Buffer): Reply {
+  function handlePrivate(operationId: OperationId, request: IncomingMessage, raw: Buffer): Answer {
     const authenticated = authenticate(operationId, request.headers, raw, state.keys);
     if ('status' in authenticated) return authenticated;
     const { key, body } = authenticated;
@@ -169,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return answer;
   }
 
-  function checkReply(operationId: OperationId, reply: Reply): string[] {
+  function checkReply(operationId: OperationId, reply: Answer): string[] {
     const shape = responseShape(operationId, reply.status);
     if (shape.kind === 'json') {
       return shape.validate(reply.body)
@@ -188,7 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return [`status ${reply.status} is not documented for ${operationId}`];
   }
 
-  function send(response: ServerResponse, operationId: OperationId | undefined, reply: Reply) {
+  function send(response: ServerResponse, operationId: OperationId | undefined, reply: Answer) {
     let { status, body } = reply;
     if (options.strict && operationId) {
       const problems = checkReply(operationId, reply);
@@ -261,10 +256,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const raw = await readBody(request);
     if (raw === 'hung-up') return;
-    let reply: Reply;
+    let reply: Answer;
     if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
-      reply = { ...upstream.invalidPayload };
+      reply = invalidPayload();
     } else if (operations[operationId].auth === 'none') {
       const bucket = `address:${request.socket.remoteAddress ?? ''}`;
       // The gateway's rate-limit answer has a body that is not JSON and whose text the

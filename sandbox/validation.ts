@@ -1,62 +1,38 @@
 // Turns ajv's findings on a request body into the service's validation answer: the status,
-// code and message of the operation's documented validation example, and `errors` naming each
-// offending field (`actionTypes.0` for an element).
+// code and message of the operation's `x-validation-example`, and `errors` naming each
+// offending field (`actionTypes.0` for an element) with the message a named example of the
+// same status gives that field, else the documents' `x-validation-messages` wording.
 import type { ErrorObject } from 'ajv';
 import type { OperationId } from '../generated/operations.ts';
-import { exampleNames, requestValidator, responseExample } from './document.ts';
-import { type ErrorAnswer, type FieldErrors, validation } from './errors.ts';
+import type { Answer } from './answer.ts';
+import {
+  exampleNames,
+  fillTemplate,
+  requestValidator,
+  responseExample,
+  validationExampleName,
+  validationTemplate,
+} from './document.ts';
+import { type FieldErrors, validation } from './errors.ts';
 
-/**
- * The documented example whose status, code and message a request validation failure takes.
- */
-const validationExample: Record<string, [OperationId, string]> = {
-  getMainBalance: ['getMainBalance', 'invalidTicker'],
-  listFlexInvestmentHistory: ['listFlexInvestmentHistory', 'invalidPlan'],
-  createFixedInvestment: ['createFixedInvestment', 'unknownPlan'],
-  getCollateralBalanceSummary: ['getCollateralBalanceSummary', 'invalidTicker'],
-  cancelAllOrders: ['cancelAllOrders', 'typeNotArray'],
-};
-
-/** `dateFrom` → `date from`, the way the service words field names in messages. */
+/** `dateFrom` → `date from`, the `{words}` of a message template. */
 function words(field: string): string {
   return field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-
+/** The documents' wording for a field that breaks the schema. */
 function message(error: ErrorObject, field: string): string {
-  const name = words(field);
-  switch (error.keyword) {
-    case 'required':
-      return `The ${name} field is required.`;
-    case 'type': {
-      const type = String(error.params.type);
-      return type === 'boolean'
-        ? `The ${name} field must be true or false.`
-        : `The ${name} must be ${article(type)}.`;
-    }
-    case 'enum':
-    case 'const':
-    case 'format':
-      return `The selected ${field} is invalid.`;
-    case 'pattern':
-      return `The ${name} format is invalid.`;
-    case 'minLength':
-      return `The ${name} must be at least ${error.params.limit} characters.`;
-    case 'maxLength':
-      return `The ${name} may not be greater than ${error.params.limit} characters.`;
-    default:
-      return `The ${name} is invalid.`;
-  }
+  const template = validationTemplate(error.keyword, String(error.params.type));
+  const limit = error.params.limit === undefined ? {} : { limit: String(error.params.limit) };
+  return fillTemplate(template, { field, words: words(field), ...limit });
 }
 
 /** The messages of the documented examples that name one field, by field (the first wins). */
 function documentedMessages(operationId: OperationId): Map<string, string[]> {
   const messages = new Map<string, string[]>();
-  const [source, example] = validationExample[operationId] ?? [];
-  if (!source || !example) return messages;
-  for (const name of [example, ...siblingExamples(source, example)]) {
-    const errors = (responseExample(source, name).value as { errors?: FieldErrors }).errors ?? {};
+  const example = validationExampleName(operationId);
+  for (const name of [example, ...siblingExamples(operationId, example)]) {
+    const errors = (responseExample(operationId, name).value as { errors?: FieldErrors }).errors ?? {};
     const fields = Object.entries(errors);
     const [field, list] = fields[0] ?? [];
     if (fields.length === 1 && field && list && list.length > 0 && !messages.has(field)) {
@@ -75,7 +51,7 @@ function siblingExamples(operationId: OperationId, example: string): string[] {
 const messageCache = new Map<OperationId, Map<string, string[]>>();
 
 /** Validates a request body against the operation's document schema; undefined when it passes. */
-export function validateRequest(operationId: OperationId, body: unknown): ErrorAnswer | undefined {
+export function validateRequest(operationId: OperationId, body: unknown): Answer | undefined {
   const validate = requestValidator(operationId);
   if (!validate || validate(body)) return undefined;
   let documentedByField = messageCache.get(operationId);
@@ -97,6 +73,5 @@ export function validateRequest(operationId: OperationId, body: unknown): ErrorA
     for (const text of texts) if (!list.includes(text)) list.push(text);
     errors[field] = list;
   }
-  const [source, example] = validationExample[operationId] ?? [operationId, ''];
-  return validation(source, example, errors);
+  return validation(operationId, validationExampleName(operationId), errors);
 }

@@ -9,6 +9,7 @@
 // than before (an enum value added, a pattern dropped) breaks the reader, and a rule that lets it
 // send less (a value removed, a field newly required) breaks the producer's existing messages.
 import { dereference } from '../model/document.ts';
+import { arrayAt, at, isRecord, type JsonRecord, recordAt, stringAt } from '../model/json.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -72,9 +73,6 @@ export type VendorFact =
   | { name: string; kind: 'rate' }
   | { name: string; kind: 'boolean'; restrictsCallerWhen: boolean; meaning: string };
 
-// biome-ignore lint/suspicious/noExplicitAny: walking parsed, dereferenced OpenAPI documents
-type Json = any;
-
 interface FieldFacts {
   required: boolean;
   type?: string;
@@ -87,13 +85,13 @@ const yes = (reason: string): Verdict => ({ breaking: true, reason });
 const no = (reason: string): Verdict => ({ breaking: false, reason });
 
 /** The changes from `before` to `after` (parsed documents; `$ref`s are resolved here). */
-export function diffDocuments(api: string, before: Json, after: Json): SpecChange[] {
+export function diffDocuments(api: string, before: unknown, after: unknown): SpecChange[] {
   const oldOperations = operationsOf(dereference(before ?? {}));
   const newOperations = operationsOf(dereference(after ?? {}));
   const changes: SpecChange[] = [];
   for (const [key, operation] of newOperations) {
     const previous = oldOperations.get(key);
-    const base = { api, operation: key, operationId: operation.operationId ?? key };
+    const base = { api, operation: key, operationId: stringAt(operation, 'operationId') ?? key };
     if (!previous) {
       changes.push({
         ...base,
@@ -120,7 +118,7 @@ export function diffDocuments(api: string, before: Json, after: Json): SpecChang
     changes.push({
       api,
       operation: key,
-      operationId: operation.operationId ?? key,
+      operationId: stringAt(operation, 'operationId') ?? key,
       kind: 'operation-removed',
       detail: 'operation removed',
       caller: yes('calls to it will fail'),
@@ -130,11 +128,12 @@ export function diffDocuments(api: string, before: Json, after: Json): SpecChang
   return changes;
 }
 
-function operationsOf(document: Json): Map<string, Json> {
-  const found = new Map<string, Json>();
-  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+function operationsOf(document: unknown): Map<string, JsonRecord> {
+  const found = new Map<string, JsonRecord>();
+  for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
     for (const method of methods) {
-      if (item?.[method]) found.set(`${method.toUpperCase()} ${path}`, item[method]);
+      const operation = at(item, method);
+      if (isRecord(operation)) found.set(`${method.toUpperCase()} ${path}`, operation);
     }
   }
   return found;
@@ -142,13 +141,13 @@ function operationsOf(document: Json): Map<string, Json> {
 
 type Base = Pick<SpecChange, 'api' | 'operation' | 'operationId'>;
 
-function diffOperation(base: Base, before: Json, after: Json): SpecChange[] {
+function diffOperation(base: Base, before: JsonRecord, after: JsonRecord): SpecChange[] {
   const changes: SpecChange[] = [];
   changes.push(
     ...diffFields({ ...base, location: 'request' }, requestFields(before), requestFields(after), 'request'),
   );
-  const oldResponses: Record<string, Json> = before.responses ?? {};
-  const newResponses: Record<string, Json> = after.responses ?? {};
+  const oldResponses = recordAt(before, 'responses');
+  const newResponses = recordAt(after, 'responses');
   for (const [status, response] of Object.entries(newResponses)) {
     const where = { ...base, location: 'response' as const, status };
     const success = status.startsWith('2');
@@ -188,29 +187,30 @@ function diffOperation(base: Base, before: Json, after: Json): SpecChange[] {
 }
 
 /** The fields a caller sends: parameters by location and name, and the JSON body. */
-function requestFields(operation: Json): Map<string, FieldFacts> {
+function requestFields(operation: JsonRecord): Map<string, FieldFacts> {
   const fields = new Map<string, FieldFacts>();
-  for (const parameter of operation.parameters ?? []) {
-    flatten(parameter.schema ?? {}, `${parameter.in}.${parameter.name}`, parameter.required === true, fields);
+  for (const parameter of arrayAt(operation, 'parameters')) {
+    const where = `${stringAt(parameter, 'in')}.${stringAt(parameter, 'name')}`;
+    flatten(recordAt(parameter, 'schema'), where, at(parameter, 'required') === true, fields);
   }
-  const body = operation.requestBody;
-  if (body) flatten(bodySchema(body), 'body', body.required === true, fields);
+  const body = at(operation, 'requestBody');
+  if (isRecord(body)) flatten(bodySchema(body), 'body', body.required === true, fields);
   return fields;
 }
 
 /** The fields a server sends in one response: headers and the JSON body. */
-function responseFields(response: Json): Map<string, FieldFacts> {
+function responseFields(response: unknown): Map<string, FieldFacts> {
   const fields = new Map<string, FieldFacts>();
-  for (const [name, header] of Object.entries<Json>(response?.headers ?? {})) {
-    flatten(header.schema ?? {}, `header.${name}`, header.required === true, fields);
+  for (const [name, header] of Object.entries(recordAt(response, 'headers'))) {
+    flatten(recordAt(header, 'schema'), `header.${name}`, at(header, 'required') === true, fields);
   }
-  if (response?.content) flatten(bodySchema(response), 'body', true, fields);
+  if (at(response, 'content')) flatten(bodySchema(response), 'body', true, fields);
   return fields;
 }
 
-function bodySchema(holder: Json): Json {
-  const content: Record<string, Json> = holder.content ?? {};
-  return (content['application/json'] ?? Object.values(content)[0])?.schema ?? {};
+function bodySchema(holder: unknown): JsonRecord {
+  const content = recordAt(holder, 'content');
+  return recordAt(content['application/json'] ?? Object.values(content)[0], 'schema');
 }
 
 /**
@@ -218,26 +218,24 @@ function bodySchema(holder: Json): Json {
  * the rules the diff compares. Alternatives (anyOf, oneOf, allOf) contribute their fields to the
  * same path: a field is required when an allOf part requires it, or every anyOf/oneOf branch does.
  */
-function flatten(schema: Json, path: string, required: boolean, out: Map<string, FieldFacts>): void {
+function flatten(schema: JsonRecord, path: string, required: boolean, out: Map<string, FieldFacts>): void {
   const existing = out.get(path);
   const facts: FieldFacts = existing ?? { required };
   const type = Array.isArray(schema.type) ? [...schema.type].sort().join('|') : schema.type;
   if (type !== undefined) facts.type = String(type);
   if (schema.format !== undefined) facts.format = String(schema.format);
   if (schema.pattern !== undefined) facts.pattern = String(schema.pattern);
-  if (schema.enum !== undefined) facts.enum = schema.enum;
+  if (Array.isArray(schema.enum)) facts.enum = schema.enum;
   if (schema.const !== undefined) facts.enum = [schema.const];
   out.set(path, facts);
-  const requiredNames = new Set<string>(schema.required ?? []);
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
-    flatten(property, `${path}.${name}`, requiredNames.has(name), out);
+  const requiredNames = new Set(arrayAt(schema, 'required'));
+  for (const [name, property] of Object.entries(recordAt(schema, 'properties'))) {
+    if (isRecord(property)) flatten(property, `${path}.${name}`, requiredNames.has(name), out);
   }
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-    flatten(schema.additionalProperties, `${path}.{*}`, false, out);
-  }
-  if (schema.items && typeof schema.items === 'object') flatten(schema.items, `${path}[]`, true, out);
-  for (const part of schema.allOf ?? []) flatten(part, path, required, out);
-  const branches: Json[] = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  if (isRecord(schema.additionalProperties)) flatten(schema.additionalProperties, `${path}.{*}`, false, out);
+  if (isRecord(schema.items)) flatten(schema.items, `${path}[]`, true, out);
+  for (const part of arrayAt(schema, 'allOf')) if (isRecord(part)) flatten(part, path, required, out);
+  const branches = [...arrayAt(schema, 'anyOf'), ...arrayAt(schema, 'oneOf')].filter(isRecord);
   if (branches.length === 0) return;
   const perBranch = branches.map((branch) => {
     const fields = new Map<string, FieldFacts>();
@@ -448,18 +446,18 @@ function diffRules(
 
 const list = (values: unknown[]): string => values.map((value) => JSON.stringify(value)).join(', ');
 
-function diffVendorFacts(base: Base, before: Json, after: Json): SpecChange[] {
+function diffVendorFacts(base: Base, before: JsonRecord, after: JsonRecord): SpecChange[] {
   const changes: SpecChange[] = [];
   for (const fact of vendorFacts) {
     const oldValue = before[fact.name];
     const newValue = after[fact.name];
     if (JSON.stringify(oldValue) === JSON.stringify(newValue)) continue;
     const change = { ...base, kind: 'vendor-fact-changed' as const, field: fact.name };
-    const shown = (value: Json) =>
+    const shown = (value: unknown) =>
       value === undefined
         ? 'not stated'
         : fact.kind === 'rate'
-          ? `${value.requests} per ${value.windowSeconds} s (${value.source})`
+          ? `${at(value, 'requests')} per ${at(value, 'windowSeconds')} s (${at(value, 'source')})`
           : JSON.stringify(value);
     const detail = `${fact.name}: ${shown(oldValue)} -> ${shown(newValue)}`;
     if (newValue === undefined) {
@@ -477,7 +475,7 @@ function diffVendorFacts(base: Base, before: Json, after: Json): SpecChange[] {
         server: no(`${fact.name} is newly stated; it describes the server as it is`),
       });
     } else if (fact.kind === 'rate') {
-      const rate = (limit: Json) => Number(limit?.requests) / Number(limit?.windowSeconds);
+      const rate = (limit: unknown) => Number(at(limit, 'requests')) / Number(at(limit, 'windowSeconds'));
       const [oldRate, newRate] = [rate(oldValue), rate(newValue)];
       changes.push({
         ...change,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoff, operations, servers, signingHeaders } from '../../generated/operations.ts';
 import { collectOperationFacts } from '../../scripts/operation-facts.ts';
-import { apiDocuments, documents, operationAt } from './documents.ts';
+import { apiDocuments, at, documents, list, operationAt, record, text } from './documents.ts';
 import {
   notCachedPaths,
   partnerOnlyPaths,
@@ -24,7 +24,7 @@ describe('operations', () => {
   it('signs every private operation with all three headers together, and no public one', () => {
     for (const { api, method, path } of specifiedOperations) {
       const operation = operationAt(api, method, path);
-      const security = operation.security ?? documents[api].security;
+      const security = operation.security ?? at(documents[api], 'security');
       if (api === 'public-v4') expect(security).toEqual([]);
       else expect(security).toEqual([{ ApiKey: [], Payload: [], Signature: [] }]);
     }
@@ -36,9 +36,15 @@ describe('operations', () => {
   });
 
   it('lets a mock check the format of each signing header', () => {
-    const parameters = operationAt('private-v4', 'post', '/api/v4/main-account/balance').parameters;
+    const parameters = list(operationAt('private-v4', 'post', '/api/v4/main-account/balance'), 'parameters');
     const pattern = (name: string) =>
-      new RegExp(parameters.find((parameter: { name: string }) => parameter.name === name).schema.pattern);
+      new RegExp(
+        text(
+          parameters.find((parameter) => at(parameter, 'name') === name),
+          'schema',
+          'pattern',
+        ),
+      );
     expect(pattern('X-TXC-SIGNATURE').test('a'.repeat(128))).toBe(true);
     expect(pattern('X-TXC-SIGNATURE').test('A'.repeat(128))).toBe(false);
     expect(pattern('X-TXC-SIGNATURE').test('a'.repeat(127))).toBe(false);
@@ -51,7 +57,7 @@ describe('operations', () => {
 
 describe('operation facts', () => {
   it.each(specifiedOperations)('$path states the rate limit of the limits table', ({ api, method, path }) => {
-    const rateLimit = operationAt(api, method, path)['x-rate-limit'];
+    const rateLimit = record(operationAt(api, method, path), 'x-rate-limit');
     expect(Object.keys(rateLimit).sort()).toEqual(['description', 'requests', 'source', 'windowSeconds']);
     const specified = specifiedRateLimits[path];
     if (specified === null) {
@@ -79,7 +85,7 @@ describe('operation facts', () => {
     expect(Object.values(operations)).toEqual(fromDocuments);
     for (const facts of fromDocuments) {
       const operation = operationAt(facts.api, facts.method, facts.path);
-      const statuses = Object.keys(operation.responses).filter((status) => status !== 'default');
+      const statuses = Object.keys(record(operation, 'responses')).filter((status) => status !== 'default');
       expect(facts.statuses).toEqual(statuses.map(Number));
       expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : 'signed');
     }
@@ -87,13 +93,13 @@ describe('operation facts', () => {
 
   it('every 429 carries the backoff advice the client retries with, as an upstream fact', () => {
     for (const { api, method, path } of specifiedOperations) {
-      const tooMany = operationAt(api, method, path).responses['429'];
-      expect(tooMany?.['x-backoff'], `${path} 429`).toEqual({
+      const tooMany = at(operationAt(api, method, path), 'responses', '429');
+      expect(at(tooMany, 'x-backoff'), `${path} 429`).toEqual({
         initialSeconds: 1,
         maxSeconds: 30,
         source: 'observed-upstream',
       });
-      expect(tooMany.description).toMatch(/observed upstream/i);
+      expect(at(tooMany, 'description')).toMatch(/observed upstream/i);
     }
     expect(backoff).toEqual({ initialSeconds: 1, maxSeconds: 30 });
   });

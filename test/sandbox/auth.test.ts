@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationId, signingHeaders } from '../../generated/operations.ts';
 import { expectedSignature } from '../../sandbox/auth.ts';
+import { signingRefusals } from '../../sandbox/document.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import {
   call,
@@ -18,6 +19,7 @@ const fixture = defaultFixture();
 const partner = partnerKey(fixture);
 const ordinary = ordinaryKey(fixture);
 const unauthorized = { code: 10, message: 'Unauthorized request.' };
+const refusals = signingRefusals();
 const tooMany = { code: 0, errors: {}, message: 'Too many requests.' };
 const plan = fixture.plans.find((p) => p.status === 'active' && p.currency === 'USDT');
 
@@ -54,7 +56,7 @@ describe('signing, as the documents describe it', () => {
 
   it.each([
     ['the API key header', signingHeaders.ApiKey, 401, unauthorized.message],
-    ['the payload header', signingHeaders.Payload, 401, 'Payload not provided.'],
+    ['the payload header', signingHeaders.Payload, 401, refusals.notProvided.payload],
     ['the signature header', signingHeaders.Signature, 401, unauthorized.message],
   ])('a call without %s is refused', async (_, header, status, message) => {
     const reply = await call(suite.sandbox.url, partner, balance, { headers: { [header]: undefined } });
@@ -121,18 +123,18 @@ describe('signing, as the documents describe it', () => {
   it('a body that is not compact JSON gets 400 code 9, even when signed correctly', async () => {
     const body = JSON.stringify({ request: operations[balance].path, nonce: nextNonce() }, null, 1);
     const reply = await call(suite.sandbox.url, partner, balance, { bodyText: body });
-    expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
+    expect(reply).toMatchObject(refusals.invalidPayload);
   });
 
   it('a body that is not JSON gets 400 code 9', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { bodyText: 'request=/api/v4&nonce=1' });
-    expect(reply).toMatchObject({ status: 400, body: { code: 9, message: 'Invalid payload.' } });
+    expect(reply).toMatchObject(refusals.invalidPayload);
   });
 
   it('a body without request is refused with "Request not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['request'] });
     expect(reply.status).toBe(401);
-    expect(reply.body.message).toBe('Request not provided.');
+    expect(reply.body.message).toBe(refusals.notProvided.request);
   });
 
   it('a request that is not the path called (another operation, or a full URL) gets 401', async () => {
@@ -150,7 +152,7 @@ describe('nonces', () => {
   it('a body without nonce is refused with "Nonce not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['nonce'] });
     expect(reply.status).toBe(401);
-    expect(reply.body.message).toBe('Nonce not provided.');
+    expect(reply.body.message).toBe(refusals.notProvided.nonce);
   });
 
   it('a nonce that is not greater than the last one gets 429 "Too many requests."', async () => {

@@ -14,7 +14,7 @@ import {
   vi,
 } from 'vitest';
 import { signingHeaders } from '../../generated/operations.ts';
-import { upstream } from '../../sandbox/errors.ts';
+import { invalidPayload } from '../../sandbox/errors.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { call, defaultFixture, nextNonce, operations, partnerKey, sign } from './helpers.ts';
 
@@ -92,7 +92,7 @@ describe('hostile input to the sandbox', () => {
     const depth = 5_000;
     const text = `{"request":"${balancePath}","nonce":"${nextNonce()}","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const reply = await postBytes(Buffer.from(text));
-    expect(reply).toEqual(upstream.invalidPayload);
+    expect(reply).toEqual(invalidPayload());
   });
 
   it('invalid UTF-8 in a signed body is an invalid payload, not silently replaced', async () => {
@@ -100,7 +100,7 @@ describe('hostile input to the sandbox', () => {
     const broken = Buffer.from(valid);
     broken[broken.indexOf('BTC')] = 0xff;
     const reply = await postBytes(broken);
-    expect(reply).toEqual(upstream.invalidPayload);
+    expect(reply).toEqual(invalidPayload());
   });
 
   it.each(['//%zz', 'http://[', '*'])('a malformed request target %s is a 400', async (target) => {

@@ -2,22 +2,18 @@
 // recipe (a body and key worked out from the default fixture) is sent signed, and the answer
 // must be the example, status and body. Only notEnoughBalance carries the real figures.
 import { describe, expect, it } from 'vitest';
+import { at } from '../../model/json.ts';
+import { documentModel } from '../../model/model.ts';
+import { fillTemplate, operationMessage } from '../../sandbox/document.ts';
 import { exampleRecipes } from '../../sandbox/example-recipes.ts';
-import { operationAt } from '../documents/documents.ts';
-import { call, defaultFixture, operations, strictSandbox } from './helpers.ts';
-
-const facts = operations.createFixedInvestment;
-const responses = operationAt(facts.api, facts.method, facts.path).responses;
+import { call, defaultFixture, strictSandbox } from './helpers.ts';
 
 /** Named error examples of invest, by name: status and value. */
-const documented = new Map<string, { status: number; value: { code: number; errors: object } }>();
-type Example = { value: { code: number; errors: object } };
-for (const [status, response] of Object.entries<{
-  content?: Record<string, { examples?: Record<string, Example> }>;
-}>(responses)) {
-  if (!['400', '422'].includes(status)) continue;
-  for (const [name, example] of Object.entries(response.content?.['application/json']?.examples ?? {})) {
-    documented.set(name, { status: Number(status), value: example.value });
+const documented = new Map<string, { status: number; value: unknown }>();
+for (const status of [400, 422]) {
+  for (const example of documentModel().operation('createFixedInvestment').responses.get(status)?.examples ??
+    []) {
+    documented.set(example.name, { status, value: example.value });
   }
 }
 
@@ -42,9 +38,15 @@ describe('invest: every documented refusal', () => {
     }
     const balance = defaultFixture().accounts.find((account) => account.id === recipe.key.account)
       ?.mainBalances?.USDT;
-    expect(reply.body).toMatchObject({ code: expected?.value.code, message: 'Inner validation failed' });
+    expect(reply.body).toMatchObject({
+      code: at(expected?.value, 'code'),
+      message: at(expected?.value, 'message'),
+    });
     expect(reply.body.errors.amount).toEqual([
-      `Insufficient coins on your balance. ${balance} available, you're trying to invest ${recipe.fields.amount}`,
+      fillTemplate(operationMessage('createFixedInvestment', 'notEnoughBalance'), {
+        available: String(balance),
+        amount: String(recipe.fields.amount),
+      }),
     ]);
   });
 
