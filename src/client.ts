@@ -174,6 +174,9 @@ function createEngine(
   };
 }
 
+/** Each client's engine, for calls whose path is known only at run time (`callByPath`). */
+const engines = new WeakMap<object, Engine>();
+
 export function createPublicClient(options: ClientOptions = {}): PublicClient {
   checkOptions(options);
   const engine = createEngine('public-v4', options);
@@ -181,6 +184,7 @@ export function createPublicClient(options: ClientOptions = {}): PublicClient {
     GET: (path: string, init?: CallOptions) => engine.call('get', path, undefined, init),
     close: () => engine.close(),
   };
+  engines.set(client, engine);
   // The generic signature is enforced at the call site; the engine checks paths at run time.
   return describable('PublicClient', client, visibleOptions(options)) as PublicClient;
 }
@@ -194,7 +198,27 @@ export function createPrivateClient(options: PrivateClientOptions): PrivateClien
       engine.call('post', path, init?.body, init),
     close: () => engine.close(),
   };
+  engines.set(client, engine);
   return describable('PrivateClient', client, visibleOptions(options)) as PrivateClient;
+}
+
+/**
+ * A call whose path and body are known only at run time (a command line built from the
+ * documents): the same checks, signing and result as `GET` and `POST`, without their static types.
+ * Not part of the package's entry.
+ */
+export function callByPath(
+  client: PublicClient | PrivateClient,
+  path: string,
+  body?: object,
+): Promise<CallResult<unknown, unknown>> {
+  const engine = engines.get(client);
+  if (!engine)
+    throw new ConfigurationError(
+      'client',
+      'must be a client made by createPublicClient or createPrivateClient',
+    );
+  return engine.call('GET' in client ? 'get' : 'post', path, body, undefined);
 }
 
 /** Opt-in throwing style: the data of a successful call, or its ApiError thrown. */

@@ -1,6 +1,8 @@
 // Runs one operation from its parsed flags: builds the body, checks it with the client's own
 // validation before anything else (so a bad flag never reaches a confirmation prompt), asks
 // before a write, calls, and prints the answer or a one-line error. Returns the exit code.
+
+import { callByPath } from '../client.ts';
 import {
   type ApiError,
   type CallResult,
@@ -22,10 +24,6 @@ export interface OperationFlags extends ConnectionFlags {
 }
 
 // The path comes from the facts at run time, so the clients' per-path signatures cannot apply.
-type Untyped<Method extends string> = {
-  [M in Method]: (path: string, init?: { body: object }) => Promise<CallResult<unknown, unknown>>;
-};
-
 export async function runOperation(
   operation: CliOperation,
   flags: readonly FieldFlag[],
@@ -46,7 +44,7 @@ export async function runOperation(
   if (facts.auth === 'none') {
     const client = createPublicClient(clientOptions(values));
     try {
-      result = await (client as unknown as Untyped<'GET'>).GET(facts.path);
+      result = await callByPath(client, facts.path);
     } finally {
       await client.close();
     }
@@ -74,7 +72,7 @@ export async function runOperation(
           return exitCodes.other;
         }
       }
-      result = await (client as unknown as Untyped<'POST'>).POST(facts.path, { body });
+      result = await callByPath(client, facts.path, body);
     } finally {
       await client.close();
     }

@@ -99,6 +99,9 @@ export function createUndiciTransport(): Transport {
           method: exchange.method as 'GET',
           headers,
           body: body ?? null,
+          // The one cast in src/: the deadline is the part of an AbortSignal undici reads (aborted,
+          // reason, 'abort' listeners) without being one; a real AbortSignal per call measured
+          // about 6 µs, a fifth of the client's own cost (deadline.ts).
           signal: deadline as unknown as AbortSignal,
         });
         const length = Number(answer.headers['content-length']);
