@@ -67,7 +67,11 @@ const totalOf = (id: number): number => {
 const rootNode = profile.nodes[0] as ProfileNode;
 const all = totalOf(rootNode.id);
 const label = (node: ProfileNode) => {
-  const file = node.callFrame.url.replace(/^.*\/(node_modules\/|dist\/)/, '$1').replace(/^file:\/\//, '');
+  // Paths relative to the project (or to node_modules): nothing of this machine's layout.
+  const file = node.callFrame.url
+    .replace(pathToFileURL(`${root}/`).href, '')
+    .replace(/^.*\/(node_modules\/|dist\/)/, '$1')
+    .replace(/^file:\/\//, '');
   return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}`;
 };
 const area = (node: ProfileNode) => {
