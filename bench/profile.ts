@@ -69,7 +69,7 @@ const all = totalOf(rootNode.id);
 const label = (node: ProfileNode) => {
   // Paths relative to the project (or to node_modules): nothing of this machine's layout.
   const file = node.callFrame.url
-    .replace(pathToFileURL(`${root}/`).href, '')
+    .replace(pathToFileURL(root).href, '')
     .replace(/^.*\/(node_modules\/|dist\/)/, '$1')
     .replace(/^file:\/\//, '');
   return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}`;
