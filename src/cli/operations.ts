@@ -35,7 +35,8 @@ export interface OperationFacts {
   readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
   readonly retrySafe: boolean;
   readonly partnerOnly: boolean;
-  readonly writes?: boolean;
+  /** x-writes: the call changes the account. */
+  readonly writes: boolean;
   readonly body?: BodyFacts;
 }
 
@@ -58,17 +59,6 @@ export function commandName(facts: OperationFacts): string {
   return facts.cliName ?? facts.operationId.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
-/**
- * Whether an operation changes the account. The documents are gaining `x-writes` (carried into
- * the facts as `writes`); until every operation has it, an operation writes when a client may not
- * repeat it on its own or when its operationId does not read as a read (get…, list…, ping…), the
- * rule the contract suite uses. Retry-safety alone is not enough: cancelling orders is retry-safe.
- */
-export function writes(facts: OperationFacts): boolean {
-  if (facts.writes !== undefined) return facts.writes;
-  return !facts.retrySafe || !/^(get|list|ping)[A-Z]/.test(facts.operationId);
-}
-
 const signed = new Set<string>(signedBodyFields);
 
 function callerBody(facts: OperationFacts): BodyFacts {
@@ -81,6 +71,6 @@ function callerBody(facts: OperationFacts): BodyFacts {
 
 export const cliOperations: readonly CliOperation[] = (
   Object.values(operations) as readonly OperationFacts[]
-).map((facts) => ({ name: commandName(facts), facts, writes: writes(facts), body: callerBody(facts) }));
+).map((facts) => ({ name: commandName(facts), facts, writes: facts.writes, body: callerBody(facts) }));
 
 export type { OperationId };

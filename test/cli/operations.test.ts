@@ -151,8 +151,7 @@ describe('txc against the sandbox', { timeout: 60_000 }, () => {
       });
       expect(row.partnerOnly).toBe(facts.partnerOnly);
       expect(row.retrySafe).toBe(facts.retrySafe);
-      // Whatever is not retry-safe changes the account.
-      if (!facts.retrySafe) expect(row.writes).toBe(true);
+      expect(row.writes).toBe(facts.writes);
     }
   });
 
