@@ -122,7 +122,7 @@ const isPublicErrorObject = (body: unknown) =>
   isObject(body) && body.success === false && typeof body.message === 'string';
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
@@ -134,7 +134,7 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
  * decides first: the gateway answers a rate limit (429) and maintenance (503) with a body that
  * is not JSON, and those are still `rate-limited` and `server-error`, never `unexpected-body`.
  */
-export function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiErrorKind {
+function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiErrorKind {
   // A browser's fetch shows a redirect it did not follow as an opaque response of status 0.
   if (status === 0 || (status >= 300 && status < 400)) return 'redirect';
   if (status === 401) return 'unauthorized';
@@ -148,7 +148,7 @@ export function responseErrorKind(status: number, body: unknown, parsed: boolean
 }
 
 /** How much of a body that is not JSON a message quotes: enough to recognise, never a page. */
-export const quotedTextLength = 200;
+const quotedTextLength = 200;
 
 /** What a failure's body says, for the message: its `message`, its `error` list, or its text. */
 function bodyText(body: unknown): string {

@@ -5,6 +5,7 @@ import { ConfigurationError } from './errors.ts';
 import type { Limit } from './rate-limit.ts';
 import { type RetryPolicy, retryPolicyProblem } from './retry.ts';
 import type { SigningOptions } from './sign-request.ts';
+import { maxTimerMs } from './transport/deadline.ts';
 import type { FetchLike } from './transport/fetch.ts';
 import type { Transport } from './transport/types.ts';
 
@@ -55,8 +56,6 @@ export interface VisibleOptions {
 
 export const defaultTimeoutMs = 10_000;
 export const defaultMaxResponseBytes = 4 * 1024 * 1024;
-/** The longest a timer can wait; a longer timeout would fire at once. */
-export const maxTimeoutMs = 2 ** 31 - 1;
 /** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
 const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
@@ -85,17 +84,17 @@ export function checkOptions(options: ClientOptions): void {
 }
 
 /** What is wrong with a timeout, client-wide or per call, or undefined. */
-export function timeoutMsProblem(timeoutMs: unknown): string | undefined {
+function timeoutMsProblem(timeoutMs: unknown): string | undefined {
   if (timeoutMs === undefined) return undefined;
   if (
     typeof timeoutMs === 'number' &&
     Number.isFinite(timeoutMs) &&
     timeoutMs >= 0 &&
-    timeoutMs <= maxTimeoutMs
+    timeoutMs <= maxTimerMs
   ) {
     return undefined;
   }
-  return `must be a number of milliseconds from 0 (none) to ${maxTimeoutMs}`;
+  return `must be a number of milliseconds from 0 (none) to ${maxTimerMs}`;
 }
 
 /** What is wrong with a call's own options (`timeoutMs`, `signal`), checked like the client's. */

@@ -111,7 +111,7 @@ const globalScope = globalThis as typeof globalThis & { [registryKey]?: Map<stri
 const windows = globalScope[registryKey] ?? new Map<string, SlidingWindow>();
 globalScope[registryKey] = windows;
 
-export function sharedWindow(key: string, limit: Limit): SlidingWindow {
+function sharedWindow(key: string, limit: Limit): SlidingWindow {
   const id = `${key}\u0000${limit.requests}/${limit.windowSeconds}`;
   let window = windows.get(id);
   if (!window) {

@@ -4,6 +4,7 @@
 // signed again with a fresh nonce by the caller of these helpers.
 import { backoff } from '../generated/operations.ts';
 import type { ApiError } from './errors.ts';
+import { maxTimerMs } from './transport/deadline.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -38,11 +39,11 @@ export function retryPolicyProblem(option: unknown): { field: string; message: s
     return { field: 'retry.attempts', message: 'must be an integer, 1 or more' };
   }
   for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
-    // A timer cannot wait longer than 2^31 - 1 ms: a longer delay would fire at once.
-    if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= 2 ** 31 - 1)) {
+    // A timer cannot wait longer than maxTimerMs: a longer delay would fire at once.
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= maxTimerMs)) {
       return {
         field: `retry.${field}`,
-        message: `must be a number of milliseconds from 0 to ${2 ** 31 - 1}`,
+        message: `must be a number of milliseconds from 0 to ${maxTimerMs}`,
       };
     }
   }

@@ -42,7 +42,7 @@ const signatureHeader = signingHeaders.Signature.toLowerCase();
  * How far a window-mode nonce may run ahead of the clock before its call waits: a fifth of the
  * window the server allows, so that a burst never pushes nonces out of it.
  */
-export const nonceWindowLeadMs = (nonceWindowSeconds * 1000) / 5;
+const nonceWindowLeadMs = (nonceWindowSeconds * 1000) / 5;
 
 export interface RequestSigner {
   sign: SignRequest;

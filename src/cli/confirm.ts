@@ -14,7 +14,7 @@ export interface PendingWrite {
   retrySafe: boolean;
 }
 
-export function describeWrite(write: PendingWrite): string {
+function describeWrite(write: PendingWrite): string {
   return [
     `txc ${write.command} will send ${write.method.toUpperCase()} ${write.url}`,
     `  key:  ${write.apiKey}`,

@@ -55,7 +55,7 @@ export interface CliOperation {
  * or else the operationId in kebab case (`getMainBalance` -> `get-main-balance`). The operationId
  * itself is always accepted as an alias.
  */
-export function commandName(facts: OperationFacts): string {
+function commandName(facts: OperationFacts): string {
   return facts.cliName ?? facts.operationId.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 

@@ -6,7 +6,7 @@
 // does, or with the reason of the signal that fired, and is cleared as soon as the exchange ends
 // (AbortSignal.timeout cannot be cleared and leaves a timer pending for the whole timeout).
 
-export function timeoutError(): DOMException {
+function timeoutError(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 
