@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cliOperations } from '../src/cli/operations.ts';
-import { faviconLink } from './readable-page.ts';
+import { ownPageHead } from './readable-page.ts';
 
 const run = promisify(execFile);
 /** The CLI's code is the project's, wherever the documents being built live. */
@@ -48,19 +48,7 @@ export function renderCliPage(helps: CliHelp[]): string {
       return `    <h2 id="${escapeHtml(id)}"><code>${escapeHtml(title)}</code></h2>\n    <pre><code>${escapeHtml(text)}</code></pre>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>txc command line</title>
-  ${faviconLink}
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
-    code, pre { font-family: ui-monospace, monospace; }
-    pre { background: #f6f8fa; padding: 1rem; overflow-x: auto; border-radius: 6px; }
-  </style>
-</head>
+  return `${ownPageHead('txc command line', '    pre { background: #f6f8fa; padding: 1rem; overflow-x: auto; border-radius: 6px; }')}
 <body>
   <main>
     <h1>The <code>txc</code> command line</h1>

@@ -9,6 +9,23 @@ export const faviconSvg =
   '<text x="8" y="12" font-family="sans-serif" font-size="10" fill="#fff" text-anchor="middle">v4</text></svg>\n';
 export const faviconLink = `<link rel="icon" type="image/svg+xml" href="./${faviconFile}">`;
 
+/** The head of one of our own pages (the landing page, the txc page): one look, one icon. */
+export function ownPageHead(title: string, style: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  ${faviconLink}
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
+    code, pre { font-family: ui-monospace, monospace; }
+${style}
+  </style>
+</head>`;
+}
+
 /** Long sample lines wrap inside the sample panel (Redoc scrolls them sideways, cut off at the edge). */
 const sampleStyle = `<style>
   .panel-request-samples pre, .panel-request-samples pre code {

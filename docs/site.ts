@@ -13,7 +13,7 @@ import { loadApiDocuments } from '../model/document.ts';
 import { stringAt } from '../model/json.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
-import { faviconFile, faviconLink, faviconSvg, readablePage } from './readable-page.ts';
+import { faviconFile, faviconSvg, ownPageHead, readablePage } from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 
 const run = promisify(execFile);
@@ -146,17 +146,9 @@ export function renderIndex(pages: SitePage[], gettingStarted: string, operation
         `<br><span class="summary">${escapeHtml(page.summary)}</span> <code>${escapeHtml(page.document)}</code></li>`,
     )
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>HTTP API v${escapeHtml(versions)} docs</title>
-  ${faviconLink}
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
-    code, pre { font-family: ui-monospace, monospace; }
-    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
+  return `${ownPageHead(
+    `HTTP API v${escapeHtml(versions)} docs`,
+    `    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
     li { margin-bottom: 0.75rem; }
     .version { color: #59636e; }
     ul.operations { list-style: none; padding: 0; }
@@ -168,9 +160,8 @@ export function renderIndex(pages: SitePage[], gettingStarted: string, operation
     .badge { display: inline-block; font-size: 0.75rem; padding: 0 0.5rem; border-radius: 999px; border: 1px solid; margin-right: 0.25rem; }
     .rate-limit { color: #59636e; border-color: #d0d7de; }
     .partner-only { color: #8250df; border-color: #c297ff; }
-    .writes { color: #bc4c00; border-color: #fb8f44; }
-  </style>
-</head>
+    .writes { color: #bc4c00; border-color: #fb8f44; }`,
+  )}
 <body>
   <main>
     <h1>HTTP API v<span id="api-version">${escapeHtml(versions)}</span></h1>
