@@ -1,21 +1,17 @@
 // Runs txc as a user does (src/cli/txc.ts through tsx, a child process with pipes, so not a
 // terminal) against a sandbox, and remembers every output so a test can check that no secret
 // was ever printed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../model/document.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
 import { environmentVariables } from '../../src/cli/environment.ts';
+import { type Run, runScript } from '../run-script.ts';
 
 export const txcEntry = join(projectRoot, 'src/cli/txc.ts');
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Run };
 
 /** Every output of every run, to look for secrets in. */
 export const outputs: string[] = [];
@@ -34,28 +30,10 @@ export function credentials(url: string, key: Pick<FixtureKey, 'apiKey' | 'secre
   };
 }
 
-export function runTxc(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // `--` ends Node's own options: Node 20 otherwise checks a `--env-file` meant for txc itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', '--', txcEntry, ...args], {
-      cwd: projectRoot,
-      env: { ...cleanEnvironment(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
-  });
+export async function runTxc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = await runScript([txcEntry, ...args], { env: { ...cleanEnvironment(), ...env } });
+  outputs.push(run.stdout, run.stderr);
+  return run;
 }
 
 /** A scratch directory for env files, removed by the returned function. */

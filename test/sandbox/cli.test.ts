@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../src/cli/environment.ts';
+import { runScript } from '../run-script.ts';
 import { call, defaultFixture } from './helpers.ts';
 
 const children: ChildProcess[] = [];
@@ -114,20 +115,9 @@ describe('npm run sandbox', { timeout: 30_000 }, () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'sandbox/main.ts')], {
-        cwd: projectRoot,
+      const { code, stdout, stderr } = await runScript([join(projectRoot, 'sandbox/main.ts')], {
         env: { ...process.env, SANDBOX_QUIET: '1', SANDBOX_PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      const code = await new Promise((resolve) => child.once('exit', resolve));
       expect(code).toBe(1);
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toEqual([
