@@ -30,11 +30,11 @@ export class Exchanges {
       holding = true;
       const prepared = exchange.prepare((ms) => deadline.wait(ms));
       const outgoing = prepared instanceof Promise ? await prepared : prepared;
-      if (deadline.aborted) throw deadline.reason;
+      if (deadline.ended) throw deadline.reason;
       return await send(outgoing, deadline);
     } catch (error) {
-      // A transport rejects with its own error; the deadline's reason says why it aborted.
-      throw deadline.aborted ? deadline.reason : error;
+      // A transport rejects with its own error; the deadline's reason says why it ended.
+      throw deadline.ended ? deadline.reason : error;
     } finally {
       deadline.clear();
       this.active.delete(deadline);
@@ -45,6 +45,6 @@ export class Exchanges {
   /** Ends every exchange in flight with `reason`; later ones are refused with it. */
   close(reason: unknown): void {
     this.closed = { reason };
-    for (const deadline of this.active) deadline.abort(reason);
+    for (const deadline of this.active) deadline.end(reason);
   }
 }

@@ -19,16 +19,16 @@ export class Slots {
     }
     return new Promise((resolve, reject) => {
       const grant = () => {
-        deadline?.removeEventListener('abort', onAbort);
+        deadline?.offEnd(onEnd);
         resolve();
       };
-      const onAbort = () => {
+      const onEnd = () => {
         const index = this.waiting.indexOf(grant);
         if (index >= 0) this.waiting.splice(index, 1);
         reject(deadline?.reason);
       };
       this.waiting.push(grant);
-      deadline?.addEventListener('abort', onAbort);
+      deadline?.onEnd(onEnd);
     });
   }
 
