@@ -4,6 +4,7 @@
 // bench/); any runtime with Web Crypto works too. The secret is held only inside a key object,
 // never as a string property, so it cannot leak through inspection or serialization.
 import { ConfigurationError } from './errors.ts';
+import { createHexHmac } from './hmac-sha512.ts';
 
 export interface Signature {
   payload: string;
@@ -45,11 +46,10 @@ export function createSigner(
   if (implementation === 'node') {
     if (!nodeCrypto)
       throw new ConfigurationError('apiSecret', 'node:crypto is not available on this runtime');
-    const { createHmac, createSecretKey } = nodeCrypto;
-    const key = createSecretKey(encoder.encode(secret));
+    const hmac = createHexHmac(nodeCrypto, encoder.encode(secret));
     return (body) => {
       const payload = base64(body);
-      return { payload, signature: createHmac('sha512', key).update(payload).digest('hex') };
+      return { payload, signature: hmac(payload) };
     };
   }
   const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
