@@ -238,6 +238,40 @@ describe('transport failures', () => {
     await Promise.all([client.close(), noTimeout.close()]);
     await slow.close();
   });
+
+  it('timeouts of a second or more (one shared timer) end their calls, in order', async () => {
+    const silent = await startLocalServer(async (_, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      json(response, 200, {});
+    });
+    const client = createPrivateClient({
+      apiKey: 'k',
+      apiSecret: secret,
+      baseUrl: silent.url,
+      rateLimit: false,
+      timeoutMs: 1000,
+    });
+    const started = performance.now();
+    const ended: string[] = [];
+    const watch = (name: string, call: ReturnType<typeof client.POST>) =>
+      call.then((result) => {
+        ended.push(name);
+        return { error: result.error, elapsed: performance.now() - started };
+      });
+    const [longer, shorter] = await Promise.all([
+      watch('longer', client.POST(mainBalancePath, { timeoutMs: 1300 })),
+      watch('shorter', client.POST(mainBalancePath)),
+    ]);
+    expect(shorter.error?.kind).toBe('timeout');
+    expect(longer.error?.kind).toBe('timeout');
+    expect(ended).toEqual(['shorter', 'longer']);
+    expect(shorter.elapsed).toBeGreaterThanOrEqual(1000);
+    expect(longer.elapsed).toBeGreaterThanOrEqual(1300);
+    // Well before the server would have answered.
+    expect(longer.elapsed).toBeLessThan(3500);
+    await client.close();
+    await silent.close();
+  });
 });
 
 describe('the secret stays secret', () => {
