@@ -89,6 +89,16 @@ function createEngine(
   if (signer) baseHeaders['content-type'] = 'application/json';
   if (options.userAgent) baseHeaders['user-agent'] = options.userAgent;
   const unsigned = { headers: baseHeaders, body: undefined };
+  // Each route's URL and method as the transport takes them, made once.
+  const targets = new Map<Route, { url: string; method: string }>();
+  const targetOf = (route: Route) => {
+    let target = targets.get(route);
+    if (!target) {
+      target = { url: baseUrl + route.path, method: route.method.toUpperCase() };
+      targets.set(route, target);
+    }
+    return target;
+  };
   // Closing ends every wait of every call: the transport's exchanges, the rate limiter, retries.
   const closing = new AbortController();
   const closedError = () => new ClientClosedError('the client was closed');
@@ -100,9 +110,10 @@ function createEngine(
     init: CallOptions,
   ): Promise<AnyResult> {
     try {
+      const { url, method } = targetOf(route);
       const answer = await transport.send({
-        url: baseUrl + route.path,
-        method: route.method.toUpperCase(),
+        url,
+        method,
         prepare: signer
           ? (wait) => prepareSigned(signer, baseHeaders, route.path, fields, wait)
           : () => unsigned,
@@ -110,10 +121,7 @@ function createEngine(
         timeoutMs: init.timeoutMs ?? timeoutMs,
         maxResponseBytes,
       });
-      const read = readAnswer(route.operationId, answer, signer?.scrub);
-      return 'data' in read
-        ? { data: read.data, response: answer.response }
-        : { error: read.error, response: answer.response };
+      return readAnswer(route.operationId, answer, signer?.scrub);
     } catch (cause) {
       return { error: errorWithoutAnswer(route.operationId, cause, init.signal) };
     }

@@ -1,7 +1,7 @@
 // Every failure of a call is an ApiError whose `kind` says what went wrong, so callers branch
 // on a name instead of guessing from a status or an untyped body. The mapping from what a
 // transport brought back (an answer, or no answer at all) to data or an ApiError is here too.
-import type { Answer } from './transport/types.ts';
+import type { Answer, ResponseLike } from './transport/types.ts';
 
 export type ApiErrorKind =
   /** The client refused to send: a field breaks the document's rules (see `field`). */
@@ -255,7 +255,8 @@ function redirectTarget(response: Answer['response']): string {
 }
 
 /**
- * What an answer means: the parsed data of a success, or the ApiError of a failure. A failure's
+ * What an answer means, as a call's result: the parsed data of a success, or the ApiError of a
+ * failure, with the response. A failure's
  * body is kept parsed when it is JSON and as text otherwise. `scrub` removes what must never be
  * shown (the API secret, should a server echo it) before anything is read.
  */
@@ -263,14 +264,14 @@ export function readAnswer(
   operationId: string,
   answer: Answer,
   scrub?: (text: string) => string,
-): { data: unknown } | { error: ApiError } {
+): { data: unknown; response: ResponseLike } | { error: ApiError; response: ResponseLike } {
   const { response } = answer;
   const text = scrub ? scrub(answer.text) : answer.text;
   const { status } = response;
   if (response.ok) {
     try {
       if (text === '') throw new SyntaxError('empty body');
-      return { data: JSON.parse(text) };
+      return { data: JSON.parse(text), response };
     } catch (cause) {
       const kind = 'unexpected-body';
       return {
@@ -280,6 +281,7 @@ export function readAnswer(
           status,
           cause,
         }),
+        response,
       };
     }
   }
@@ -304,5 +306,6 @@ export function readAnswer(
       body,
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
     }),
+    response,
   };
 }

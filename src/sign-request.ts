@@ -69,16 +69,20 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
     text.includes(apiSecret) ? text.replaceAll(apiSecret, '[redacted]') : text;
 
   const sign: SignRequest = (path, fields, baseHeaders) => {
-    // A null prototype keeps a caller's field named __proto__ an ordinary field.
-    const full: Record<string, unknown> = Object.create(null);
-    full.request = path;
     const nonce = nextNonce(apiKey, clock);
-    full.nonce = nonce;
-    if (nonceWindow) full.nonceWindow = true;
+    let full: Record<string, unknown>;
     if (fields) {
+      // A null prototype keeps a caller's field named __proto__ an ordinary field.
+      full = Object.create(null);
+      full.request = path;
+      full.nonce = nonce;
+      if (nonceWindow) full.nonceWindow = true;
       for (const field in fields) {
         if (!signedFields.has(field) && Object.hasOwn(fields, field)) full[field] = fields[field];
       }
+    } else {
+      // No caller fields: a plain literal, which JSON.stringify serializes faster.
+      full = nonceWindow ? { request: path, nonce, nonceWindow: true } : { request: path, nonce };
     }
     const body = JSON.stringify(full);
     const holdMs = nonceWindow ? () => Number(nonce) - clock() - nonceWindowLeadMs : noHold;

@@ -15,23 +15,32 @@ type ParsedHeaders = Record<string, string | string[] | undefined>;
 /** Connections per origin; as many exchanges may be on the wire at once. */
 const connections = 256;
 
+/** The headers of a light response, read as Headers reads them (names in any case). */
+class LightHeaders {
+  private readonly parsed: ParsedHeaders;
+
+  constructor(parsed: ParsedHeaders) {
+    this.parsed = parsed;
+  }
+
+  get(name: string): string | null {
+    const value = this.parsed[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
 class LightResponse implements ResponseLike {
   readonly status: number;
   readonly ok: boolean;
   readonly url: string;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: LightHeaders;
 
   constructor(status: number, parsed: ParsedHeaders, url: string) {
     this.status = status;
-    this.url = url;
     this.ok = status >= 200 && status < 300;
-    this.headers = {
-      get(name) {
-        const value = parsed[name.toLowerCase()];
-        if (value === undefined) return null;
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
+    this.url = url;
+    this.headers = new LightHeaders(parsed);
   }
 }
 
