@@ -2,6 +2,7 @@
 // whether the size is declared up front or only shows while streaming.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrivateClient } from '../../src/index.ts';
 import { mainBalancePath } from './paths.ts';
@@ -22,6 +23,17 @@ beforeAll(async () => {
     if (kind === 'declared') {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(cap * 10) });
       response.write(chunk);
+      return;
+    }
+    if (kind === 'compressed') {
+      // Small on the wire, ten times the cap once decoded.
+      const body = gzipSync(JSON.stringify({ padding: 'x'.repeat(cap * 10) }));
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(body.length),
+      });
+      response.end(body);
       return;
     }
     if (kind === 'at-cap') {
@@ -89,4 +101,20 @@ describe.each(transports)('response size, %s transport', (_, fetch) => {
     expect(error).toBeUndefined();
     expect((data as unknown as { padding: string }).padding).toHaveLength(cap - 20);
   });
+});
+
+it('fetch transport: a compressed answer is measured as decoded, not by its declared length', async () => {
+  const [, fetch] = transports.find(([name]) => name === 'fetch') ?? [];
+  const subject = createPrivateClient({
+    apiKey: 'size-key',
+    apiSecret: 'size-secret',
+    baseUrl: url,
+    rateLimit: false,
+    maxResponseBytes: cap,
+    userAgent: 'compressed',
+    fetch,
+  });
+  const { error } = await subject.POST(mainBalancePath);
+  await subject.close();
+  expect(error?.kind).toBe('too-large');
 });
