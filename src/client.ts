@@ -103,11 +103,15 @@ function createEngine(
   const closing = new AbortController();
   const closedError = () => new ClientClosedError('the client was closed');
 
-  /** One attempt: sent, signed afresh (a new nonce) once a connection is free, and its answer read. */
+  /**
+   * One attempt: sent, signed afresh (a new nonce) once a connection is free, and its answer read;
+   * its rate-limit permit, if any, is released when it ends.
+   */
   async function attempt(
     route: Route,
     fields: Record<string, unknown> | undefined,
     init: CallOptions,
+    release: (() => void) | undefined,
   ): Promise<AnyResult> {
     try {
       const { url, method } = targetOf(route);
@@ -124,6 +128,8 @@ function createEngine(
       return readAnswer(route.operationId, answer, signer?.scrub);
     } catch (cause) {
       return { error: errorWithoutAnswer(route.operationId, cause, init.signal) };
+    } finally {
+      release?.();
     }
   }
 
@@ -164,8 +170,7 @@ function createEngine(
           return ended();
         }
       }
-      const sent = attempt(route, fields, init);
-      const outcome: AnyResult = await (release ? sent.finally(release) : sent);
+      const outcome = await attempt(route, fields, init, release);
       const error = outcome.error;
       if (!error) return outcome;
       const withAttempts = () =>
