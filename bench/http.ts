@@ -85,6 +85,42 @@ export const contenders: Contender[] = [
     },
   },
   {
+    id: 'dispatch',
+    label: "(b') undici Pool.dispatch, precomputed (the layer our Node transport uses)",
+    async open(origin) {
+      const { body, headers } = await precomputed();
+      const pool = new Pool(origin, { connections: 256, pipelining: 1 });
+      // The least a dispatch handler does: keep the status, collect the chunks, decode once.
+      const call = () =>
+        new Promise<void>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          let status = 0;
+          pool.dispatch(
+            { path: balancePath, method: 'POST', headers, body },
+            {
+              // Its presence is what tells undici that this handler uses the current hooks.
+              onRequestStart() {},
+              onResponseStart(_controller, statusCode) {
+                status = statusCode;
+              },
+              onResponseData(_controller, chunk) {
+                chunks.push(chunk);
+              },
+              onResponseEnd() {
+                Buffer.concat(chunks).toString('utf8');
+                if (status === 200) resolve();
+                else reject(new Error(`status ${status}`));
+              },
+              onResponseError(_controller, error) {
+                reject(error);
+              },
+            },
+          );
+        });
+      return { call, close: () => pool.close() };
+    },
+  },
+  {
     id: 'fetch',
     label: '(c) Node global fetch, precomputed',
     async open(origin) {
@@ -250,6 +286,8 @@ export interface HttpResult {
   rps: number;
   /** Per-round rates, to judge the spread. */
   rounds: number[];
+  /** Per-round CPU time per request (µs), in round order, to compare contenders round by round. */
+  roundCpu: number[];
   p50: number;
   p99: number;
   errors: number;
@@ -280,6 +318,7 @@ export async function runHttp(options: HttpOptions): Promise<HttpResult[]> {
       latencies: number[];
       errors: number;
       rounds: number[];
+      roundCpu: number[];
     };
     const totals = new Map<string, Total>();
     const key = (id: string, concurrency: number) => `${id}@${concurrency}`;
@@ -299,6 +338,7 @@ export async function runHttp(options: HttpOptions): Promise<HttpResult[]> {
             latencies: [],
             errors: 0,
             rounds: [],
+            roundCpu: [],
           };
           total.requests += sample.requests;
           total.cpu += sample.cpuPerRequest * sample.requests;
@@ -306,6 +346,7 @@ export async function runHttp(options: HttpOptions): Promise<HttpResult[]> {
           total.errors += sample.errors;
           for (const latency of sample.latencies) total.latencies.push(latency);
           total.rounds.push(sample.requests / sample.seconds);
+          total.roundCpu.push(sample.cpuPerRequest);
           totals.set(k, total);
         }
       }
@@ -322,6 +363,7 @@ export async function runHttp(options: HttpOptions): Promise<HttpResult[]> {
           concurrency,
           rps: total.requests / total.seconds,
           rounds: total.rounds,
+          roundCpu: total.roundCpu,
           p50: percentile(total.latencies, 50),
           p99: percentile(total.latencies, 99),
           errors: total.errors,
