@@ -253,11 +253,11 @@ describe('transport failures', () => {
     });
     const started = performance.now();
     const ended: string[] = [];
-    const watch = (name: string, call: ReturnType<typeof client.POST>) =>
-      call.then((result) => {
-        ended.push(name);
-        return { error: result.error, elapsed: performance.now() - started };
-      });
+    const watch = async (name: string, call: Promise<{ error?: { kind: string } | undefined }>) => {
+      const { error } = await call;
+      ended.push(name);
+      return { error, elapsed: performance.now() - started };
+    };
     const [longer, shorter] = await Promise.all([
       watch('longer', client.POST(mainBalancePath, { timeoutMs: 1300 })),
       watch('shorter', client.POST(mainBalancePath)),

@@ -112,7 +112,7 @@ it('fetch transport: a compressed answer is measured as decoded, not by its decl
     rateLimit: false,
     maxResponseBytes: cap,
     userAgent: 'compressed',
-    fetch,
+    ...transportOption(fetch),
   });
   const { error } = await subject.POST(mainBalancePath);
   await subject.close();
