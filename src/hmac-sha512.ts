@@ -23,27 +23,41 @@ export function createHexHmac(crypto: NodeCrypto, secret: Uint8Array): HexHmac {
   // Keys longer than a block are hashed first; shorter ones are padded with zeros.
   const keyBlock = Buffer.alloc(blockSize);
   keyBlock.set(secret.length > blockSize ? hash('sha512', secret, 'buffer') : secret);
-  // The inner input is (key ^ ipad) followed by the message, written in place; it grows as needed.
-  let inner = Buffer.alloc(blockSize + 512);
+  const ipad = Buffer.alloc(blockSize);
   const outer = Buffer.alloc(blockSize + digestSize);
   for (let i = 0; i < blockSize; i++) {
-    inner[i] = (keyBlock[i] as number) ^ 0x36;
+    ipad[i] = (keyBlock[i] as number) ^ 0x36;
     outer[i] = (keyBlock[i] as number) ^ 0x5c;
   }
+  // The inner digest as a 'binary' (latin1) string, one character a byte: a Buffer would cost an
+  // ArrayBuffer of its own a call.
+  let innerDigest: (message: string) => string;
+  if (keyBlock.every((byte) => byte < 0x80)) {
+    // An ASCII key (the usual API secret) pads to ASCII: (key ^ ipad) and the base64 message as one
+    // string are their own UTF-8 bytes, hashed without writing them into a buffer first.
+    const ipadText = ipad.toString('latin1');
+    innerDigest = (message) => hash('sha512', ipadText + message, 'binary');
+  } else {
+    // Otherwise (key ^ ipad) and the message are written into a buffer, which grows as needed.
+    let inner = Buffer.alloc(blockSize + 512);
+    ipad.copy(inner);
+    innerDigest = (message) => {
+      const length = blockSize + message.length;
+      if (inner.length < length) {
+        const grown = Buffer.alloc(length * 2);
+        inner.copy(grown, 0, 0, blockSize);
+        inner.fill(0);
+        inner = grown;
+      }
+      // Every character of a base64 payload is one byte.
+      inner.write(message, blockSize, 'latin1');
+      return hash('sha512', inner.subarray(0, length), 'binary');
+    };
+  }
   keyBlock.fill(0);
+  ipad.fill(0);
   const viaHash: HexHmac = (message) => {
-    const length = blockSize + message.length;
-    if (inner.length < length) {
-      const grown = Buffer.alloc(length * 2);
-      inner.copy(grown, 0, 0, blockSize);
-      inner.fill(0);
-      inner = grown;
-    }
-    // Every character of a base64 payload is one byte.
-    inner.write(message, blockSize, 'latin1');
-    // The inner digest as a 'binary' (latin1) string, one character a byte: a Buffer would cost
-    // an ArrayBuffer of its own a call.
-    outer.write(hash('sha512', inner.subarray(0, length), 'binary'), blockSize, 'binary');
+    outer.write(innerDigest(message), blockSize, 'binary');
     return hash('sha512', outer, 'hex');
   };
   const probe = 'eyJwcm9iZSI6dHJ1ZX0=';
