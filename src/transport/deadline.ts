@@ -6,6 +6,8 @@
 // about 6 µs a call, a fifth of the client's own cost. A transport that needs a real AbortSignal
 // (fetch) asks for `signal`, made on demand.
 
+import { ActiveList, type Entry } from './active-list.ts';
+
 function timeoutError(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
@@ -20,12 +22,12 @@ export const maxTimerMs = 2 ** 31 - 1;
  */
 const sharedFromMs = 1000;
 const tickMs = 100;
-const pendingShared = new Set<Deadline>();
+const pendingShared = new ActiveList<Deadline>();
 let ticker: ReturnType<typeof setInterval> | undefined;
 
 function tick(): void {
   const now = performance.now();
-  for (const deadline of pendingShared) {
+  for (const deadline of pendingShared.values()) {
     if (deadline.endsAt <= now) deadline.end(timeoutError());
   }
   if (pendingShared.size === 0) {
@@ -44,12 +46,13 @@ export class Deadline {
   private readonly followed: AbortSignal | undefined;
   private readonly onFollowedAbort: (() => void) | undefined;
   private controller: AbortController | undefined;
+  private shared: Entry<Deadline> | undefined;
 
   /** Ends after `ms` (0: never on its own), or as soon as `signal` aborts. */
   constructor(ms: number, signal?: AbortSignal) {
     if (ms >= sharedFromMs) {
       this.endsAt = performance.now() + ms;
-      pendingShared.add(this);
+      this.shared = pendingShared.add(this);
       if (!ticker) {
         ticker = setInterval(tick, tickMs);
         (ticker as { unref?: () => void }).unref?.();
@@ -81,7 +84,7 @@ export class Deadline {
     if (this.ended) return;
     this.ended = true;
     this.reason = reason;
-    pendingShared.delete(this);
+    if (this.shared) pendingShared.remove(this.shared);
     this.controller?.abort(reason);
     for (const listener of this.listeners.splice(0)) listener();
   }
@@ -117,7 +120,7 @@ export class Deadline {
 
   clear(): void {
     clearTimeout(this.timer);
-    pendingShared.delete(this);
+    if (this.shared) pendingShared.remove(this.shared);
     if (this.onFollowedAbort) this.followed?.removeEventListener('abort', this.onFollowedAbort);
   }
 }

@@ -1,12 +1,13 @@
 // What every transport does around its own HTTP call: refuse once closed, start the exchange's
 // deadline, wait for a connection slot, prepare (sign) the request only then, and end every
 // exchange in flight when the transport closes. A transport supplies just the call itself.
+import { ActiveList } from './active-list.ts';
 import { Deadline } from './deadline.ts';
 import type { Slots } from './slots.ts';
 import type { Answer, Exchange, Outgoing } from './types.ts';
 
 export class Exchanges {
-  private readonly active = new Set<Deadline>();
+  private readonly active = new ActiveList<Deadline>();
   private closed: { reason: unknown } | undefined;
 
   /**
@@ -21,7 +22,7 @@ export class Exchanges {
   ): Promise<Answer> {
     if (this.closed) throw this.closed.reason;
     const deadline = new Deadline(exchange.timeoutMs, exchange.signal);
-    this.active.add(deadline);
+    const entry = this.active.add(deadline);
     let holding = false;
     try {
       // A free slot is taken at once, without a promise.
@@ -37,7 +38,7 @@ export class Exchanges {
       throw deadline.ended ? deadline.reason : error;
     } finally {
       deadline.clear();
-      this.active.delete(deadline);
+      this.active.remove(entry);
       if (holding) slots.release();
     }
   }
@@ -45,6 +46,6 @@ export class Exchanges {
   /** Ends every exchange in flight with `reason`; later ones are refused with it. */
   close(reason: unknown): void {
     this.closed = { reason };
-    for (const deadline of this.active) deadline.end(reason);
+    for (const deadline of this.active.values()) deadline.end(reason);
   }
 }
