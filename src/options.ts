@@ -18,7 +18,7 @@ export interface ClientOptions {
   baseUrl?: string;
   /** A deployment named in the documents (x-server-name). */
   server?: ServerName;
-  /** Any WHATWG fetch; by default Node uses undici's Pool, other runtimes their global fetch. */
+  /** Any WHATWG fetch; by default Node uses undici's own connections, other runtimes their global fetch. */
   fetch?: FetchLike;
   /**
    * The transport every exchange goes through, instead of the runtime's default (or `fetch`'s):

@@ -1,10 +1,12 @@
-// The default transport on Node: undici's `Pool.dispatch`, the lowest layer of Node's fastest
-// HTTP stack. `Pool.request` above it wraps every answer in a Readable stream and follows an
-// AbortSignal through listeners, which measured about 14 µs a call more at concurrency 64 than
-// this handler, which collects the body itself and aborts through undici's own controller. The
-// answer is a light response holding just what the client reads. A pool never follows redirects.
-import { type Dispatcher, Pool } from 'undici';
+// The default transport on Node: undici's `Client.dispatch` on an idle connection of its own
+// (connections.ts), the lowest layer of Node's fastest HTTP stack. `Pool.request` above it wraps
+// every answer in a Readable stream and follows an AbortSignal through listeners, which measured
+// about 14 µs a call more at concurrency 64 than this handler, which collects the body itself and
+// aborts through undici's own controller. The answer is a light response holding just what the
+// client reads. An undici Client never follows redirects.
+import type { Client, Dispatcher } from 'undici';
 import { ResponseTooLargeError } from '../errors.ts';
+import { Connections } from './connections.ts';
 import type { Deadline } from './deadline.ts';
 import { Exchanges } from './exchanges.ts';
 import { Slots } from './slots.ts';
@@ -70,14 +72,19 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
   private readonly resolve: (answer: Answer) => void;
   private readonly reject: (reason: unknown) => void;
   private readonly onDeadline = () => this.fail(this.deadline.reason);
+  private readonly connections: Connections;
+  private readonly client: Client;
 
   constructor(
+    connections: Connections,
     url: string,
     limit: number,
     deadline: Deadline,
     resolve: (answer: Answer) => void,
     reject: (reason: unknown) => void,
   ) {
+    this.connections = connections;
+    this.client = connections.take();
     this.url = url;
     this.limit = limit;
     this.deadline = deadline;
@@ -92,6 +99,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
     this.deadline.offEnd(this.onDeadline);
     // undici hands this back to onResponseError, which is ignored once settled.
     this.controller?.abort(abandoned);
+    this.connections.give(this.client);
     this.reject(reason);
   }
 
@@ -117,6 +125,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     this.deadline.offEnd(this.onDeadline);
+    this.connections.give(this.client);
     const { chunks } = this;
     const text =
       chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
@@ -126,25 +135,30 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.fail(error);
   }
+
+  /** Sends the request on this exchange's connection. */
+  dispatch(options: Dispatcher.DispatchOptions): void {
+    this.client.dispatch(options, this);
+  }
 }
 
 export function createUndiciTransport(): Transport {
-  const pools = new Map<string, { pool: Pool; slots: Slots }>();
-  const poolFor = (origin: string) => {
-    let entry = pools.get(origin);
+  const origins = new Map<string, { connections: Connections; slots: Slots }>();
+  const originFor = (origin: string) => {
+    let entry = origins.get(origin);
     if (!entry) {
-      entry = { pool: new Pool(origin, { connections, pipelining: 1 }), slots: new Slots(connections) };
-      pools.set(origin, entry);
+      entry = { connections: new Connections(origin), slots: new Slots(connections) };
+      origins.set(origin, entry);
     }
     return entry;
   };
   // The URL of each route is parsed once.
-  const targets = new Map<string, { pool: Pool; slots: Slots; path: string }>();
+  const targets = new Map<string, { connections: Connections; slots: Slots; path: string }>();
   const targetFor = (href: string) => {
     let target = targets.get(href);
     if (!target) {
       const url = new URL(href);
-      target = { ...poolFor(url.origin), path: url.pathname + url.search };
+      target = { ...originFor(url.origin), path: url.pathname + url.search };
       if (targets.size < 1024) targets.set(href, target);
     }
     return target;
@@ -153,28 +167,23 @@ export function createUndiciTransport(): Transport {
 
   return {
     send(exchange: Exchange): Promise<Answer> {
-      const { pool, slots, path } = targetFor(exchange.url);
+      const { connections, slots, path } = targetFor(exchange.url);
       return exchanges.run(
         exchange,
         slots,
         ({ headers, body }, deadline) =>
           new Promise((resolve, reject) => {
-            const handler = new UndiciExchange(
-              exchange.url,
-              exchange.maxResponseBytes,
-              deadline,
-              resolve,
-              reject,
-            );
+            const { url, maxResponseBytes } = exchange;
+            const sending = new UndiciExchange(connections, url, maxResponseBytes, deadline, resolve, reject);
             const method = exchange.method as Dispatcher.HttpMethod;
-            pool.dispatch({ path, method, headers, body: body ?? null }, handler);
+            sending.dispatch({ path, method, headers, body: body ?? null });
           }),
       );
     },
     async close(reason) {
       exchanges.close(reason);
-      const closing = [...pools.values()].map(({ pool }) => pool.destroy().catch(() => undefined));
-      pools.clear();
+      const closing = [...origins.values()].map((entry) => entry.connections.destroy());
+      origins.clear();
       targets.clear();
       await Promise.all(closing);
     },
