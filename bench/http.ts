@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
+import { Client, Pool } from 'undici';
 import { operations, signingHeaders } from '../generated/operations.ts';
 import { createPrivateClient } from '../src/index.ts';
 import { createSigner } from '../src/signing.ts';
@@ -86,16 +86,27 @@ export const contenders: Contender[] = [
   },
   {
     id: 'dispatch',
-    label: "(b') undici Pool.dispatch, precomputed (the layer our Node transport uses)",
+    label:
+      "(b') undici Client.dispatch on an idle connection, precomputed (the layer our Node transport uses)",
     async open(origin) {
       const { body, headers } = await precomputed();
-      const pool = new Pool(origin, { connections: 256, pipelining: 1 });
+      // As our transport does: one undici Client per connection, idle ones kept on a stack.
+      const idle: Client[] = [];
+      const opened: Client[] = [];
+      const take = () => {
+        const client = idle.pop();
+        if (client) return client;
+        const added = new Client(origin, { pipelining: 1 });
+        opened.push(added);
+        return added;
+      };
       // The least a dispatch handler does: keep the status, collect the chunks, decode once.
       const call = () =>
         new Promise<void>((resolve, reject) => {
+          const client = take();
           const chunks: Buffer[] = [];
           let status = 0;
-          pool.dispatch(
+          client.dispatch(
             { path: balancePath, method: 'POST', headers, body },
             {
               // Its presence is what tells undici that this handler uses the current hooks.
@@ -107,17 +118,19 @@ export const contenders: Contender[] = [
                 chunks.push(chunk);
               },
               onResponseEnd() {
+                idle.push(client);
                 Buffer.concat(chunks).toString('utf8');
                 if (status === 200) resolve();
                 else reject(new Error(`status ${status}`));
               },
               onResponseError(_controller, error) {
+                idle.push(client);
                 reject(error);
               },
             },
           );
         });
-      return { call, close: () => pool.close() };
+      return { call, close: async () => void (await Promise.all(opened.map((client) => client.close()))) };
     },
   },
   {
