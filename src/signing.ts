@@ -1,8 +1,9 @@
 // Signing: X-TXC-PAYLOAD is the base64 of the exact body bytes, X-TXC-SIGNATURE the lowercase
 // hex HMAC-SHA512 of that base64 string keyed with the API secret. Node's crypto is used where
 // it exists (measured about 6x faster than Web Crypto for small payloads on this machine: see
-// bench/); any runtime with Web Crypto works too. The secret is held only inside a key object,
-// never as a string property, so it cannot leak through inspection or serialization.
+// bench/); any runtime with Web Crypto works too. The secret and what is derived from it (a key
+// object, the padded keys) live only in closures, never in a property, so they cannot leak
+// through inspection or serialization.
 import { ConfigurationError } from './errors.ts';
 import { createHexHmac } from './hmac-sha512.ts';
 
