@@ -1,6 +1,7 @@
 // The types of the clients and their calls: openapi-fetch's call shape (`{ data, error, response }`)
 // over the generated paths, with private bodies as the caller writes them (no signed fields).
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
+import type { signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
 import type { ApiError } from './errors.ts';
@@ -16,7 +17,8 @@ export type CallResult<Data, ErrorBody> =
   | { data: Data; error?: undefined; response: ResponseLike }
   | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
 
-type SignedFields = 'request' | 'nonce' | 'nonceWindow';
+/** The body fields the signer adds (`request`, `nonce`, `nonceWindow`), never the caller. */
+export type SignedFields = (typeof signedBodyFields)[number];
 type JsonBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } }
   ? Body
   : never;

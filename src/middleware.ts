@@ -3,10 +3,9 @@
 // through the same signer and the same process-wide nonce sequence, and sent as those exact bytes.
 import type { Middleware } from 'openapi-fetch';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
+import type { SignedFields } from './call-types.ts';
 import { ConfigurationError } from './errors.ts';
 import { createRequestSigner, type SigningOptions } from './sign-request.ts';
-
-type SignedFields = 'request' | 'nonce' | 'nonceWindow';
 
 type WithoutSignedFields<Operation> = Operation extends {
   requestBody: { content: { 'application/json': infer Body } };

@@ -37,6 +37,8 @@ export type SignRequest = (
 ) => SignedRequest | Promise<SignedRequest>;
 
 const signedFields = new Set<string>(signedBodyFields);
+/** The names of the fields the signer adds, as the documents give them. */
+const [requestField, nonceField, nonceWindowField] = signedBodyFields;
 const apiKeyHeader = signingHeaders.ApiKey.toLowerCase();
 const payloadHeader = signingHeaders.Payload.toLowerCase();
 const signatureHeader = signingHeaders.Signature.toLowerCase();
@@ -74,15 +76,17 @@ export function createRequestSigner(options: SigningOptions): RequestSigner {
     if (fields) {
       // A null prototype keeps a caller's field named __proto__ an ordinary field.
       full = Object.create(null);
-      full.request = path;
-      full.nonce = nonce;
-      if (nonceWindow) full.nonceWindow = true;
+      full[requestField] = path;
+      full[nonceField] = nonce;
+      if (nonceWindow) full[nonceWindowField] = true;
       for (const field in fields) {
         if (!signedFields.has(field) && Object.hasOwn(fields, field)) full[field] = fields[field];
       }
     } else {
       // No caller fields: a plain literal, which JSON.stringify serializes faster.
-      full = nonceWindow ? { request: path, nonce, nonceWindow: true } : { request: path, nonce };
+      full = nonceWindow
+        ? { [requestField]: path, [nonceField]: nonce, [nonceWindowField]: true }
+        : { [requestField]: path, [nonceField]: nonce };
     }
     const body = JSON.stringify(full);
     const holdMs = nonceWindow ? () => Number(nonce) - clock() - nonceWindowLeadMs : noHold;

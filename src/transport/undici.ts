@@ -15,7 +15,7 @@ import type { Answer, Exchange, ResponseLike, Transport } from './types.ts';
 type ParsedHeaders = Record<string, string | string[] | undefined>;
 
 /** Connections per origin; as many exchanges may be on the wire at once. */
-const connections = 256;
+const connectionsPerOrigin = 256;
 
 /** The headers of a light response, read as Headers reads them (names in any case). */
 class LightHeaders {
@@ -147,7 +147,7 @@ export function createUndiciTransport(): Transport {
   const originFor = (origin: string) => {
     let entry = origins.get(origin);
     if (!entry) {
-      entry = { connections: new Connections(origin), slots: new Slots(connections) };
+      entry = { connections: new Connections(origin), slots: new Slots(connectionsPerOrigin) };
       origins.set(origin, entry);
     }
     return entry;
