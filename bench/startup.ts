@@ -36,20 +36,22 @@ process.stdout.write(JSON.stringify({ ms: t1 - t0, firstCallMs: t2 - t0 }), () =
 
 type Sample = { ms: number; firstCallMs: number; wallMs: number };
 
-function runChild(script: string, timeoutMs: number): Promise<Sample> {
+/** A fresh `node` with `args`, from spawn to exit (killed after `timeoutMs`), and what it printed. */
+function timedNode(
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string; wallMs: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk) => {
-      out += chunk;
+      stdout += chunk;
     });
     child.stderr.on('data', (chunk) => {
-      err += chunk;
+      stderr += chunk;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (error) => {
@@ -58,42 +60,24 @@ function runChild(script: string, timeoutMs: number): Promise<Sample> {
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      const wallMs = performance.now() - started;
-      try {
-        if (code !== 0) throw new Error(`exit ${code}: ${err.trim().slice(0, 300)}`);
-        const { ms, firstCallMs } = JSON.parse(out) as { ms: number; firstCallMs: number };
-        resolve({ ms, firstCallMs, wallMs });
-      } catch (error) {
-        reject(error);
-      }
+      resolve({ code, stdout, stderr, wallMs: performance.now() - started });
     });
   });
 }
 
+async function runChild(script: string, timeoutMs: number): Promise<Sample> {
+  const run = await timedNode(['--input-type=module', '-e', script], timeoutMs);
+  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr.trim().slice(0, 300)}`);
+  const { ms, firstCallMs } = JSON.parse(run.stdout) as { ms: number; firstCallMs: number };
+  return { ms, firstCallMs, wallMs: run.wallMs };
+}
+
 /** Spawn to exit of the bundled `txc ping` against the sandbox. */
-function runTxcPing(entry: string, baseUrl: string, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [entry, 'ping', '--json'], {
-      cwd: root,
-      env: { ...process.env, [environmentVariables.baseUrl]: baseUrl },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(performance.now() - started);
-      else reject(new Error(`txc ping exited ${code}: ${err.trim().slice(0, 300)}`));
-    });
-  });
+async function runTxcPing(entry: string, baseUrl: string, timeoutMs: number): Promise<number> {
+  const env = { ...process.env, [environmentVariables.baseUrl]: baseUrl };
+  const run = await timedNode([entry, 'ping', '--json'], timeoutMs, env);
+  if (run.code !== 0) throw new Error(`txc ping exited ${run.code}: ${run.stderr.trim().slice(0, 300)}`);
+  return run.wallMs;
 }
 
 export interface StartupResult {
