@@ -1,5 +1,6 @@
 // Bun and Deno: our built client (its default transport there is the runtime's own fetch) against
-// that runtime's raw fetch with a body signed once beforehand, each in fresh child processes
+// that runtime's raw fetch, signing every call or with a body signed once beforehand, each in
+// fresh child processes
 // calling the same loopback server, interleaved, at concurrency 1 and 64. The package is laid out
 // as installed, in a temporary project outside the repository (inside it, Bun would follow this
 // repository's tsconfig paths to the sources). The runtimes are the package tests' (from the npm
@@ -9,6 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signingHeaders } from '../generated/operations.ts';
 import { installRuntimes } from '../test/package/runtimes.ts';
 import { apiKey, apiSecret, balancePath, precomputed, startServer } from './http.ts';
 import { buildPackage } from './package.ts';
@@ -19,10 +21,17 @@ export interface RuntimeResult {
   runtime: string;
   concurrency: number;
   ours: number;
+  /** Raw fetch signing every call (fresh nonce, base64, HMAC, headers): the least a signed call does. */
+  signed: number;
+  /** Raw fetch with a body and headers signed once beforehand. */
   raw: number;
+  /** ours / signed */
+  ratioSigned: number;
   /** ours / raw */
   ratio: number;
 }
+
+const contenderIds = ['ours', 'signed', 'raw'] as const;
 
 function round(
   command: string[],
@@ -63,10 +72,11 @@ export async function runRuntimes(options: { rounds: number; roundMs: number }):
   try {
     for (const runtime of runtimes) {
       for (const concurrency of [1, 64]) {
-        const totals = { ours: { requests: 0, seconds: 0 }, raw: { requests: 0, seconds: 0 } };
+        const totals = Object.fromEntries(contenderIds.map((id) => [id, { requests: 0, seconds: 0 }]));
         for (let index = 0; index < options.rounds; index++) {
-          const order = index % 2 === 0 ? (['ours', 'raw'] as const) : (['raw', 'ours'] as const);
-          for (const contender of order) {
+          // Rotated every round, so that drift on the machine hits every contender alike.
+          const order = contenderIds.map((_, i) => contenderIds[(i + index) % contenderIds.length]);
+          for (const contender of order as (typeof contenderIds)[number][]) {
             const sample = await round(runtime.run(join(project, 'child.mjs')), {
               CONTENDER: contender,
               ORIGIN: server.origin,
@@ -75,16 +85,29 @@ export async function runRuntimes(options: { rounds: number; roundMs: number }):
               DURATION_MS: String(options.roundMs),
               ENTRY: 'txc-api-v4',
               PRECOMPUTED: JSON.stringify(signed),
+              SIGNING_HEADERS: JSON.stringify(signingHeaders),
               API_KEY: apiKey,
               API_SECRET: apiSecret,
             });
-            totals[contender].requests += sample.requests;
-            totals[contender].seconds += sample.seconds;
+            const total = totals[contender] as { requests: number; seconds: number };
+            total.requests += sample.requests;
+            total.seconds += sample.seconds;
           }
         }
-        const ours = totals.ours.requests / totals.ours.seconds;
-        const raw = totals.raw.requests / totals.raw.seconds;
-        results.push({ runtime: runtime.name, concurrency, ours, raw, ratio: ours / raw });
+        const rate = (id: (typeof contenderIds)[number]) => {
+          const total = totals[id] as { requests: number; seconds: number };
+          return total.requests / total.seconds;
+        };
+        const [ours, perCall, raw] = [rate('ours'), rate('signed'), rate('raw')];
+        results.push({
+          runtime: runtime.name,
+          concurrency,
+          ours,
+          signed: perCall,
+          raw,
+          ratioSigned: ours / perCall,
+          ratio: ours / raw,
+        });
       }
     }
     return results;
