@@ -383,12 +383,12 @@ export const operations = {
         },
         "limit": {
           "type": "integer",
-          "description": "Pagination limit. Its maximum is not shown.",
+          "description": "Pagination limit. Its maximum, and what a limit below 1 does, are not shown; observed upstream, the operator publishes no bounds for it either.",
           "default": 50
         },
         "offset": {
           "type": "integer",
-          "description": "Pagination offset.",
+          "description": "Pagination offset. What a negative offset does is not shown.",
           "default": 0
         },
         "plan": {

@@ -230,12 +230,12 @@ export interface components {
             nonce: components["schemas"]["Nonce"];
             nonceWindow?: components["schemas"]["NonceWindow"];
             /**
-             * @description Pagination limit. Its maximum is not shown.
+             * @description Pagination limit. Its maximum, and what a limit below 1 does, are not shown; observed upstream, the operator publishes no bounds for it either.
              * @default 50
              */
             limit?: number;
             /**
-             * @description Pagination offset.
+             * @description Pagination offset. What a negative offset does is not shown.
              * @default 0
              */
             offset?: number;

@@ -88,10 +88,6 @@ export function listFlexInvestmentHistory(
   };
   const limit = body.limit ?? (requestDefault(operationId, 'limit') as number);
   const offset = body.offset ?? (requestDefault(operationId, 'offset') as number);
-  const atLeast = (field: string, bound: number) =>
-    fillTemplate(operationMessage(operationId, 'minimum'), { words: field, limit: String(bound) });
-  if (limit < 1) fail('limit', atLeast('limit', 1));
-  if (offset < 0) fail('offset', atLeast('offset', 0));
   if (body.plan !== undefined && !context.state.plans.has(body.plan)) {
     fail('plan', exampleMessage(operationId, 'invalidPlan'), 'invalidPlan');
   }
@@ -137,7 +133,10 @@ export function listFlexInvestmentHistory(
     // Newest first; rows of the same second in reverse order of recording.
     .sort((a, b) => b.row.createdAt - a.row.createdAt || b.index - a.index)
     .map(({ row }) => ({ ...row }));
-  return ok({ data: rows.slice(offset, offset + limit), limit, offset });
+  // The document bounds neither limit nor offset, so neither is refused: a limit below 1 pages
+  // nothing and a negative offset pages from the first row, and both are echoed as sent.
+  const from = Math.max(0, offset);
+  return ok({ data: rows.slice(from, from + Math.max(0, limit)), limit, offset });
 }
 
 // --- invest ----------------------------------------------------------------------------------

@@ -265,6 +265,21 @@ describe('flex investment history', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('refuses no limit or offset, since the document bounds neither', async () => {
+    const total = seeded + 2 * investments.length;
+    const none = await list({ limit: 0, offset: 1 });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ data: [], limit: 0, offset: 1 });
+    const negative = await list({ limit: -2 });
+    expect(negative.status).toBe(200);
+    expect(negative.body.data).toEqual([]);
+    const fromStart = await list({ limit: total, offset: -4 });
+    expect(fromStart.status).toBe(200);
+    expect(fromStart.body).toMatchObject({ limit: total, offset: -4 });
+    expect(fromStart.body.data).toEqual((await list({ limit: total })).body.data);
+    expect(fromStart.body.data).toHaveLength(total);
+  });
+
   it('filters by plan, investment, transaction, dates and action types', async () => {
     const byPlan = (await list({ plan: btcPlan.id })).body.data;
     const btcCount = investments.filter((i) => i.planId === btcPlan.id).length;

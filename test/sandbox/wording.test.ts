@@ -47,17 +47,6 @@ describe('wording from the documents', () => {
     expect(answer(reply)).toEqual(validationAnswer('listFlexInvestmentHistory', { limit: [message] }));
   });
 
-  it('a limit below 1 gets the history minimum template', async () => {
-    const reply = await call(suite.sandbox.url, partner, 'listFlexInvestmentHistory', {
-      fields: { limit: 0 },
-    });
-    const message = fillTemplate(operationMessage('listFlexInvestmentHistory', 'minimum'), {
-      words: 'limit',
-      limit: '1',
-    });
-    expect(answer(reply)).toEqual(validationAnswer('listFlexInvestmentHistory', { limit: [message] }));
-  });
-
   it('a negative dateTo is the invalidDateTo example, and dateTo before dateFrom the dateOrder wording', async () => {
     const negative = await call(suite.sandbox.url, partner, 'listFlexInvestmentHistory', {
       fields: { dateTo: -5 },
