@@ -300,6 +300,10 @@ describe('flex investment history', () => {
     expect(byDates.every((row: { createdAt: number }) => row.createdAt >= from && row.createdAt <= to)).toBe(
       true,
     );
+    // Bounds the wrong way round are not a failure the document shows: they match no row.
+    const reversed = await list({ dateFrom: to, dateTo: from });
+    expect(reversed.status).toBe(200);
+    expect(reversed.body.data).toEqual([]);
 
     const invests = (await list({ actionTypes: [actionType.INVEST] })).body.data;
     expect(invests).toHaveLength(investments.length + 1);
