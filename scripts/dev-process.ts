@@ -47,7 +47,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function answers(url: string): Promise<boolean> {
+/** Whether `url` answers HTTP within a second, whatever the status. */
+export async function answersHttp(url: string): Promise<boolean> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
     await response.body?.cancel();
@@ -96,7 +97,7 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
     ended = how;
   });
   while (Date.now() < deadline && ended === undefined) {
-    if (await answers(options.readyUrl)) return { pid: child.pid as number, exited, stop };
+    if (await answersHttp(options.readyUrl)) return { pid: child.pid as number, exited, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

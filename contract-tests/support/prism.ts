@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../../model/document.ts';
+import { answersHttp } from '../../scripts/dev-process.ts';
 
 const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
 
@@ -74,16 +75,6 @@ function redactAll(text: string, secrets: string[]): string {
   return secrets.filter(Boolean).reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text);
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
   const args = [prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
   if (options.errors || options.mode === 'proxy') args.push('--errors');
@@ -119,7 +110,7 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
-    if (await answers(url)) return { url, pid: child.pid as number, stop };
+    if (await answersHttp(url)) return { url, pid: child.pid as number, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
