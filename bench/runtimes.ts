@@ -1,7 +1,6 @@
 // Bun and Deno: our built client (its default transport there is the runtime's own fetch) against
 // that runtime's raw fetch, signing every call or with a body signed once beforehand, each in
-// fresh child processes
-// calling the same loopback server, interleaved, at concurrency 1 and 64. The package is laid out
+// fresh child processes calling the same loopback server, interleaved, at concurrency 1 and 64. The package is laid out
 // as installed, in a temporary project outside the repository (inside it, Bun would follow this
 // repository's tsconfig paths to the sources). The runtimes are the package tests' (from the npm
 // registry, cached outside the work tree).
@@ -32,6 +31,7 @@ export interface RuntimeResult {
 }
 
 const contenderIds = ['ours', 'signed', 'raw'] as const;
+type ContenderId = (typeof contenderIds)[number];
 
 function round(
   command: string[],
@@ -67,16 +67,19 @@ export async function runRuntimes(options: { rounds: number; roundMs: number }):
   );
   const runtimes = installRuntimes().filter((runtime) => runtime.name === 'bun' || runtime.name === 'deno');
   const server = await startServer();
-  const signed = await precomputed();
+  const signedOnce = await precomputed();
   const results: RuntimeResult[] = [];
   try {
     for (const runtime of runtimes) {
       for (const concurrency of [1, 64]) {
-        const totals = Object.fromEntries(contenderIds.map((id) => [id, { requests: 0, seconds: 0 }]));
+        const totals = {} as Record<ContenderId, { requests: number; seconds: number }>;
+        for (const id of contenderIds) totals[id] = { requests: 0, seconds: 0 };
         for (let index = 0; index < options.rounds; index++) {
           // Rotated every round, so that drift on the machine hits every contender alike.
-          const order = contenderIds.map((_, i) => contenderIds[(i + index) % contenderIds.length]);
-          for (const contender of order as (typeof contenderIds)[number][]) {
+          const order = contenderIds.map(
+            (_, i) => contenderIds[(i + index) % contenderIds.length] as ContenderId,
+          );
+          for (const contender of order) {
             const sample = await round(runtime.run(join(project, 'child.mjs')), {
               CONTENDER: contender,
               ORIGIN: server.origin,
@@ -84,28 +87,24 @@ export async function runRuntimes(options: { rounds: number; roundMs: number }):
               CONCURRENCY: String(concurrency),
               DURATION_MS: String(options.roundMs),
               ENTRY: 'txc-api-v4',
-              PRECOMPUTED: JSON.stringify(signed),
+              PRECOMPUTED: JSON.stringify(signedOnce),
               SIGNING_HEADERS: JSON.stringify(signingHeaders),
               API_KEY: apiKey,
               API_SECRET: apiSecret,
             });
-            const total = totals[contender] as { requests: number; seconds: number };
-            total.requests += sample.requests;
-            total.seconds += sample.seconds;
+            totals[contender].requests += sample.requests;
+            totals[contender].seconds += sample.seconds;
           }
         }
-        const rate = (id: (typeof contenderIds)[number]) => {
-          const total = totals[id] as { requests: number; seconds: number };
-          return total.requests / total.seconds;
-        };
-        const [ours, perCall, raw] = [rate('ours'), rate('signed'), rate('raw')];
+        const rate = (id: ContenderId) => totals[id].requests / totals[id].seconds;
+        const [ours, signed, raw] = [rate('ours'), rate('signed'), rate('raw')];
         results.push({
           runtime: runtime.name,
           concurrency,
           ours,
-          signed: perCall,
+          signed,
           raw,
-          ratioSigned: ours / perCall,
+          ratioSigned: ours / signed,
           ratio: ours / raw,
         });
       }
