@@ -297,7 +297,10 @@ export function readAnswer(
   const message =
     kind === 'redirect'
       ? `${describeFailure(kind, operationId, status)}: to ${redirectTarget(response)}, not followed`
-      : describeFailure(kind, operationId, status, body);
+      : status === 404 && body === undefined
+        ? // The gateway's answer to a path it has no route for: most likely a wrong baseUrl.
+          `${describeFailure(kind, operationId, status)}: empty, the answer to a path with no route (check baseUrl)`
+        : describeFailure(kind, operationId, status, body);
   return {
     error: new ApiError(message, {
       kind,

@@ -79,6 +79,7 @@ const cases: [ApiErrorKind, Answer, number | undefined][] = [
     (response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>'),
     404,
   ],
+  ['unexpected-body', (response) => response.writeHead(404).end(), 404],
 ];
 
 describe('each failure arrives typed, with status and operation, and without the secret', () => {
@@ -103,6 +104,22 @@ describe('each failure arrives typed, with status and operation, and without the
     expectNoSecret(error);
     await expect(unwrap(client.POST(historyPath))).rejects.toMatchObject({ kind, status });
     await client.close();
+  });
+
+  it('an empty 404, the answer to a path with no route, points at baseUrl', async () => {
+    answers.set('no-route', (response) => response.writeHead(404).end());
+    answers.set('html-404', (response) =>
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>'),
+    );
+    const empty = clientFor('no-route');
+    const html = clientFor('html-404');
+    const [noRoute, page] = await Promise.all([empty.POST(mainBalancePath), html.POST(mainBalancePath)]);
+    await Promise.all([empty.close(), html.close()]);
+    expect(noRoute.error?.message).toBe(
+      'getMainBalance (HTTP 404): empty, the answer to a path with no route (check baseUrl)',
+    );
+    // A 404 with a body says what its body says, nothing about routes.
+    expect(page.error?.message).toBe('getMainBalance (HTTP 404): <h1>404</h1>');
   });
 
   it('the private error object keeps its code and its messages per field', async () => {
