@@ -5,11 +5,11 @@
 // exists, and to the end of a first signed call to the bench server (which loads the transport);
 // the process wall time is kept too. `txc ping` (the built bin) is timed against the sandbox,
 // spawn to exit.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSandbox } from '../sandbox/server.ts';
 import { environmentVariables } from '../src/cli/environment.ts';
+import { runNode } from '../test/run-script.ts';
 import { balancePath, startServer } from './http.ts';
 import { buildPackage, builtCli, builtEntry } from './package.ts';
 import { median } from './stats.ts';
@@ -36,37 +36,8 @@ process.stdout.write(JSON.stringify({ ms: t1 - t0, firstCallMs: t2 - t0 }), () =
 
 type Sample = { ms: number; firstCallMs: number; wallMs: number };
 
-/** A fresh `node` with `args`, from spawn to exit (killed after `timeoutMs`), and what it printed. */
-function timedNode(
-  args: string[],
-  timeoutMs: number,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ code: number | null; stdout: string; stderr: string; wallMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, wallMs: performance.now() - started });
-    });
-  });
-}
-
 async function runChild(script: string, timeoutMs: number): Promise<Sample> {
-  const run = await timedNode(['--input-type=module', '-e', script], timeoutMs);
+  const run = await runNode(['--input-type=module', '-e', script], { timeoutMs });
   if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr.trim().slice(0, 300)}`);
   const { ms, firstCallMs } = JSON.parse(run.stdout) as { ms: number; firstCallMs: number };
   return { ms, firstCallMs, wallMs: run.wallMs };
@@ -75,7 +46,7 @@ async function runChild(script: string, timeoutMs: number): Promise<Sample> {
 /** Spawn to exit of the bundled `txc ping` against the sandbox. */
 async function runTxcPing(entry: string, baseUrl: string, timeoutMs: number): Promise<number> {
   const env = { ...process.env, [environmentVariables.baseUrl]: baseUrl };
-  const run = await timedNode([entry, 'ping', '--json'], timeoutMs, env);
+  const run = await runNode([entry, 'ping', '--json'], { timeoutMs, env });
   if (run.code !== 0) throw new Error(`txc ping exited ${run.code}: ${run.stderr.trim().slice(0, 300)}`);
   return run.wallMs;
 }

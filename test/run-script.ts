@@ -1,5 +1,7 @@
-// Runs one of the project's TypeScript programs as a user does (node with tsx, a child process
-// with pipes, not a terminal), from the project root, and collects what it printed.
+// Runs a fresh `node` as a user does (a child process with pipes, not a terminal), from the
+// project root, and collects what it printed and how long it took; `runScript` runs one of the
+// project's TypeScript programs that way, through tsx. The bench times its child processes with
+// `runNode` too.
 import { spawn } from 'node:child_process';
 import { projectRoot } from '../model/document.ts';
 
@@ -7,19 +9,21 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** From spawn to exit, in milliseconds. */
+  wallMs: number;
 }
 
-/**
- * `node --import tsx -- <args>`: `--` ends Node's own options (Node 20 otherwise checks a
- * `--env-file` meant for the program). A program still running after `timeoutMs` is killed, and
- * the test then fails on its output.
- */
-export function runScript(
-  args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<Run> {
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** A process still running after this long is killed, and its caller then fails on its output. */
+  timeoutMs?: number;
+}
+
+/** `node <args>`, until it exits. */
+export function runNode(args: readonly string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--', ...args], {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, {
       cwd: projectRoot,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,7 +43,15 @@ export function runScript(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, wallMs: performance.now() - started });
     });
   });
+}
+
+/**
+ * `node --import tsx -- <args>`: `--` ends Node's own options (Node 20 otherwise checks a
+ * `--env-file` meant for the program).
+ */
+export function runScript(args: readonly string[], options: RunOptions = {}): Promise<Run> {
+  return runNode(['--import', 'tsx', '--', ...args], options);
 }
