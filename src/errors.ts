@@ -184,6 +184,12 @@ const withoutAnswer: Partial<Record<ApiErrorKind, string>> = {
   aborted: "stopped by the caller's signal",
 };
 
+/** What an answer without a body says by its status alone. */
+const emptyAnswer: Readonly<Record<number, string>> = {
+  // The gateway's answer to a path it has no route for: most likely a wrong baseUrl.
+  404: 'empty, the answer to a path with no route (check baseUrl)',
+};
+
 /**
  * The message of a failure: where (operation, HTTP status), then what the body says with its
  * field errors in the same line (`Validation failed: planId: The selected planId is invalid.`).
@@ -197,7 +203,7 @@ export function describeFailure(
 ): string {
   const where = status === undefined ? operationId : `${operationId} (HTTP ${status})`;
   const text = [bodyText(body), fieldErrorText(body)].filter(Boolean).join(': ');
-  const what = text || (status === undefined ? (withoutAnswer[kind] ?? '') : '');
+  const what = text || (status === undefined ? (withoutAnswer[kind] ?? '') : (emptyAnswer[status] ?? ''));
   return what ? `${where}: ${what}` : where;
 }
 
@@ -297,10 +303,7 @@ export function readAnswer(
   const message =
     kind === 'redirect'
       ? `${describeFailure(kind, operationId, status)}: to ${redirectTarget(response)}, not followed`
-      : status === 404 && body === undefined
-        ? // The gateway's answer to a path it has no route for: most likely a wrong baseUrl.
-          `${describeFailure(kind, operationId, status)}: empty, the answer to a path with no route (check baseUrl)`
-        : describeFailure(kind, operationId, status, body);
+      : describeFailure(kind, operationId, status, body);
   return {
     error: new ApiError(message, {
       kind,
