@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationId, signingHeaders } from '../../generated/operations.ts';
 import { expectedSignature } from '../../sandbox/auth.ts';
 import { signingRefusals } from '../../sandbox/document.ts';
+import { documented } from '../../sandbox/errors.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import {
   call,
@@ -18,14 +19,16 @@ import {
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
 const ordinary = ordinaryKey(fixture);
-const unauthorized = { code: 10, message: 'Unauthorized request.' };
 const refusals = signingRefusals();
-const tooMany = { code: 0, errors: {}, message: 'Too many requests.' };
 const plan = fixture.plans.find((p) => p.status === 'active' && p.currency === 'USDT');
 
 const suite = strictSandbox();
 
 const balance = 'getMainBalance' satisfies OperationId;
+/** The documents' answers (status and body) that the sandbox must give. */
+const unauthorized = documented(balance, 'unauthorized');
+const tooMany = documented(balance, 'tooManyRequests');
+const messageOf = (answer: { body?: unknown }) => (answer.body as { message: string }).message;
 
 describe('signing, as the documents describe it', () => {
   it('the tests sign like the known-answer vector, and so does the sandbox', () => {
@@ -51,13 +54,13 @@ describe('signing, as the documents describe it', () => {
       { apiKey: 'not-a-key-of-the-fixture', secret: partner.secret },
       balance,
     );
-    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(reply).toMatchObject(unauthorized);
   });
 
   it.each([
-    ['the API key header', signingHeaders.ApiKey, 401, unauthorized.message],
-    ['the payload header', signingHeaders.Payload, 401, refusals.notProvided.payload],
-    ['the signature header', signingHeaders.Signature, 401, unauthorized.message],
+    ['the API key header', signingHeaders.ApiKey, unauthorized.status, messageOf(unauthorized)],
+    ['the payload header', signingHeaders.Payload, unauthorized.status, refusals.notProvided.payload],
+    ['the signature header', signingHeaders.Signature, unauthorized.status, messageOf(unauthorized)],
   ])('a call without %s is refused', async (_, header, status, message) => {
     const reply = await call(suite.sandbox.url, partner, balance, { headers: { [header]: undefined } });
     expect(reply.status).toBe(status);
@@ -66,7 +69,7 @@ describe('signing, as the documents describe it', () => {
 
   it('a signature made with another secret gets 401 code 10', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { secret: ordinary.secret });
-    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(reply).toMatchObject(unauthorized);
   });
 
   it('an uppercase hex signature is not accepted', async () => {
@@ -76,7 +79,7 @@ describe('signing, as the documents describe it', () => {
       bodyText: body,
       headers: { [signingHeaders.Signature]: sign(partner.secret, payload).toUpperCase() },
     });
-    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(reply).toMatchObject(unauthorized);
   });
 
   it('a payload that is not the base64 of the body bytes gets 401, and nothing happens', async () => {
@@ -99,7 +102,7 @@ describe('signing, as the documents describe it', () => {
       bodyText: sent,
       payload: Buffer.from(signed).toString('base64'),
     });
-    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(reply).toMatchObject(unauthorized);
     expect(suite.sandbox.state.mainBalance(partner.account, plan.currency)).toBe(before);
   });
 
@@ -117,7 +120,7 @@ describe('signing, as the documents describe it', () => {
     const payload = Buffer.from(body).toString('base64').replace(/=+$/, '');
     expect(payload).not.toBe(Buffer.from(body).toString('base64'));
     const reply = await call(suite.sandbox.url, partner, balance, { bodyText: body, payload });
-    expect(reply).toMatchObject({ status: 401, body: unauthorized });
+    expect(reply).toMatchObject(unauthorized);
   });
 
   it('a body that is not compact JSON gets 400 code 9, even when signed correctly', async () => {
@@ -133,7 +136,7 @@ describe('signing, as the documents describe it', () => {
 
   it('a body without request is refused with "Request not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['request'] });
-    expect(reply.status).toBe(401);
+    expect(reply.status).toBe(unauthorized.status);
     expect(reply.body.message).toBe(refusals.notProvided.request);
   });
 
@@ -143,7 +146,7 @@ describe('signing, as the documents describe it', () => {
       `${suite.sandbox.url}${operations[balance].path}`,
     ]) {
       const reply = await call(suite.sandbox.url, partner, balance, { fields: { request } });
-      expect(reply).toMatchObject({ status: 401, body: unauthorized });
+      expect(reply).toMatchObject(unauthorized);
     }
   });
 });
@@ -151,7 +154,7 @@ describe('signing, as the documents describe it', () => {
 describe('nonces', () => {
   it('a body without nonce is refused with "Nonce not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['nonce'] });
-    expect(reply.status).toBe(401);
+    expect(reply.status).toBe(unauthorized.status);
     expect(reply.body.message).toBe(refusals.notProvided.nonce);
   });
 
@@ -159,11 +162,11 @@ describe('nonces', () => {
     const nonce = nextNonce();
     expect((await call(suite.sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
     const again = await call(suite.sandbox.url, partner, balance, { fields: { nonce } });
-    expect(again).toMatchObject({ status: 429, body: tooMany });
+    expect(again).toMatchObject(tooMany);
     const lower = await call(suite.sandbox.url, partner, balance, {
       fields: { nonce: String(BigInt(nonce) - 1n) },
     });
-    expect(lower).toMatchObject({ status: 429, body: tooMany });
+    expect(lower).toMatchObject(tooMany);
     expect((await call(suite.sandbox.url, partner, balance)).status).toBe(200);
   });
 
@@ -176,7 +179,7 @@ describe('nonces', () => {
   it('a refused signature does not use up its nonce', async () => {
     const nonce = nextNonce();
     const refused = await call(suite.sandbox.url, partner, balance, { fields: { nonce }, secret: 'wrong' });
-    expect(refused.status).toBe(401);
+    expect(refused.status).toBe(unauthorized.status);
     expect((await call(suite.sandbox.url, partner, balance, { fields: { nonce } })).status).toBe(200);
   });
 
@@ -257,7 +260,7 @@ describe('nonces', () => {
         200,
       );
       expect(await call(fresh.url, partner, balance, { fields: { nonce, nonceWindow: true } })).toMatchObject(
-        { status: 429, body: tooMany },
+        tooMany,
       );
     });
 
@@ -265,7 +268,7 @@ describe('nonces', () => {
       const nonce = nextNonce();
       expect((await call(fresh.url, partner, balance, { fields: { nonce } })).status).toBe(200);
       const stale = await call(fresh.url, partner, balance, { fields: { nonce, ticker: 5 } });
-      expect(stale).toMatchObject({ status: 429, body: tooMany });
+      expect(stale).toMatchObject(tooMany);
     });
   });
 
@@ -283,16 +286,13 @@ describe('nonces', () => {
     it('refuses a reused nonce with 429', async () => {
       suite.clock.now = Date.now();
       expect((await windowCall(suite.clock.now + 10)).status).toBe(200);
-      expect(await windowCall(suite.clock.now + 10)).toMatchObject({ status: 429, body: tooMany });
+      expect(await windowCall(suite.clock.now + 10)).toMatchObject(tooMany);
     });
 
     it('refuses timestamps more than 5 s away from server time with 429', async () => {
       suite.clock.now = Date.now();
       for (const offset of [5001, -5001, 60_000, -suite.clock.now]) {
-        expect(await windowCall(suite.clock.now + offset), `offset ${offset}`).toMatchObject({
-          status: 429,
-          body: tooMany,
-        });
+        expect(await windowCall(suite.clock.now + offset), `offset ${offset}`).toMatchObject(tooMany);
       }
     });
 
@@ -301,7 +301,7 @@ describe('nonces', () => {
       const nonce = suite.clock.now + 20;
       expect((await windowCall(nonce)).status).toBe(200);
       suite.clock.now += 60_000;
-      expect((await windowCall(nonce - 1)).status).toBe(429);
+      expect((await windowCall(nonce - 1)).status).toBe(tooMany.status);
       expect((await windowCall(suite.clock.now - 30)).status).toBe(200);
     });
   });
@@ -323,8 +323,7 @@ describe('permissions', () => {
     const reply = await call(suite.sandbox.url, ordinary, operationId, {
       fields: operationId === 'createFixedInvestment' ? { planId: plan?.id, amount: plan?.minAmount } : {},
     });
-    expect(reply.status).toBe(403);
-    expect(reply.body.message).toBe("You don't have permission to use this endpoint.");
+    expect(reply).toMatchObject(documented(operationId, 'noPermission'));
   });
 
   it.each(open)('%s answers a key without partner access', async (operationId) => {
@@ -333,8 +332,7 @@ describe('permissions', () => {
 
   it.each(signedOperations)('%s answers 403 to a key that is not enabled', async (operationId) => {
     const reply = await call(suite.sandbox.url, disabledKey(fixture), operationId);
-    expect(reply.status).toBe(403);
-    expect(reply.body.message).toBe('This action is unauthorized. Enable your key in API settings');
+    expect(reply).toMatchObject(documented(operationId, 'keyNotEnabled'));
   });
 
   it('a key restricted to some endpoints may call only those', async () => {
@@ -345,8 +343,7 @@ describe('permissions', () => {
     try {
       expect((await call(other.url, restricted, 'getMainBalance')).status).toBe(200);
       const refused = await call(other.url, restricted, 'getCollateralBalanceSummary');
-      expect(refused.status).toBe(403);
-      expect(refused.body.message).toBe('This action is unauthorized. Enable your key in API settings');
+      expect(refused).toMatchObject(documented('getCollateralBalanceSummary', 'keyNotEnabled'));
     } finally {
       await other.close();
     }
