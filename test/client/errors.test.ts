@@ -7,6 +7,7 @@ import {
   ConfigurationError,
   createPrivateClient,
   createPublicClient,
+  type PrivateClientOptions,
   unwrap,
 } from '../../src/index.ts';
 import { json, type LocalServer, startLocalServer } from './local-server.ts';
@@ -39,6 +40,11 @@ function clientFor(testCase: string, transport: Transport = 'default transport')
     userAgent: `case ${testCase}`,
     ...(transport === 'injected fetch' ? { fetch: (request: Request) => fetch(request) } : {}),
   });
+}
+
+/** A client of `baseUrl` with the test's secret, the rate limiter off, and `options` on top. */
+function clientAt(baseUrl: string, options: Partial<PrivateClientOptions> = {}) {
+  return createPrivateClient({ apiKey: 'k', apiSecret: secret, baseUrl, rateLimit: false, ...options });
 }
 
 const cases: [ApiErrorKind, Answer, number | undefined][] = [
@@ -182,12 +188,7 @@ describe('each failure arrives typed, with status and operation, and without the
 describe('transport failures', () => {
   it('connection refused', async () => {
     const port = await closedPort();
-    const client = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: secret,
-      baseUrl: `http://127.0.0.1:${port}`,
-      rateLimit: false,
-    });
+    const client = clientAt(`http://127.0.0.1:${port}`);
     const { error, response } = await client.POST(mainBalancePath);
     expect(error?.kind).toBe('transport');
     expect(error?.status).toBeUndefined();
@@ -201,12 +202,7 @@ describe('transport failures', () => {
     const resetting = await startLocalServer((_, response) => {
       response.socket?.destroy();
     });
-    const client = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: secret,
-      baseUrl: resetting.url,
-      rateLimit: false,
-    });
+    const client = clientAt(resetting.url);
     const { error } = await client.POST(mainBalancePath);
     expect(error?.kind).toBe('transport');
     expectNoSecret(error);
@@ -219,25 +215,13 @@ describe('transport failures', () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       json(response, 200, {});
     });
-    const client = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: secret,
-      baseUrl: slow.url,
-      rateLimit: false,
-      timeoutMs: 100,
-    });
+    const client = clientAt(slow.url, { timeoutMs: 100 });
     const timedOut = (await client.POST(mainBalancePath)).error;
     expect(timedOut?.kind).toBe('timeout');
     expect(timedOut?.message).toMatch(/^getMainBalance: no answer in time/);
 
     const controller = new AbortController();
-    const noTimeout = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: secret,
-      baseUrl: slow.url,
-      rateLimit: false,
-      timeoutMs: 0,
-    });
+    const noTimeout = clientAt(slow.url, { timeoutMs: 0 });
     const pending = noTimeout.POST(mainBalancePath, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const aborted = (await pending).error;
@@ -261,13 +245,7 @@ describe('transport failures', () => {
       await new Promise((resolve) => setTimeout(resolve, 4000));
       json(response, 200, {});
     });
-    const client = createPrivateClient({
-      apiKey: 'k',
-      apiSecret: secret,
-      baseUrl: silent.url,
-      rateLimit: false,
-      timeoutMs: 1000,
-    });
+    const client = clientAt(silent.url, { timeoutMs: 1000 });
     const started = performance.now();
     const ended: string[] = [];
     const watch = async (name: string, call: Promise<{ error?: { kind: string } | undefined }>) => {
