@@ -29,7 +29,7 @@ export function operationGroups(apis: readonly ApiDocument[]): OperationGroup[] 
   const groups: OperationGroup[] = [];
   for (const api of apis) {
     // biome-ignore lint/suspicious/noExplicitAny: parsed YAML
-    const document = api.document as any;
+    const document = api.dereferenced as any;
     const tagOf = (operation: Operation): string =>
       document.paths?.[operation.path]?.[operation.method]?.tags?.[0] ?? 'Other';
     const own = Object.values(operations).filter((operation) => operation.api === api.name);

@@ -1,10 +1,9 @@
 // The TypeScript code sample of every operation lives in docs/samples/<operationId>.ts, where
 // `npm run typecheck` compiles it against the client. The documents show it through the
 // operation's `x-codeSamples`, whose `source` is a $ref to that file, so there is one copy.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { loadApiDocuments } from '../model/document.ts';
+import { loadApiDocuments, pathItemFile } from '../model/document.ts';
 import { arrayAt, recordAt, stringAt } from '../model/json.ts';
 import { httpMethods } from '../model/model.ts';
 
@@ -16,7 +15,10 @@ export function sampleFile(operationId: string, root = projectRoot): string {
   return `${root}/docs/samples/${operationId}.ts`;
 }
 
-/** Where a document's x-codeSamples should point for an operation, relative to the document. */
+/**
+ * Where a document's x-codeSamples should point for an operation, relative to the root document
+ * (the model rebases the $ref written in the operation's own file, openapi/paths/, to it).
+ */
 export const sampleRef = (operationId: string) => `../docs/samples/${operationId}.ts`;
 
 /**
@@ -27,8 +29,7 @@ export const sampleRef = (operationId: string) => `../docs/samples/${operationId
 export function findMissingSamples(root = projectRoot): string[] {
   const problems: string[] = [];
   for (const api of loadApiDocuments(root)) {
-    const document: unknown = parse(readFileSync(`${root}/${api.file}`, 'utf8'));
-    for (const item of Object.values(recordAt(document, 'paths'))) {
+    for (const [path, item] of Object.entries(recordAt(api.dereferenced, 'paths'))) {
       for (const method of httpMethods) {
         const operationId = stringAt(item, method, 'operationId');
         if (operationId === undefined) continue;
@@ -40,7 +41,7 @@ export function findMissingSamples(root = projectRoot): string[] {
         );
         if (stringAt(sample, 'source', '$ref') !== sampleRef(operationId)) {
           problems.push(
-            `${operationId}: ${api.file} has no ${sampleLang} x-codeSamples entry referring to ${sampleRef(operationId)}`,
+            `${operationId}: ${pathItemFile(api, path)} has no ${sampleLang} x-codeSamples entry referring to docs/samples/${operationId}.ts`,
           );
         }
       }

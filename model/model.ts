@@ -3,7 +3,7 @@
 // contract suite, the docs and the tests read, compiled or collected once and cached. A model
 // can also be built from other documents (a deliberately broken copy, in the suite's self-test).
 import type { ValidateFunction } from 'ajv';
-import { createSchemaValidator, dereferenceDocument, loadApiDocuments } from './document.ts';
+import { createSchemaValidator, loadApiDocuments } from './document.ts';
 import { arrayAt, at, isRecord, type JsonRecord, optionalRecordAt, recordAt } from './json.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -151,9 +151,7 @@ export function createDocumentModel(documents: Readonly<Record<string, JsonRecor
 
 /** The project's documents, as redocly.yaml names them, dereferenced. */
 export function loadDocuments(root?: string): Record<string, JsonRecord> {
-  return Object.fromEntries(
-    loadApiDocuments(root).map((api) => [api.name, dereferenceDocument(api.document)]),
-  );
+  return Object.fromEntries(loadApiDocuments(root).map((api) => [api.name, api.dereferenced]));
 }
 
 let projectModel: DocumentModel | undefined;

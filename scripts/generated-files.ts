@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
+import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
 import { renderOperationsModule } from './operation-facts.ts';
 
 /**
@@ -12,9 +14,10 @@ import { renderOperationsModule } from './operation-facts.ts';
  * so `ActionType.INVEST` reads as it would with a TypeScript enum while the output stays erasable
  * syntax (no `enum`), which Node's type stripping and every bundler accept.
  */
-function renderNamedEnums(document: { components?: { schemas?: Record<string, Record<string, unknown>> } }) {
+function renderNamedEnums(document: JsonRecord) {
   const blocks: string[] = [];
-  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+  for (const [name, schema] of Object.entries(recordAt(document, 'components', 'schemas'))) {
+    if (!isRecord(schema)) continue;
     const names = schema['x-enum-varnames'];
     const values = schema.enum;
     if (!Array.isArray(names) || !Array.isArray(values)) continue;
@@ -30,23 +33,27 @@ function renderNamedEnums(document: { components?: { schemas?: Record<string, Re
   return blocks.join('');
 }
 
-async function renderTypes(root: string, file: string): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(`${root}/${file}`), {
+/** openapi-typescript follows the split layout's $refs itself; the named enums come from the dereferenced document. */
+async function renderTypes(root: string, api: ApiDocument): Promise<string> {
+  const ast = await openapiTS(pathToFileURL(`${root}/${api.file}`), {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
     // A default is what the server assumes when a field is left out: it stays optional.
     defaultNonNullable: false,
     silent: true,
   });
-  return COMMENT_HEADER + astToString(ast) + renderNamedEnums(parse(readFileSync(`${root}/${file}`, 'utf8')));
+  return COMMENT_HEADER + astToString(ast) + renderNamedEnums(api.dereferenced);
 }
 
 /** The content of every generated file, by path relative to `root`. */
 export async function renderGeneratedFiles(root: string): Promise<Map<string, string>> {
   const outputs = new Map<string, string>();
   const config = parse(readFileSync(`${root}/redocly.yaml`, 'utf8'));
-  for (const api of Object.values<{ root: string; 'x-openapi-ts': { output: string } }>(config.apis)) {
-    outputs.set(api['x-openapi-ts'].output, await renderTypes(root, api.root));
+  for (const api of loadApiDocuments(root)) {
+    const output: unknown = config.apis[api.name]?.['x-openapi-ts']?.output;
+    if (typeof output !== 'string')
+      throw new Error(`redocly.yaml: api ${api.name} has no x-openapi-ts output`);
+    outputs.set(output, await renderTypes(root, api));
   }
   outputs.set('generated/operations.ts', renderOperationsModule(root));
   return outputs;

@@ -1,7 +1,7 @@
 // Reads the operation facts that the documents carry as vendor extensions and renders
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import type { FieldRule } from '../generated/operations.ts';
-import { type ApiDocument, dereferenceDocument, loadApiDocuments } from '../model/document.ts';
+import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { arrayAt, at, isRecord, recordAt, stringAt } from '../model/json.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -98,8 +98,7 @@ export interface ServerFacts {
 
 export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
   const facts: OperationFacts[] = [];
-  for (const { name, document: raw } of apis) {
-    const document = dereferenceDocument(raw);
+  for (const { name, dereferenced: document } of apis) {
     for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
       for (const method of methods) {
         // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML operation
@@ -139,7 +138,7 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
 
 export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[]> {
   const servers: Record<string, ServerFacts[]> = {};
-  for (const { name, document } of apis) {
+  for (const { name, dereferenced: document } of apis) {
     servers[name] = arrayAt(document, 'servers').map((server) => ({
       name: stringAt(server, 'x-server-name') ?? '',
       url: stringAt(server, 'url') ?? '',
@@ -157,7 +156,7 @@ export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[
 /** Header name of each security scheme, by scheme name (ApiKey, Payload, Signature). */
 export function collectSigningHeaders(apis: ApiDocument[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const { document } of apis) {
+  for (const { dereferenced: document } of apis) {
     for (const [scheme, definition] of Object.entries(recordAt(document, 'components', 'securitySchemes'))) {
       const name = stringAt(definition, 'name');
       if (stringAt(definition, 'in') === 'header' && name) headers[scheme] = name;
@@ -207,7 +206,7 @@ export function collectClientRoutes(facts: OperationFacts[]) {
 
 /** How far from server time a window-mode nonce may be (x-window-seconds on NonceWindow). */
 export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
-  const found = apis.flatMap(({ document }) => {
+  const found = apis.flatMap(({ dereferenced: document }) => {
     const seconds = at(document, 'components', 'schemas', 'NonceWindow', 'x-window-seconds');
     return typeof seconds === 'number' ? [seconds] : [];
   });
@@ -217,7 +216,7 @@ export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
 
 /** The backoff the operator advises after a 429 (x-backoff on the documents' 429 responses). */
 export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; maxSeconds: number } {
-  const found = apis.flatMap(({ document }) =>
+  const found = apis.flatMap(({ dereferenced: document }) =>
     Object.values(recordAt(document, 'components', 'responses')).flatMap((response) => {
       const advice = at(response, 'x-backoff');
       return isRecord(advice) &&
