@@ -84,7 +84,10 @@ interface FieldFacts {
 const yes = (reason: string): Verdict => ({ breaking: true, reason });
 const no = (reason: string): Verdict => ({ breaking: false, reason });
 
-/** The changes from `before` to `after` (parsed documents; `$ref`s are resolved here). */
+/**
+ * The changes from `before` to `after`: parsed documents whose `#/…` references are resolved here;
+ * a split document comes already dereferenced (scripts/spec-sources.ts).
+ */
 export function diffDocuments(api: string, before: unknown, after: unknown): SpecChange[] {
   const oldOperations = operationsOf(dereference(before ?? {}));
   const newOperations = operationsOf(dereference(after ?? {}));

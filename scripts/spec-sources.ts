@@ -1,15 +1,17 @@
 // Where the two sides of a spec diff come from: the documents named in redocly.yaml, as they are
-// at a git ref (read with `git show REF:path`, so nothing is checked out) and in the working tree.
+// at a git ref (every file read with `git show REF:path`, so nothing is checked out) and in the
+// working tree, each dereferenced: a change to any file a document is made of (an operation's own
+// file under openapi/paths/, a shared component) is a change to the document.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
+import { dereference, type FileReader, workingTreeReader } from '../model/document.ts';
 
 export interface DocumentSource {
   /** The document's name in redocly.yaml. */
   name: string;
+  /** The root document, relative to the project root. */
   file: string;
-  text: string;
+  /** The document with every reference to another part resolved. */
   // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML document
   document: any;
 }
@@ -52,13 +54,15 @@ export function refExists(root: string, ref: string): boolean {
   return git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) !== undefined;
 }
 
-function documentsFrom(read: (path: string) => string | undefined): DocumentSource[] {
+/** The documents of redocly.yaml that exist, read through `read`; none when there is no redocly.yaml. */
+function documentsFrom(read: FileReader): DocumentSource[] {
   const config = read('redocly.yaml');
   if (config === undefined) return [];
   const apis = (parse(config)?.apis ?? {}) as Record<string, { root: string }>;
   return Object.entries(apis).flatMap(([name, api]) => {
     const text = read(api.root);
-    return text === undefined ? [] : [{ name, file: api.root, text, document: parse(text) }];
+    if (text === undefined) return [];
+    return [{ name, file: api.root, document: dereference(parse(text), { file: api.root, read }) }];
   });
 }
 
@@ -69,8 +73,5 @@ export function documentsAtRef(root: string, ref: string): DocumentSource[] {
 
 /** The documents in the working tree, saved changes included. */
 export function workingDocuments(root: string): DocumentSource[] {
-  return documentsFrom((path) => {
-    const file = join(root, path);
-    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  });
+  return documentsFrom(workingTreeReader(root));
 }

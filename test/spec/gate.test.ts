@@ -22,14 +22,18 @@ function git(root: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A repository whose `main` holds the fixture document at 1.0.0, checked out on a topic branch. */
-function repository(branch = 'main'): string {
+/**
+ * A repository whose `main` holds the fixture document at 1.0.0, checked out on a topic branch;
+ * `prepare` may change the files before the first commit.
+ */
+function repository(branch = 'main', prepare?: (root: string) => void): string {
   const root = mkdtempSync(join(tmpdir(), 'spec-gate-'));
   repositories.push(root);
   mkdirSync(join(root, 'openapi'));
   writeFileSync(join(root, 'redocly.yaml'), 'apis:\n  fixture:\n    root: openapi/fixture.yaml\n');
   writeFileSync(join(root, 'openapi/fixture.yaml'), fixture);
   writeFileSync(join(root, 'CHANGELOG.md'), changelog);
+  prepare?.(root);
   git(root, 'init', '-q', '-b', branch);
   git(root, 'add', '.');
   git(root, 'commit', '-q', '-m', 'The fixture API');
@@ -149,6 +153,30 @@ describe('the spec gate', () => {
       passed: true,
       lines: [expect.stringMatching(/only descriptions or examples changed/)],
     });
+  });
+
+  it("gates a change made only in an operation's own file, reading every part at the ref", () => {
+    // The split layout: listOrders in a file of its own, referring back to the root's components.
+    const root = repository('main', (root) => {
+      const document = parse(readFileSync(join(root, 'openapi/fixture.yaml'), 'utf8'));
+      const item = document.paths['/orders/list'];
+      item.get.responses['200'].content['application/json'].schema.items.$ref =
+        '../fixture.yaml#/components/schemas/Order';
+      mkdirSync(join(root, 'openapi/paths'));
+      writeFileSync(join(root, 'openapi/paths/listOrders.yaml'), stringify(item));
+      document.paths['/orders/list'] = { $ref: 'paths/listOrders.yaml' };
+      writeFileSync(join(root, 'openapi/fixture.yaml'), stringify(document));
+    });
+    expect(runGate(root).lines).toEqual([expect.stringMatching(/unchanged since merge base with main/)]);
+    const part = join(root, 'openapi/paths/listOrders.yaml');
+    writeFileSync(part, readFileSync(part, 'utf8').replace('requests: 100', 'requests: 200'));
+    const result = runGate(root);
+    expect(result.passed).toBe(false);
+    expect(result.lines.join('\n')).toMatch(
+      /need at least a new minor version[\s\S]*listOrders: x-rate-limit/,
+    );
+    editDocument(root, setVersion('1.1.0'));
+    expect(runGate(root).passed).toBe(true);
   });
 
   it('measures from the last tag when there is one', () => {
