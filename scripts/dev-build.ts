@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
 import { loadApiDocuments } from '../model/document.ts';
 import { renderGeneratedFiles } from './generated-files.ts';
-import { collectOperationFacts } from './operation-facts.ts';
 
 export interface LintResult {
   ok: boolean;
@@ -86,23 +85,13 @@ export async function regenerate(root: string, rendered?: Map<string, string>): 
 }
 
 /**
- * The documents (by name) whose pages a save of `files` leaves as they were: neither the document
- * nor a sample of its operations changed, nor a shared file under openapi/.
+ * The documents (by name) whose pages a save of `files` leaves as they were: none of the files a
+ * document is made of or refers to (its operations' files, the shared components it uses, its
+ * code samples) changed.
  */
 export function untouchedPages(root: string, files: string[]): string[] {
-  const apis = loadApiDocuments(root);
-  const documentFiles = new Set(apis.map((api) => api.file));
-  if (files.some((file) => file.startsWith('openapi/') && !documentFiles.has(file))) return [];
-  const operations = collectOperationFacts(apis);
-  return apis
-    .filter(
-      (api) =>
-        !files.includes(api.file) &&
-        !operations.some(
-          (operation) =>
-            operation.api === api.name && files.includes(`docs/samples/${operation.operationId}.ts`),
-        ),
-    )
+  return loadApiDocuments(root)
+    .filter((api) => !api.files.some((file) => files.includes(file)))
     .map((api) => api.name);
 }
 

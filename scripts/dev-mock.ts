@@ -4,7 +4,7 @@
 // the watch loop updates only after a build passes. Prism's own reload is then the fast way to
 // follow a save; when it does not report listening again in time, the mock is restarted.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
 
@@ -48,10 +48,11 @@ export function mockService(options: MockOptions): DevService {
   const sync = (): { document: boolean; parts: boolean } => {
     let parts = false;
     for (const directory of ['openapi', 'docs/samples']) {
-      for (const entry of readdirSync(join(root, directory), { withFileTypes: true })) {
-        const relative = `${directory}/${entry.name}`;
-        if (!entry.isFile() || relative === file || !ownFile(relative)) continue;
-        if (copyIfChanged(root, snapshot, relative) && directory === 'openapi') parts = true;
+      // Nested too: the document's parts live in openapi/paths/ and openapi/components/.
+      for (const entry of readdirSync(join(root, directory), { withFileTypes: true, recursive: true })) {
+        const path = relative(root, join(entry.parentPath, entry.name));
+        if (!entry.isFile() || path === file || !ownFile(path)) continue;
+        if (copyIfChanged(root, snapshot, path) && directory === 'openapi') parts = true;
       }
     }
     // The document last: its write is what Prism reloads on, by then its parts are in place.

@@ -7,9 +7,10 @@
 // nothing that is served: the last good docs and mocks stay up, and the log says so, with each
 // problem's file and line, once (the same problems again are not repeated).
 //
-// node:fs.watch on the two directories (not their files: editors save by renaming a new file
-// over the old one) with a short debounce, since one save fires several events; a save during
-// a rebuild queues one more rebuild after it.
+// node:fs.watch on the two directories, recursively (the documents' parts live in openapi/paths/
+// and openapi/components/), not on their files (editors save by renaming a new file over the old
+// one), with a short debounce, since one save fires several events; a save during a rebuild
+// queues one more rebuild after it.
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,8 @@ export interface DevServer {
   close(): Promise<void>;
 }
 
-const watchedSource = /^[^.~#][^~#]*\.(ya?ml|json|ts)$/;
+/** A source file's name (not an editor's swap or backup file), tested on the last segment of a path. */
+const watchedSource = /(^|\/)[^./~#][^/~#]*\.(ya?ml|json|ts)$/;
 const bin = (name: string): string => join(projectRoot, 'node_modules/.bin', name);
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -253,7 +255,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const watchers: FSWatcher[] = ['openapi', 'docs/samples'].map((directory) =>
-    watch(join(root, directory), (_event, file) => {
+    watch(join(root, directory), { recursive: true }, (_event, file) => {
       // Editors' swap and backup files come and go beside the documents: only sources count.
       if (closed || (file !== null && !watchedSource.test(file))) return;
       if (pendingSince === undefined && builtOnce) log(`\n${directory}/${file ?? ''} changed: rebuilding`);
