@@ -4,14 +4,18 @@
 // Every signed call goes to the sandbox, which verifies the signature.
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { launchChromium } from '../../docs/page-check.ts';
 import { type StaticServer, serveStatic } from '../../docs/serve.ts';
-import { projectRoot } from '../../model/document.ts';
+import { redoclyBin } from '../../docs/site.ts';
+import { type ApiDocument, dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
+import { isRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { createPrivateClient } from '../../src/index.ts';
@@ -29,13 +33,16 @@ function consumerEnvironment() {
 }
 
 /** Runs a command in the consumer, asynchronously: the sandbox answers from this same process. */
-function run(command: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string[],
+  extraEnvironment: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const [binary, ...args] = command as [string, ...string[]];
   return new Promise((resolve) => {
     execFile(
       binary,
       args,
-      { cwd: consumer, env: consumerEnvironment(), timeout: 60_000 },
+      { cwd: consumer, env: { ...consumerEnvironment(), ...extraEnvironment }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ status, stdout, stderr });
@@ -51,10 +58,12 @@ function lastJsonLine(output: string): unknown {
 
 beforeAll(async () => {
   consumer = mkdtempSync(join(tmpdir(), 'txc-consumer-'));
+  // The build's progress lines (Redocly's bundling) go to stderr: kept for the error, not printed.
   const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
     cwd: projectRoot,
     encoding: 'utf8',
     env: cleanEnvironment(),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   tarball = join(consumer, packed.trim().split('\n').pop() as string);
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
@@ -91,15 +100,64 @@ describe('the packed tarball', () => {
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('dist/generated/operations.js');
-    expect(files).toContain('openapi/private-v4.yaml');
+    expect(files).toContain('dist/openapi/private-v4.yaml');
+    expect(files).toContain('dist/openapi/public-v4.yaml');
     expect(files).toContain('LICENSE');
     const unexpected = files.filter(
       (file) =>
-        !/^(dist\/(src|generated)\/.+\.(js|d\.ts|js\.map)|openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
+        !/^(dist\/(src|generated)\/.+\.(js|d\.ts|js\.map)|dist\/openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
           file,
         ),
     );
     expect(unexpected).toEqual([]);
+  });
+});
+
+describe('the shipped OpenAPI documents', () => {
+  const shipped = (api: ApiDocument) =>
+    createRequire(join(consumer, 'package.json')).resolve(`txc-api-v4/openapi/${api.name}.yaml`);
+  const references = (node: unknown): string[] =>
+    Array.isArray(node)
+      ? node.flatMap(references)
+      : isRecord(node)
+        ? Object.entries(node).flatMap(([key, value]) =>
+            key === '$ref' && typeof value === 'string' ? [value] : references(value),
+          )
+        : [];
+  /** The project's document as a bundle should hold it: each code sample's $ref replaced by the file's text. */
+  const withSamplesInlined = (node: unknown, api: ApiDocument): unknown => {
+    if (Array.isArray(node)) return node.map((item) => withSamplesInlined(item, api));
+    if (!isRecord(node)) return node;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && Object.keys(node).length === 1 && !ref.startsWith('#')) {
+      return readFileSync(join(projectRoot, dirname(api.file), ref), 'utf8');
+    }
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, withSamplesInlined(value, api)]),
+    );
+  };
+
+  it.each(loadApiDocuments().map((api) => [api.name, api] as const))(
+    '%s is one file, at its export, with no reference to another file, and says what the sources say',
+    (_, api) => {
+      const document: unknown = parse(readFileSync(shipped(api), 'utf8'));
+      const external = references(document).filter((ref) => !ref.startsWith('#/'));
+      expect(external).toEqual([]);
+      expect(references(api.document).filter((ref) => !ref.startsWith('#/')).length).toBeGreaterThan(0);
+      // Dereferenced without any file to read, it is the document the repository's parts make up.
+      expect(dereference(document)).toEqual(withSamplesInlined(api.dereferenced, api));
+    },
+  );
+
+  it("each passes the repository's own lint rules, as it is shipped", async () => {
+    const files = loadApiDocuments().map(shipped);
+    const result = await run([redoclyBin, 'lint', ...files, '--config', join(projectRoot, 'redocly.yaml')], {
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    for (const file of files)
+      expect(result.stdout + result.stderr).toContain(`${relative(consumer, file)}: validated`);
   });
 });
 
