@@ -210,145 +210,6 @@ export interface components {
          * @enum {string}
          */
         OrderKind: "spot" | "margin" | "futures";
-        MainBalanceRequest: {
-            /**
-             * @description The endpoint path.
-             * @constant
-             */
-            request: "/api/v4/main-account/balance";
-            nonce: components["schemas"]["Nonce"];
-            nonceWindow?: components["schemas"]["NonceWindow"];
-            /** @description Observed upstream, not in the specification; narrows the answer to one asset. */
-            ticker?: components["schemas"]["Ticker"];
-        };
-        FlexInvestmentHistoryRequest: {
-            /**
-             * @description The endpoint path.
-             * @constant
-             */
-            request: "/api/v4/main-account/smart-flex/investments/history";
-            nonce: components["schemas"]["Nonce"];
-            nonceWindow?: components["schemas"]["NonceWindow"];
-            /**
-             * @description Pagination limit. Its maximum, and what a limit below 1 does, are not shown; observed upstream, the operator publishes no bounds for it either.
-             * @default 50
-             */
-            limit?: number;
-            /**
-             * @description Pagination offset. What a negative offset does is not shown.
-             * @default 0
-             */
-            offset?: number;
-            /**
-             * Format: uuid
-             * @description Filter by plan identifier.
-             */
-            plan?: string;
-            /** @description Filter by investment identifier. */
-            investment?: string;
-            /** @description Filter by transaction identifier. */
-            transaction?: string;
-            /** @description Lower date bound, Unix time. */
-            dateFrom?: components["schemas"]["UnixTime"];
-            /** @description Upper date bound, Unix time. */
-            dateTo?: components["schemas"]["UnixTime"];
-            /** @description Filter by action types. The maximum size is not shown. */
-            actionTypes?: components["schemas"]["ActionType"][];
-        };
-        InvestmentRequest: {
-            /**
-             * @description The endpoint path.
-             * @constant
-             */
-            request: "/api/v4/main-account/smart/investment";
-            nonce: components["schemas"]["Nonce"];
-            nonceWindow?: components["schemas"]["NonceWindow"];
-            /**
-             * Format: uuid
-             * @description Plan identifier.
-             */
-            planId: string;
-            /** @description Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan. */
-            amount: components["schemas"]["PositiveDecimal"];
-        };
-        CollateralBalanceSummaryRequest: {
-            /**
-             * @description The endpoint path.
-             * @constant
-             */
-            request: "/api/v4/collateral-account/balance-summary";
-            nonce: components["schemas"]["Nonce"];
-            nonceWindow?: components["schemas"]["NonceWindow"];
-            /** @description Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional. */
-            ticker?: components["schemas"]["Ticker"];
-        };
-        CancelAllOrdersRequest: {
-            /**
-             * @description The endpoint path.
-             * @constant
-             */
-            request: "/api/v4/order/cancel/all";
-            nonce: components["schemas"]["Nonce"];
-            nonceWindow?: components["schemas"]["NonceWindow"];
-            /** @description Market in the form `<BASE>_<QUOTE>`. Whether it is required is not shown in the specification; observed upstream, it is optional. */
-            market?: components["schemas"]["Market"];
-            /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional. */
-            type?: components["schemas"]["OrderKind"][];
-            positionSide?: components["schemas"]["PositionSide"];
-        };
-        AssetMainBalance: {
-            /** @description Balance of the asset on the main account. */
-            main_balance: components["schemas"]["Decimal"];
-        };
-        /**
-         * @description An object keyed by asset ticker, each value holding `main_balance`; assets
-         *     with zero balance are omitted. Observed upstream: with `ticker` in the
-         *     request, the answer is a single `{"main_balance": "…"}`.
-         */
-        MainBalanceResult: {
-            [key: string]: components["schemas"]["AssetMainBalance"];
-        } | components["schemas"]["AssetMainBalance"];
-        FlexInvestmentHistoryRecord: {
-            /** @description Creation time of the transaction, Unix time. */
-            createdAt: components["schemas"]["UnixTime"];
-            /** @description Flex plan identifier. */
-            planId: string;
-            /** @description Flex investment identifier. */
-            investmentId: string;
-            /** @description Currency of the transaction. */
-            currency: string;
-            /** @description Amount of the transaction, a decimal string. */
-            amount: components["schemas"]["Decimal"];
-            /** @description Transaction identifier (older upstream documents wrote `transactionId`). */
-            transaction_id: string;
-            actionType: components["schemas"]["ActionType"];
-        };
-        FlexInvestmentHistoryPage: {
-            /** @description History records. Their ordering is not shown. */
-            data: components["schemas"]["FlexInvestmentHistoryRecord"][];
-            /** @description The pagination limit applied. */
-            limit: number;
-            /** @description The pagination offset applied. */
-            offset: number;
-        };
-        InvestmentResult: {
-            /** @description Identifier of the created investment (a UUID, observed upstream). */
-            id: string;
-        };
-        CollateralBalanceSummaryItem: {
-            /** @description Asset ticker symbol. */
-            asset: string;
-            /** @description Current balance amount. */
-            balance: components["schemas"]["Decimal"];
-            /** @description Amount currently borrowed. */
-            borrow: components["schemas"]["Decimal"];
-            /** @description Available balance without using borrowing. */
-            availableWithoutBorrow: components["schemas"]["Decimal"];
-            /** @description Available balance including borrowing capacity. */
-            availableWithBorrow: components["schemas"]["Decimal"];
-        };
-        /** @description Not shown in the specification. Observed upstream: always the empty array. */
-        CancelAllOrdersResult: unknown[];
         /** @description The private error object. */
         PrivateError: {
             /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5. The complete list is not shown. */
@@ -359,24 +220,6 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
-        };
-        HistoryValidationError: components["schemas"]["PrivateError"] & {
-            /** @constant */
-            code?: 0;
-        };
-        /** @description Observed upstream, invest's request validation failure. */
-        InvestValidationError: components["schemas"]["PrivateError"] & {
-            /** @constant */
-            code?: 0;
-            /** @constant */
-            message?: "Validation failed";
-        };
-        /** @description Observed upstream, a business rule of invest refused the investment. */
-        InvestRuleError: components["schemas"]["PrivateError"] & {
-            /** @enum {unknown} */
-            code?: 1 | 2 | 3 | 4 | 5;
-            /** @constant */
-            message?: "Inner validation failed";
         };
         /** @description Observed upstream, the gateway's answer to an internal error. */
         InternalError: {
@@ -484,22 +327,7 @@ export type UnixTime = components['schemas']['UnixTime'];
 export type ActionType = components['schemas']['ActionType'];
 export type PositionSide = components['schemas']['PositionSide'];
 export type OrderKind = components['schemas']['OrderKind'];
-export type MainBalanceRequest = components['schemas']['MainBalanceRequest'];
-export type FlexInvestmentHistoryRequest = components['schemas']['FlexInvestmentHistoryRequest'];
-export type InvestmentRequest = components['schemas']['InvestmentRequest'];
-export type CollateralBalanceSummaryRequest = components['schemas']['CollateralBalanceSummaryRequest'];
-export type CancelAllOrdersRequest = components['schemas']['CancelAllOrdersRequest'];
-export type AssetMainBalance = components['schemas']['AssetMainBalance'];
-export type MainBalanceResult = components['schemas']['MainBalanceResult'];
-export type FlexInvestmentHistoryRecord = components['schemas']['FlexInvestmentHistoryRecord'];
-export type FlexInvestmentHistoryPage = components['schemas']['FlexInvestmentHistoryPage'];
-export type InvestmentResult = components['schemas']['InvestmentResult'];
-export type CollateralBalanceSummaryItem = components['schemas']['CollateralBalanceSummaryItem'];
-export type CancelAllOrdersResult = components['schemas']['CancelAllOrdersResult'];
 export type PrivateError = components['schemas']['PrivateError'];
-export type HistoryValidationError = components['schemas']['HistoryValidationError'];
-export type InvestValidationError = components['schemas']['InvestValidationError'];
-export type InvestRuleError = components['schemas']['InvestRuleError'];
 export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -529,7 +357,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MainBalanceRequest"];
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/balance";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Observed upstream, not in the specification; narrows the answer to one asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                };
             };
         };
         responses: {
@@ -539,7 +377,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MainBalanceResult"];
+                    "application/json": {
+                        [key: string]: {
+                            /** @description Balance of the asset on the main account. */
+                            main_balance: components["schemas"]["Decimal"];
+                        };
+                    } | {
+                        /** @description Balance of the asset on the main account. */
+                        main_balance: components["schemas"]["Decimal"];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -577,7 +423,40 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FlexInvestmentHistoryRequest"];
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description Pagination limit. Its maximum, and what a limit below 1 does, are not shown; observed upstream, the operator publishes no bounds for it either.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Pagination offset. What a negative offset does is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                    /**
+                     * Format: uuid
+                     * @description Filter by plan identifier.
+                     */
+                    plan?: string;
+                    /** @description Filter by investment identifier. */
+                    investment?: string;
+                    /** @description Filter by transaction identifier. */
+                    transaction?: string;
+                    /** @description Lower date bound, Unix time. */
+                    dateFrom?: components["schemas"]["UnixTime"];
+                    /** @description Upper date bound, Unix time. */
+                    dateTo?: components["schemas"]["UnixTime"];
+                    /** @description Filter by action types. The maximum size is not shown. */
+                    actionTypes?: components["schemas"]["ActionType"][];
+                };
             };
         };
         responses: {
@@ -587,7 +466,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FlexInvestmentHistoryPage"];
+                    "application/json": {
+                        /** @description History records. Their ordering is not shown. */
+                        data: {
+                            /** @description Creation time of the transaction, Unix time. */
+                            createdAt: components["schemas"]["UnixTime"];
+                            /** @description Flex plan identifier. */
+                            planId: string;
+                            /** @description Flex investment identifier. */
+                            investmentId: string;
+                            /** @description Currency of the transaction. */
+                            currency: string;
+                            /** @description Amount of the transaction, a decimal string. */
+                            amount: components["schemas"]["Decimal"];
+                            /** @description Transaction identifier (older upstream documents wrote `transactionId`). */
+                            transaction_id: string;
+                            actionType: components["schemas"]["ActionType"];
+                        }[];
+                        /** @description The pagination limit applied. */
+                        limit: number;
+                        /** @description The pagination offset applied. */
+                        offset: number;
+                    };
                 };
             };
             /**
@@ -600,7 +500,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HistoryValidationError"];
+                    "application/json": components["schemas"]["PrivateError"] & {
+                        /** @constant */
+                        code?: 0;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -626,7 +529,22 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["InvestmentRequest"];
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart/investment";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * Format: uuid
+                     * @description Plan identifier.
+                     */
+                    planId: string;
+                    /** @description Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                };
             };
         };
         responses: {
@@ -636,7 +554,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvestmentResult"];
+                    "application/json": {
+                        /** @description Identifier of the created investment (a UUID, observed upstream). */
+                        id: string;
+                    };
                 };
             };
             /**
@@ -651,7 +572,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvestValidationError"];
+                    "application/json": components["schemas"]["PrivateError"] & {
+                        /** @constant */
+                        code?: 0;
+                        /** @constant */
+                        message?: "Validation failed";
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -668,7 +594,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvestRuleError"];
+                    "application/json": components["schemas"]["PrivateError"] & {
+                        /** @enum {unknown} */
+                        code?: 1 | 2 | 3 | 4 | 5;
+                        /** @constant */
+                        message?: "Inner validation failed";
+                    };
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -692,7 +623,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CollateralBalanceSummaryRequest"];
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/balance-summary";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional. */
+                    ticker?: components["schemas"]["Ticker"];
+                };
             };
         };
         responses: {
@@ -702,7 +643,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollateralBalanceSummaryItem"][];
+                    "application/json": {
+                        /** @description Asset ticker symbol. */
+                        asset: string;
+                        /** @description Current balance amount. */
+                        balance: components["schemas"]["Decimal"];
+                        /** @description Amount currently borrowed. */
+                        borrow: components["schemas"]["Decimal"];
+                        /** @description Available balance without using borrowing. */
+                        availableWithoutBorrow: components["schemas"]["Decimal"];
+                        /** @description Available balance including borrowing capacity. */
+                        availableWithBorrow: components["schemas"]["Decimal"];
+                    }[];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -740,7 +692,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CancelAllOrdersRequest"];
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/cancel/all";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Market in the form `<BASE>_<QUOTE>`. Whether it is required is not shown in the specification; observed upstream, it is optional. */
+                    market?: components["schemas"]["Market"];
+                    /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional. */
+                    type?: components["schemas"]["OrderKind"][];
+                    positionSide?: components["schemas"]["PositionSide"];
+                };
             };
         };
         responses: {
@@ -750,7 +715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelAllOrdersResult"];
+                    "application/json": unknown[];
                 };
             };
             /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published. This document files `code` 31 (market not available) here. */

@@ -30,8 +30,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A JSON array with the single string `pong`. */
-        Pong: "pong"[];
         /** @description The public error object. */
         PublicError: {
             /**
@@ -87,7 +85,6 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type Pong = components['schemas']['Pong'];
 export type PublicError = components['schemas']['PublicError'];
 export type InternalError = components['schemas']['InternalError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -110,7 +107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Pong"];
+                    "application/json": "pong"[];
                 };
             };
             429: components["responses"]["TooManyRequests"];

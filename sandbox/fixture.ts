@@ -3,14 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../generated/operations.ts';
-import type { components } from '../generated/private-v4.ts';
 import { createSchemaValidator } from '../model/document.ts';
+import type { CollateralItem, HistoryRecord, OrderKind } from './api-types.ts';
 import { compare } from './decimal.ts';
 import { schemaEnum } from './document.ts';
-
-type HistoryRecord = components['schemas']['FlexInvestmentHistoryRecord'];
-type CollateralItem = components['schemas']['CollateralBalanceSummaryItem'];
-type OrderKind = components['schemas']['OrderKind'];
 
 export interface FixturePlan {
   id: string;

@@ -1,7 +1,8 @@
 // What each operation does once the request is authenticated and its body matches the
 // document: the business rules, on the sandbox state.
-import type { components } from '../generated/private-v4.ts';
+
 import type { Answer } from './answer.ts';
+import type { AssetMainBalance, RequestBody, SuccessBody } from './api-types.ts';
 import { compare, decimalPlaces, isZero, multiply, parseDecimal } from './decimal.ts';
 import {
   enumNames,
@@ -15,8 +16,6 @@ import {
 import { documented, type FieldErrors, validation } from './errors.ts';
 import type { FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
 import type { SandboxState } from './state.ts';
-
-type Schemas = components['schemas'];
 
 export interface HandlerContext {
   state: SandboxState;
@@ -39,12 +38,15 @@ function actionType(name: string): number {
 
 // --- main balance --------------------------------------------------------------------------
 
-export function getMainBalance(context: HandlerContext, body: Schemas['MainBalanceRequest']): Answer {
+export function getMainBalance(
+  context: HandlerContext,
+  body: RequestBody<'/api/v4/main-account/balance'>,
+): Answer {
   const account = context.state.account(context.accountId);
   if (body.ticker !== undefined) {
     return ok({ main_balance: account.main.get(body.ticker) ?? '0' });
   }
-  const balances: Record<string, Schemas['AssetMainBalance']> = {};
+  const balances: Record<string, AssetMainBalance> = {};
   for (const [ticker, amount] of [...account.main].sort(([a], [b]) => a.localeCompare(b))) {
     if (!isZero(amount)) balances[ticker] = { main_balance: amount };
   }
@@ -75,7 +77,7 @@ const exampleMessage = (operationId: ExampleOperation, example: string) =>
 
 export function listFlexInvestmentHistory(
   context: HandlerContext,
-  body: Schemas['FlexInvestmentHistoryRequest'],
+  body: RequestBody<'/api/v4/main-account/smart-flex/investments/history'>,
 ): Answer {
   const operationId = 'listFlexInvestmentHistory';
   const account = context.state.account(context.accountId);
@@ -166,7 +168,10 @@ const refusedStatus: Record<Exclude<FixturePlan['status'], 'active'>, string> = 
  * already exists for a key that may not hold several, below the minimum, above the maximum,
  * not enough balance, not enough money in the plan for the interest).
  */
-export function createFixedInvestment(context: HandlerContext, body: Schemas['InvestmentRequest']): Answer {
+export function createFixedInvestment(
+  context: HandlerContext,
+  body: RequestBody<'/api/v4/main-account/smart/investment'>,
+): Answer {
   const operationId = 'createFixedInvestment';
   if (!parseDecimal(body.amount)) return documented(operationId, 'amountNotANumber');
   const plan = context.state.plans.get(body.planId);
@@ -206,14 +211,17 @@ export function createFixedInvestment(context: HandlerContext, body: Schemas['In
       invest: actionType('INVEST'),
     },
   );
-  return { status: 201, body: { id: investment.id } satisfies Schemas['InvestmentResult'] };
+  return {
+    status: 201,
+    body: { id: investment.id } satisfies SuccessBody<'/api/v4/main-account/smart/investment'>,
+  };
 }
 
 // --- collateral balance summary ------------------------------------------------------------
 
 export function getCollateralBalanceSummary(
   context: HandlerContext,
-  body: Schemas['CollateralBalanceSummaryRequest'],
+  body: RequestBody<'/api/v4/collateral-account/balance-summary'>,
 ): Answer {
   if (body.ticker !== undefined && !context.state.assets.has(body.ticker)) {
     return documented('getCollateralBalanceSummary', 'invalidTicker');
@@ -226,7 +234,10 @@ export function getCollateralBalanceSummary(
 
 // --- cancel all orders -----------------------------------------------------------------------
 
-export function cancelAllOrders(context: HandlerContext, body: Schemas['CancelAllOrdersRequest']): Answer {
+export function cancelAllOrders(
+  context: HandlerContext,
+  body: RequestBody<'/api/v4/order/cancel/all'>,
+): Answer {
   if (body.market !== undefined && !context.state.markets.has(body.market)) {
     return documented('cancelAllOrders', 'marketNotAvailable');
   }

@@ -1,12 +1,9 @@
 // The sandbox's mutable state, built from a fixture. Every change happens synchronously inside
 // one request's handling, so concurrent requests cannot interleave between a check and a debit.
 import { randomUUID } from 'node:crypto';
-import type { components } from '../generated/private-v4.ts';
+import type { CollateralItem, HistoryRecord } from './api-types.ts';
 import { isNegative, normalize, subtract } from './decimal.ts';
 import type { Fixture, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
-
-type HistoryRecord = components['schemas']['FlexInvestmentHistoryRecord'];
-type CollateralItem = components['schemas']['CollateralBalanceSummaryItem'];
 
 export interface Investment {
   id: string;

@@ -9,12 +9,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations } from '../../generated/operations.ts';
-import { loadApiDocuments } from '../../model/document.ts';
+import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
-import { findMissingSamples, projectRoot, sampleFile, sampleRef } from '../samples.ts';
+import { findMissingSamples, projectRoot, sampleFile } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
 
@@ -250,12 +250,13 @@ describe('the page check fails when it should', () => {
     const expected = expectedOperations(api.name);
     const removed = expected.at(-1) as (typeof expected)[number];
     const facts = operations[removed.operationId as keyof typeof operations];
+    // The root document without the operation's path (one operation per path item, each in its own file).
     const document = parse(readFileSync(join(projectRoot, api.file), 'utf8'));
-    delete document.paths[facts.path][facts.method];
-    if (Object.keys(document.paths[facts.path]).length === 0) delete document.paths[facts.path];
-    // Laid out like the project, so the samples' $refs (../docs/samples/…) resolve.
+    expect(document.paths[facts.path]).toEqual({ $ref: expect.any(String) });
+    delete document.paths[facts.path];
+    // Laid out like the project, so the parts' and the samples' $refs resolve.
     const dir = tempDir();
-    mkdirSync(join(dir, 'openapi'));
+    cpSync(join(projectRoot, 'openapi'), join(dir, 'openapi'), { recursive: true });
     cpSync(join(projectRoot, 'docs/samples'), join(dir, 'docs/samples'), { recursive: true });
     writeFileSync(join(dir, 'openapi/document.yaml'), stringify(document));
     await buildPage(
@@ -299,14 +300,15 @@ describe('code samples', () => {
     rmSync(sampleFile(operation.operationId, root));
     const api = apis.find((candidate) => candidate.name === operation.api);
     if (!api) throw new Error('no document');
-    const path = join(root, api.file);
-    writeFileSync(
-      path,
-      readFileSync(path, 'utf8').replace(sampleRef(operation.operationId), '../docs/samples/elsewhere.ts'),
-    );
+    // The $ref is written in the operation's own file, relative to it.
+    const file = pathItemFile(api, operation.path);
+    const path = join(root, file);
+    const written = `../../docs/samples/${operation.operationId}.ts`;
+    expect(readFileSync(path, 'utf8')).toContain(written);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(written, '../../docs/samples/elsewhere.ts'));
     expect(findMissingSamples(root)).toEqual([
       `${operation.operationId}: no sample file docs/samples/${operation.operationId}.ts`,
-      expect.stringContaining(`${operation.operationId}: ${api.file} has no TypeScript x-codeSamples entry`),
+      expect.stringContaining(`${operation.operationId}: ${file} has no TypeScript x-codeSamples entry`),
     ]);
   });
 });

@@ -34,11 +34,11 @@ describe('generated/ drift', { timeout: 60_000 }, () => {
     expect(generate('--check').status).toBe(0);
   });
 
-  it('a changed field fails the check until regenerated', () => {
+  it("a changed field in an operation's own file fails the check until regenerated", () => {
     edit(
-      'openapi/private-v4.yaml',
-      'transaction:\n          type: string',
-      'transaction:\n          type: integer',
+      'openapi/paths/listFlexInvestmentHistory.yaml',
+      'transaction:\n              type: string',
+      'transaction:\n              type: integer',
     );
     const stale = generate('--check');
     expect(stale.status).not.toBe(0);
@@ -47,8 +47,23 @@ describe('generated/ drift', { timeout: 60_000 }, () => {
     expect(generate('--check').status).toBe(0);
   });
 
+  it('a changed shared component fails the check until regenerated', () => {
+    edit(
+      'openapi/components/schemas/OrderKind.yaml',
+      'enum: [spot, margin, futures]',
+      'enum: [spot, margin]',
+    );
+    const stale = generate('--check');
+    expect(stale.status).not.toBe(0);
+    expect(stale.stderr).toContain('private-v4.ts is stale');
+    expect(generate().status).toBe(0);
+    expect(readFileSync(join(copy, 'generated/private-v4.ts'), 'utf8')).toContain(
+      'OrderKind: "spot" | "margin";',
+    );
+  });
+
   it('a changed rate limit fails the check until regenerated', () => {
-    edit('openapi/private-v4.yaml', 'requests: 12000', 'requests: 11000');
+    edit('openapi/paths/getCollateralBalanceSummary.yaml', 'requests: 12000', 'requests: 11000');
     const stale = generate('--check');
     expect(stale.status).not.toBe(0);
     expect(stale.stderr).toContain('operations.ts is stale');

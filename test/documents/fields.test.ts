@@ -73,8 +73,23 @@ describe('resources', () => {
   });
 
   it('has every field of the history record, the summary item and the error objects', () => {
-    expectFields(privateSchemas.FlexInvestmentHistoryRecord, historyRecordFields);
-    expectFields(privateSchemas.CollateralBalanceSummaryItem, collateralSummaryItemFields);
+    const success = (path: string) =>
+      record(
+        operationAt('private-v4', 'post', path),
+        'responses',
+        '200',
+        'content',
+        'application/json',
+        'schema',
+      );
+    expectFields(
+      at(success('/api/v4/main-account/smart-flex/investments/history'), 'properties', 'data', 'items'),
+      historyRecordFields,
+    );
+    expectFields(
+      at(success('/api/v4/collateral-account/balance-summary'), 'items'),
+      collateralSummaryItemFields,
+    );
     expectFields(privateSchemas.PrivateError, privateErrorFields);
     expectFields(at(documents['public-v4'], 'components', 'schemas', 'PublicError'), publicErrorFields);
     expect(at(privateSchemas, 'PrivateError', 'properties', 'errors', 'additionalProperties')).toMatchObject({

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import {
   type FileReader,
+  loadApiDocuments,
   loadApiDocumentsFrom,
   pathItemFile,
   resolveReferences,
 } from '../../model/document.ts';
+import { isRecord } from '../../model/json.ts';
 
 /** A project in memory: file path to parsed content (written as YAML) or text. */
 function project(files: Record<string, unknown>): FileReader {
@@ -133,5 +135,21 @@ describe('dereferencing a split document', () => {
     expect(api?.name).toBe('things');
     expect(api && pathItemFile(api, '/things')).toBe('openapi/paths/listThings.yaml');
     expect(api?.files[0]).toBe('openapi/api.yaml');
+  });
+});
+
+describe("the project's documents", () => {
+  it('have each operation in a file of its own, and no reference to a part left once dereferenced', () => {
+    for (const api of loadApiDocuments()) {
+      const paths = api.dereferenced.paths;
+      if (!isRecord(paths)) throw new Error(`${api.file} has no paths`);
+      for (const [path, item] of Object.entries(paths)) {
+        if (!isRecord(item)) throw new Error(`${path} is not a path item`);
+        const [operation] = Object.values(item).filter(isRecord);
+        expect(pathItemFile(api, path)).toBe(`openapi/paths/${operation?.operationId}.yaml`);
+        expect(api.files).toContain(pathItemFile(api, path));
+      }
+      expect(JSON.stringify(api.dereferenced)).not.toMatch(/"\$ref":"[^"]*\.ya?ml/);
+    }
   });
 });

@@ -7,8 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
+import { loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
 import { type DevServer, startDevServer } from '../../scripts/watch.ts';
 
@@ -29,18 +28,19 @@ for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'doc
 }
 const apis = loadApiDocuments(copy);
 const publicApi = apis.find((api) => api.name === 'public-v4') ?? (apis[0] as (typeof apis)[number]);
-const documentFile = join(copy, publicApi.file);
 const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 
-/** The first GET operation of the document with a named example of its 200 answer, and that example's first string. */
-function answeredOperation(): { path: string; operationId: string; word: string } {
-  const document = dereference(parse(readFileSync(documentFile, 'utf8')));
-  for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
+/**
+ * The first GET operation of the document with a named example of its 200 answer, that example's
+ * first string, and the file the operation is written in (its own, under openapi/paths/).
+ */
+function answeredOperation(): { path: string; operationId: string; word: string; file: string } {
+  for (const [path, item] of Object.entries(recordAt(publicApi.dereferenced, 'paths'))) {
     const media = Object.values(recordAt(item, 'get', 'responses', '200', 'content'))[0];
     const example = Object.values(recordAt(media, 'examples'))[0];
     const word = JSON.stringify(at(example, 'value') ?? null).match(/"([A-Za-z]+)"/)?.[1];
     const operationId = stringAt(item, 'get', 'operationId');
-    if (word && operationId) return { path, operationId, word };
+    if (word && operationId) return { path, operationId, word, file: pathItemFile(publicApi, path) };
   }
   throw new Error(`${publicApi.file} has no GET operation with a string in a 200 example`);
 }
@@ -98,7 +98,8 @@ afterAll(async () => {
 }, 30_000);
 
 describe('the watch loop of npm start', () => {
-  const { path, operationId, word } = answeredOperation();
+  const { path, operationId, word, file } = answeredOperation();
+  const operationFile = join(copy, file);
   const edited = `${word}edited`;
   const page = () => get(new URL(`${publicApi.name}.html`, dev.docsUrl).href);
   const mockAnswer = () => get(`${dev.mockUrls[publicApi.name]}${path}`);
@@ -109,14 +110,14 @@ describe('the watch loop of npm start', () => {
     expect(await get(dev.sandboxUrl as string)).toBeTypeOf('string');
   });
 
-  it('follows a saved document into the docs, generated/ and the mock', async () => {
+  it('follows a saved operation file into the docs, generated/ and the mock', async () => {
     const before = {
       reloads,
       sandboxStarts: logLines.filter((line) => /Sandbox listening/.test(line)).length,
     };
     writeFileSync(
-      documentFile,
-      readFileSync(documentFile, 'utf8').replace(new RegExp(`\\b${word}\\b`, 'g'), edited),
+      operationFile,
+      readFileSync(operationFile, 'utf8').replace(new RegExp(`\\b${word}\\b`, 'g'), edited),
     );
     const outcome = await dev.nextBuild();
     expect(outcome).toMatchObject({ ok: true });
@@ -128,17 +129,17 @@ describe('the watch loop of npm start', () => {
   }, 120_000);
 
   it('keeps the last good docs and mocks when a save breaks lint, and names the file and line', async () => {
-    const good = readFileSync(documentFile, 'utf8');
+    const good = readFileSync(operationFile, 'utf8');
     const generated = readFileSync(typesFile, 'utf8');
     // Every operation must say whether it is retry-safe (redocly.yaml): misspell the key.
     writeFileSync(
-      documentFile,
+      operationFile,
       good.replace('x-retry-safe:', 'x-retry-safe-typo:').replaceAll(edited, 'broken'),
     );
     const outcome = await dev.nextBuild();
     expect(outcome.ok).toBe(false);
     expect(outcome.problems).toEqual([
-      expect.stringMatching(new RegExp(`^${publicApi.file}:\\d+:\\d+ error .*x-retry-safe`)),
+      expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+ error .*x-retry-safe`)),
     ]);
     expect(logLines).toContain(outcome.problems[0]);
     expect(logLines.at(-1)).toMatch(/lint failed: the last good docs and mocks keep serving/);
@@ -147,12 +148,12 @@ describe('the watch loop of npm start', () => {
     expect(readFileSync(typesFile, 'utf8')).toBe(generated);
 
     // Saved again, still broken: the same problem is not printed a second time.
-    writeFileSync(documentFile, `${readFileSync(documentFile, 'utf8')}\n`);
+    writeFileSync(operationFile, `${readFileSync(operationFile, 'utf8')}\n`);
     expect(await dev.nextBuild()).toMatchObject({ ok: false, problems: outcome.problems });
     expect(logLines.filter((line) => line === outcome.problems[0])).toHaveLength(1);
     expect(logLines.at(-2)).toBe('still 1 problem(s), as above');
 
-    writeFileSync(documentFile, good);
+    writeFileSync(operationFile, good);
     expect(await dev.nextBuild()).toMatchObject({ ok: true });
     expect(logLines).toContain('the documents are clean again');
   }, 120_000);
