@@ -91,7 +91,10 @@ describe('port clashes', () => {
     );
   });
 
-  it('npm start stops before building, one line per port in use, exit code 1', async () => {
+  // A process of its own (tsx loads every script): its limit is sized for a loaded machine.
+  it('npm start stops before building, one line per port in use, exit code 1', {
+    timeout: 60_000,
+  }, async () => {
     const [docs, sandbox] = [await heldPort(), await heldPort()];
     const [publicMock, privateMock] = await freePorts(2);
     const { output, exited } = start({
