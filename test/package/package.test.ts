@@ -3,9 +3,9 @@
 // in a browser bundle built with esbuild's defaults, and through the openapi-fetch middleware.
 // Every signed call goes to the sandbox, which verifies the signature.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { type StaticServer, serveStatic } from '../../docs/serve.ts';
 import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient } from '../../src/index.ts';
 import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 
@@ -35,7 +37,7 @@ function run(command: string[]): Promise<{ status: number | null; stdout: string
     execFile(
       binary,
       args,
-      { cwd: consumer, env: consumerEnvironment(), timeout: 60_000 },
+      { cwd: consumer, env: consumerEnvironment(), timeout: timeLimits.runMs },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ status, stdout, stderr });
@@ -51,12 +53,12 @@ function lastJsonLine(output: string): unknown {
 
 beforeAll(async () => {
   consumer = mkdtempSync(join(tmpdir(), 'txc-consumer-'));
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    env: cleanEnvironment(),
-  });
-  tarball = join(consumer, packed.trim().split('\n').pop() as string);
+  // Within `npm test`, check:package has just built and packed it: install that very tarball.
+  const packed = process.env[tarballVariable];
+  if (packed && existsSync(packed)) {
+    tarball = join(consumer, basename(packed));
+    copyFileSync(packed, tarball);
+  } else tarball = buildAndPack(projectRoot, consumer, cleanEnvironment());
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
   const openapiFetch = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).dependencies[
     'openapi-fetch'
@@ -77,7 +79,7 @@ beforeAll(async () => {
   expectedBalance = (await client.POST('/api/v4/main-account/balance')).data;
   await client.close();
   expect(expectedBalance).toBeTypeOf('object');
-}, 240_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();
@@ -103,7 +105,8 @@ describe('the packed tarball', () => {
   });
 });
 
-describe('a signed call from the installed package', () => {
+// Each runtime is its own process calling the sandbox: they run side by side.
+describe.concurrent('a signed call from the installed package', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26', 'bun', 'deno'])('on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
     const result = await run(runtime.run('call.mjs'));
@@ -117,7 +120,7 @@ describe('a signed call from the installed package', () => {
   });
 });
 
-describe('CommonJS', () => {
+describe.concurrent('CommonJS', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26'])('require() loads the package on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
     const result = await run(runtime.run('require.cjs'));
@@ -130,7 +133,7 @@ describe('CommonJS', () => {
   });
 });
 
-describe('strict TypeScript consumers', () => {
+describe.concurrent('strict TypeScript consumers', () => {
   it.each(['nodenext', 'bundler'])('type-check with moduleResolution %s', async (mode) => {
     const result = await run([
       process.execPath,
@@ -191,7 +194,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     corsSandbox = await startSandbox({ port: 0, corsOrigins: [origin] });
     // Chromium resolves the page's second name to the same local server; it is not a secure context.
     browser = await launchChromium([`--host-resolver-rules=MAP ${pageHost} 127.0.0.1`]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -206,7 +209,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     const tab = await context.newPage();
     const query = new URLSearchParams({ key: key.apiKey, secret: key.secret, baseUrl: corsSandbox.url });
     await tab.goto(`${origin}/index.html?${query}`);
-    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: 20_000 });
+    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: timeLimits.runMs });
     const result = await tab.evaluate(() => (globalThis as { result?: unknown }).result);
     await context.close();
     return result;
