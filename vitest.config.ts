@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { timeLimits } from './scripts/time-limits.ts';
 import { sourceAliases } from './vitest.resolve.ts';
 
 /**
@@ -46,6 +47,8 @@ export default defineConfig({
           maxWorkers: 2,
           // Projects with their own maxWorkers run as separate groups: unit first, for quick feedback.
           sequence: { groupOrder: 0 },
+          testTimeout: timeLimits.unitTestMs,
+          hookTimeout: timeLimits.hookMs,
           // Type-level tests (*.test-d.ts) are type-checked, not run.
           typecheck: {
             enabled: true,
@@ -56,7 +59,20 @@ export default defineConfig({
           },
         },
       },
-      { extends: true, test: { name: 'slow', include: slow, exclude, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: slow,
+          exclude,
+          // Most of these wait on the processes they start: two files at a time overlap the waits.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          // Each starts processes: one limit for all, sized for a loaded machine (scripts/time-limits.ts).
+          testTimeout: timeLimits.processTestMs,
+          hookTimeout: timeLimits.hookMs,
+        },
+      },
     ],
   },
 });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../model/document.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { context } from './support/context.ts';
 import { operationIds } from './support/documents.ts';
 
@@ -42,7 +43,7 @@ describe.skipIf(!context.mock)("the README's CI recipe, against the sandbox as a
           cwd: projectRoot,
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
-          signal: AbortSignal.timeout(170_000),
+          signal: AbortSignal.timeout(timeLimits.runMs),
           killSignal: 'SIGINT',
         });
         let text = '';
@@ -69,5 +70,5 @@ describe.skipIf(!context.mock)("the README's CI recipe, against the sandbox as a
     } finally {
       await sandbox.stop();
     }
-  }, 180_000);
+  });
 });

@@ -4,6 +4,7 @@
 // the root's global setup (the projects do not extend the root, so they do not repeat it), and
 // both projects call it.
 import { defineConfig } from 'vitest/config';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { sourceAliases } from '../vitest.resolve.ts';
 import { transportNames } from './support/transport-names.ts';
 
@@ -33,8 +34,9 @@ export default defineConfig({
         fileParallelism: mock,
         // Against a real target the projects take turns too, for the same reason.
         sequence: { groupOrder: mock ? 0 : order },
-        testTimeout: 20_000,
-        hookTimeout: 40_000,
+        // Limits (scripts/time-limits.ts): some checks start the runner or the sandbox as processes.
+        testTimeout: timeLimits.processTestMs,
+        hookTimeout: timeLimits.hookMs,
       },
     })),
   },

@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 
 /** The last line of the start-up output: everything before it is the .env file. */
 export const startedLine = '# Ctrl-C stops the sandbox.';
@@ -30,7 +31,7 @@ export function parseEnvText(text: string): Record<string, string> {
 
 export async function startSandboxProcess(
   env: NodeJS.ProcessEnv = {},
-  timeoutMs = 30_000,
+  timeoutMs = timeLimits.serverStartMs,
 ): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     process.execPath,

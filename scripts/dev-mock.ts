@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
+import { timeLimits } from './time-limits.ts';
 
 const prismCli = join(projectRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Prism prints this when it serves (at start and after each reload of the document).
@@ -87,7 +88,7 @@ export function mockService(options: MockOptions): DevService {
         const timer = setTimeout(() => {
           onLine = undefined;
           reject(new Error('Prism did not reload the document in time'));
-        }, options.reloadTimeoutMs ?? 10_000);
+        }, options.reloadTimeoutMs ?? timeLimits.mockReloadMs);
         onLine = (line) => {
           if (!listening.test(line)) return;
           clearTimeout(timer);

@@ -3,6 +3,7 @@
 // this process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PortInUseError, portIsFree } from './port-in-use.ts';
+import { timeLimits } from './time-limits.ts';
 
 export interface DevProcess {
   pid: number;
@@ -87,11 +88,11 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
   void exited.then(() => running.delete(child));
   const stop = async () => {
     killGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3000);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeLimits.stopGraceMs);
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? timeLimits.serverStartMs);
   let ended: string | undefined;
   void exited.then((how) => {
     ended = how;

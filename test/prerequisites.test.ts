@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { findChromium, findTmux } from '../scripts/prerequisites.ts';
 import { testPlan } from '../scripts/test-plan.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-prerequisites-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -69,7 +70,7 @@ describe('prerequisites', () => {
         cwd: projectRoot,
         encoding: 'utf8',
         env: { PATH: nothing, CHROMIUM_PATH: join(nothing, 'chromium') },
-        timeout: 20_000,
+        timeout: timeLimits.runMs,
       },
     );
     expect(result.status).toBe(1);

@@ -24,7 +24,7 @@ afterAll(async () => {
   }
   await Promise.all(holders.map((holder) => new Promise((resolve) => holder.close(resolve))));
   rmSync(scratch, { recursive: true, force: true });
-}, 30_000);
+});
 
 /** A port some other server holds, as when `npm start` already runs. */
 async function heldPort(): Promise<number> {
@@ -145,5 +145,5 @@ describe('npm start', () => {
     expect(all).not.toContain(ping);
     expect(all).not.toMatch(/pingApi 200|\[CLI\]|\[HTTP SERVER\]|Sandbox listening/);
     expect(output.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
-  }, 180_000);
+  });
 });

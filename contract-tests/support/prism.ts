@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../../model/document.ts';
 import { answersHttp } from '../../scripts/dev-process.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 
 const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
 
@@ -103,11 +104,11 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     killGroup(child);
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 2000);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeLimits.stopGraceMs);
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? timeLimits.serverStartMs);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     if (await answersHttp(url)) return { url, pid: child.pid as number, stop };

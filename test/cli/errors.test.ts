@@ -59,7 +59,7 @@ async function clientRefusal(path: string, body: object): Promise<ApiError> {
   return result.error;
 }
 
-describe('txc usage errors exit 2', { timeout: 60_000 }, () => {
+describe('txc usage errors exit 2', () => {
   it('an unknown flag', async () => {
     const run = await runTxc(['balance', '--no-such-flag'], env);
     expect(run.code).toBe(exitCodes.usage);
@@ -139,9 +139,7 @@ describe('txc usage errors exit 2', { timeout: 60_000 }, () => {
   });
 });
 
-describe('txc failed calls: exit code by kind, one line with kind, status, code and fields', {
-  timeout: 60_000,
-}, () => {
+describe('txc failed calls: exit code by kind, one line with kind, status, code and fields', () => {
   it('unauthorized: 3', async () => {
     const run = await runTxc(['balance'], { ...env, [environmentVariables.apiSecret]: 'not-the-secret' });
     expect(run.code).toBe(exitCodes.denied);
@@ -208,7 +206,7 @@ describe('txc failed calls: exit code by kind, one line with kind, status, code 
   });
 });
 
-describe('txc --help', { timeout: 60_000 }, () => {
+describe('txc --help', () => {
   it('lists every subcommand and the exit codes', async () => {
     const run = await runTxc(['--help']);
     expect(run.code).toBe(exitCodes.success);

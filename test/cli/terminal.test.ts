@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
 import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
 
@@ -46,7 +47,7 @@ async function startTxc(session: string, args: string[]) {
 const screen = async (session: string) => (await tmux('capture-pane', '-p', '-t', session)).stdout;
 
 /** Polls the pane until `pattern` shows, and returns the screen. */
-async function waitFor(session: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+async function waitFor(session: string, pattern: RegExp, timeoutMs = timeLimits.runMs): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await screen(session);
@@ -71,7 +72,7 @@ afterAll(async () => {
   scratch.remove();
 });
 
-describe('txc in a terminal', { timeout: 90_000 }, () => {
+describe('txc in a terminal', () => {
   it('cancel-all shows what it will send, sends nothing when declined, and cancels on "y"', async () => {
     const orders = () => sandbox.state.account(key.account).orders;
     const [first] = orders();

@@ -23,9 +23,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('window-mode nonces under queueing', () => {
-  it(`${calls} concurrent calls to a server ${delayMs} ms slow: none refused as stale`, {
-    timeout: 60_000,
-  }, async () => {
+  it(`${calls} concurrent calls to a server ${delayMs} ms slow: none refused as stale`, async () => {
     const client = createPrivateClient({
       apiKey: key.apiKey,
       apiSecret: key.secret,

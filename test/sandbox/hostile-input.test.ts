@@ -119,7 +119,7 @@ describe('hostile input to the sandbox', () => {
     expect((await call(sandbox.url, key, 'getMainBalance')).status).toBe(200);
   });
 
-  it('1,000 replays of a captured request do not use up the rate limit', { timeout: 30_000 }, async () => {
+  it('1,000 replays of a captured request do not use up the rate limit', async () => {
     const body = JSON.stringify({ request: balancePath, nonce: nextNonce() });
     expect((await postBytes(Buffer.from(body))).status).toBe(200);
     const limit = operations.getMainBalance.rateLimit.requests;

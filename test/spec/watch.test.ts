@@ -89,13 +89,13 @@ beforeAll(async () => {
   const first = await dev.nextBuild();
   expect(first).toMatchObject({ ok: true, problems: [] });
   await listenForReloads(dev.docsUrl);
-}, 120_000);
+});
 
 afterAll(async () => {
   events.abort();
   await dev?.close();
   rmSync(copy, { recursive: true, force: true });
-}, 30_000);
+});
 
 describe('the watch loop of npm start', () => {
   const { path, operationId, word } = answeredOperation();
@@ -125,7 +125,7 @@ describe('the watch loop of npm start', () => {
     expect(readFileSync(typesFile, 'utf8')).toContain(`"${edited}"`);
     expect(await mockAnswer()).toContain(`"${edited}"`);
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(before.sandboxStarts + 1);
-  }, 120_000);
+  });
 
   it('keeps the last good docs and mocks when a save breaks lint, and names the file and line', async () => {
     const good = readFileSync(documentFile, 'utf8');
@@ -155,7 +155,7 @@ describe('the watch loop of npm start', () => {
     writeFileSync(documentFile, good);
     expect(await dev.nextBuild()).toMatchObject({ ok: true });
     expect(logLines).toContain('the documents are clean again');
-  }, 120_000);
+  });
 
   it('rebuilds only the docs when a code sample is saved', async () => {
     const sample = join(copy, 'docs/samples', `${operationId}.ts`);
@@ -167,5 +167,5 @@ describe('the watch loop of npm start', () => {
       /^up to date in [0-9.]+ s: docs$/,
     );
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(sandboxStarts);
-  }, 120_000);
+  });
 });
