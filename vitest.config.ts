@@ -23,6 +23,7 @@ const slow = [
   'test/client/queued-exit.test.ts',
   'test/typecheck/self-test.test.ts',
   'test/start.test.ts',
+  'test/exit-with-parent.test.ts',
   'test/redocly-banner.test.ts',
   'test/prerequisites.test.ts',
   'test/client/fresh-nonces.test.ts',

@@ -67,7 +67,6 @@ export function mockService(options: MockOptions): DevService {
       sync();
       return startDevProcess({
         name: options.name,
-        command: process.execPath,
         args: [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(options.port), join(snapshot, file)],
         cwd: root,
         env: options.env,

@@ -1,7 +1,8 @@
-// A child process of `npm start` (a Prism mock, the sandbox): its output prefixed with its name,
-// ready once its URL answers HTTP, stopped with its whole process group, and never outliving
-// this process.
+// A child process of `npm start` (a Prism mock, the sandbox): a Node program, its output prefixed
+// with its name, ready once its URL answers HTTP, stopped with its whole process group, and never
+// outliving this process, even one killed with SIGKILL (scripts/exit-with-parent.mjs).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { endWithParentArgs, withParentChannel } from './child-process.ts';
 import { PortInUseError, portIsFree } from './port-in-use.ts';
 import { timeLimits } from './time-limits.ts';
 
@@ -14,7 +15,7 @@ export interface DevProcess {
 
 export interface DevProcessOptions {
   name: string;
-  command: string;
+  /** The Node program and its arguments, after Node's own (`--import tsx`, …). */
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -65,11 +66,11 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
     throw new PortInUseError(options.name, options.port.number, options.port.variable);
   }
   // Its own process group, so that a child's children (tsx runs node) stop with it.
-  const child = spawn(options.command, options.args, {
+  const child = spawn(process.execPath, [...endWithParentArgs, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: withParentChannel('ignore', 'pipe', 'pipe'),
   });
   running.add(child);
   const forward = (logged: boolean) => (chunk: Buffer) => {

@@ -60,7 +60,6 @@ export interface DevServer {
 }
 
 const watchedSource = /^[^.~#][^~#]*\.(ya?ml|json|ts)$/;
-const bin = (name: string): string => join(projectRoot, 'node_modules/.bin', name);
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const { root } = options;
@@ -102,8 +101,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       start: () =>
         startDevProcess({
           name: 'sandbox',
-          command: bin('tsx'),
-          args: ['sandbox/main.ts'],
+          args: ['--import', 'tsx', 'sandbox/main.ts'],
           cwd: projectRoot,
           env: {
             ...env,

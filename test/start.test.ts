@@ -77,8 +77,7 @@ describe('port clashes', () => {
     const port = await heldPort();
     const error = await startDevProcess({
       name: 'mock public-v4',
-      command: join(scratch, 'never-started'),
-      args: [],
+      args: [join(scratch, 'never-started.mjs')],
       cwd: scratch,
       env: {},
       readyUrl: `http://127.0.0.1:${port}`,

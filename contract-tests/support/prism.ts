@@ -1,9 +1,11 @@
 // Starts and stops Prism (mock or validating proxy) on a free port of 127.0.0.1. Each Prism runs
-// in its own process group, which is killed on stop, on process exit and on SIGINT/SIGTERM, so
-// an interrupted or failed run leaves no server behind.
+// in its own process group, which is killed on stop, on process exit and on SIGINT/SIGTERM, and
+// it ends by itself when this process is gone (scripts/exit-with-parent.mjs), so an interrupted,
+// failed or killed run leaves no server behind.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../../model/document.ts';
+import { endWithParentArgs, withParentChannel } from '../../scripts/child-process.ts';
 import { answersHttp } from '../../scripts/dev-process.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 
@@ -77,7 +79,7 @@ function redactAll(text: string, secrets: string[]): string {
 }
 
 async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
-  const args = [prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
+  const args = [...endWithParentArgs, prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
   if (options.errors || options.mode === 'proxy') args.push('--errors');
   args.push(options.document);
   if (options.mode === 'proxy') {
@@ -87,7 +89,7 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: withParentChannel('ignore', 'pipe', 'pipe'),
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   running.add(child);
