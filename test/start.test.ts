@@ -117,17 +117,20 @@ describe('npm start', () => {
       PRIVATE_MOCK_PORT: String(privateMock),
       SANDBOX_PORT: String(sandbox),
     });
-    const deadline = Date.now() + 150_000;
-    while (!output.stdout.includes('  sandbox ') && Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`npm start ended: ${output.stdout}${output.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await new Promise<void>((resolve, reject) => {
+      const seen = () => {
+        if (output.stdout.includes('  sandbox ')) resolve();
+      };
+      child.stdout?.on('data', seen);
+      seen();
+      void exited.then(() => reject(new Error(`npm start ended: ${output.stdout}${output.stderr}`)));
+    });
     // Requests to every server: none of them may show in the log.
     const ping = '/api/v4/public/ping';
     for (const port of [publicMock, sandbox])
       expect((await fetch(`http://127.0.0.1:${port}${ping}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${docs}/`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Stopping waits for every child to end: whatever they logged of those requests is in by then.
     child.kill('SIGINT');
     expect(await exited).toBe(0);
 
