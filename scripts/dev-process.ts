@@ -112,8 +112,8 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
 export interface DevService {
   name: string;
   url: string;
-  /** Whether a change to these files (relative to the root) concerns it. */
-  follows(files: string[]): boolean;
+  /** The files (relative to the watched root) it serves from: it is brought up to date when they change. */
+  inputs(): string[];
   start(): Promise<DevProcess>;
   /** Brings a running process up to date in place, when it can; rejects when it could not. */
   refresh?(running: DevProcess): Promise<void>;

@@ -12,13 +12,15 @@
 // a rebuild queues one more rebuild after it.
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { serveStatic } from '../docs/serve.ts';
+import { cliPage, writeCliPage } from '../docs/site.ts';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
-import { lint, rebuildDocs, regenerate } from './dev-build.ts';
+import { discardDocs, draftDocs, lint, regenerate, swapDocs } from './dev-build.ts';
 import { mockService } from './dev-mock.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
 import { renderGeneratedFiles } from './generated-files.ts';
+import { documentInputs, filesUnder, InputHashes } from './input-hashes.ts';
 import { PortInUseError } from './port-in-use.ts';
 
 export interface DevServerOptions {
@@ -48,6 +50,13 @@ export interface BuildOutcome {
   problems: string[];
   /** Milliseconds from the first change seen to the docs reloaded and every server answering. */
   ms: number;
+  /**
+   * The steps that ran, each with the milliseconds from the change to its result being served:
+   * `lint`, `codegen`, `page <document>`, `page cli`, `mock <document>`, `sandbox`.
+   */
+  done: Record<string, number>;
+  /** The steps skipped because their inputs were as when they last succeeded. */
+  skipped: string[];
 }
 
 export interface DevServer {
@@ -74,6 +83,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const apis = loadApiDocuments(root);
   const documentFiles = new Set(apis.map((api) => api.file));
+  const isSpec = (file: string) => /\.(ya?ml|json)$/.test(file);
+  /** Every file a document reads, samples included, and redocly.yaml (its rules and codegen outputs). */
+  const documentsInputs = () => [...apis.flatMap((api) => documentInputs(root, api.file)), 'redocly.yaml'];
+  /** What codegen, the mocks and the sandbox read of those: not the code samples. */
+  const specInputs = () => documentsInputs().filter(isSpec);
+  const generatedFiles = () => filesUnder(root, 'generated');
+  /** What `txc --help` prints: the client's command line and the operation table it reads. */
+  const cliInputs = () => ['generated/operations.ts', ...filesUnder(projectRoot, 'src/cli')];
+  const hashes = new InputHashes();
   const snapshot = mkdtempSync(join(tmpdir(), 'txc-dev-documents-'));
   const servers: DevService[] = apis.map((api) => {
     const port = options.mockPorts[api.name];
@@ -97,7 +115,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       name: 'sandbox',
       url,
       // It reads the documents and generated/, not the code samples.
-      follows: (files) => files.some((file) => file.startsWith('openapi/')),
+      inputs: () => [...specInputs(), ...generatedFiles()],
       start: () =>
         startDevProcess({
           name: 'sandbox',
@@ -146,20 +164,50 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let builtOnce = false;
   const waiting: ((outcome: BuildOutcome) => void)[] = [];
 
-  /** One rebuild, for the files saved since the last (every server restarts when `files` is undefined). */
-  async function build(since: number, files: string[] | undefined): Promise<BuildOutcome> {
-    const seconds = () => ((Date.now() - since) / 1000).toFixed(1);
-    // Lint and render at once; nothing is written until both are clean.
-    const [linted, rendered] = await Promise.all([
-      lint(root),
-      renderGeneratedFiles(root).then(
-        (files) => ({ files }),
-        (error: Error) => ({ error }),
-      ),
+  /**
+   * One rebuild. Each step runs only when the hash of its inputs differs from the one it last
+   * succeeded with. Lint, codegen and the changed docs pages run side by side; nothing is served
+   * until lint and codegen are clean. Then generated/ is written, the docs swapped in, and the
+   * servers whose inputs changed brought up to date.
+   */
+  async function build(since: number): Promise<BuildOutcome> {
+    const elapsed = () => Date.now() - since;
+    const seconds = () => (elapsed() / 1000).toFixed(1);
+    const done: Record<string, number> = {};
+    const skipped: string[] = [];
+    const due = (step: string, inputRoot: string, files: string[]) => {
+      const hash = hashes.changed(step, inputRoot, files);
+      if (hash === undefined) skipped.push(step);
+      return hash;
+    };
+    const lintHash = due('lint', root, documentsInputs());
+    const codegenHash = due('codegen', root, specInputs());
+    const pageHashes = apis.map((api) => ({
+      name: api.name,
+      hash: due(`page ${api.name}`, root, [...documentInputs(root, api.file), 'redocly.yaml']),
+    }));
+    const reuse = pageHashes.filter((page) => page.hash === undefined).map((page) => page.name);
+    const docsDue = reuse.length < apis.length;
+    const [linted, rendered, draft] = await Promise.all([
+      lintHash ? lint(root) : { ok: true, problems: [] },
+      codegenHash
+        ? renderGeneratedFiles(root).then(
+            (files) => ({ files }),
+            (error: Error) => ({ error }),
+          )
+        : { files: undefined },
+      // The cli page is made after codegen has written the operation table it reads.
+      docsDue
+        ? draftDocs(root, siteDir, [...reuse, cliPage]).then(
+            (next) => ({ next }),
+            (error: Error) => ({ error }),
+          )
+        : undefined,
     ]);
     const problems = [...linted.problems];
     if ('error' in rendered && linted.ok) problems.push(`codegen: ${rendered.error.message}`);
     if (!linted.ok || 'error' in rendered) {
+      if (draft && 'next' in draft) discardDocs(siteDir);
       const text = problems.join('\n');
       if (text === lastProblems) log(`still ${problems.length} problem(s), as above`);
       else for (const problem of problems) log(problem);
@@ -169,30 +217,62 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           ? `${linted.ok ? 'codegen' : 'lint'} failed: the last good docs and mocks keep serving`
           : `${linted.ok ? 'codegen' : 'lint'} failed: nothing to serve yet; fix the documents and save`,
       );
-      return { ok: false, problems, ms: Date.now() - since };
+      return { ok: false, problems, ms: elapsed(), done, skipped };
     }
     if (lastProblems !== '') log('the documents are clean again');
     lastProblems = '';
-    const written = await regenerate(root, rendered.files);
-    log(
-      `lint and codegen passed in ${seconds()} s${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`,
-    );
-    const docsStep = rebuildDocs(root, siteDir, files).then(
-      () => {
+    if (lintHash) {
+      hashes.succeeded('lint', lintHash);
+      done.lint = elapsed();
+    }
+    if (codegenHash && rendered.files) {
+      const written = await regenerate(root, rendered.files);
+      hashes.succeeded('codegen', codegenHash);
+      done.codegen = elapsed();
+      log(
+        `lint and codegen passed in ${seconds()} s${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`,
+      );
+    } else log(`lint passed in ${seconds()} s; codegen skipped, the documents' types are unchanged`);
+
+    if (draft && 'error' in draft) {
+      problems.push(`docs: ${draft.error.message}`);
+      log(`docs build failed, the last good docs keep serving: ${draft.error.message}`);
+    }
+    const cliHash = due('page cli', projectRoot, cliInputs());
+    if ((draft && 'next' in draft) || (!draft && cliHash)) {
+      try {
+        if (!draft) await draftDocs(root, siteDir, [...apis.map((api) => api.name), cliPage]);
+        if (cliHash) await writeCliPage(`${siteDir}.next`);
+        swapDocs(siteDir);
+        for (const page of pageHashes) {
+          if (!page.hash) continue;
+          hashes.succeeded(`page ${page.name}`, page.hash);
+          done[`page ${page.name}`] = elapsed();
+        }
+        if (cliHash) {
+          hashes.succeeded('page cli', cliHash);
+          done['page cli'] = elapsed();
+        }
         const pages = docs.reload();
         log(`docs rebuilt in ${seconds()} s${pages > 0 ? `; ${pages} open page(s) reloading` : ''}`);
-      },
-      (error: Error) => {
-        problems.push(`docs: ${error.message}`);
-        log(`docs build failed, the last good docs keep serving: ${error.message}`);
-      },
-    );
-    const updating = servers.filter(
-      (server) => files === undefined || server.process === undefined || server.follows(files),
-    );
-    const step = (server: DevService) =>
+      } catch (error) {
+        discardDocs(siteDir);
+        problems.push(`docs: ${(error as Error).message}`);
+        log(`docs build failed, the last good docs keep serving: ${(error as Error).message}`);
+      }
+    }
+    const docsRebuilt = Object.keys(done).some((step) => step.startsWith('page '));
+
+    const updating = servers
+      .map((server) => ({ server, hash: due(server.name, root, server.inputs()) }))
+      .filter(({ server, hash }) => hash !== undefined || server.process === undefined);
+    const step = ({ server, hash }: { server: DevService; hash: string | undefined }) =>
       update(server).then(
-        () => log(`${server.name} up to date in ${seconds()} s`),
+        () => {
+          if (hash) hashes.succeeded(server.name, hash);
+          done[server.name] = elapsed();
+          log(`${server.name} up to date in ${seconds()} s`);
+        },
         (error: Error) =>
           log(
             error instanceof PortInUseError
@@ -200,40 +280,37 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
               : `${server.name} did not start: ${error.message}`,
           ),
       );
-    // What updates in place goes along with the docs; a restart (a new process to load, which
-    // is most of the work) waits until the docs are done, so the open page reloads first.
-    const inPlace = updating.filter((server) => server.process !== undefined && server.refresh);
-    await Promise.all([docsStep, ...inPlace.map(step)]);
-    await Promise.all(updating.filter((server) => !inPlace.includes(server)).map(step));
+    // What updates in place goes first; a restart (a new process to load) after it.
+    const inPlace = updating.filter(({ server }) => server.process !== undefined && server.refresh);
+    await Promise.all(inPlace.map(step));
+    await Promise.all(updating.filter((entry) => !inPlace.includes(entry)).map(step));
     builtOnce = true;
-    log(`up to date in ${seconds()} s: ${['docs', ...updating.map((server) => server.name)].join(', ')}`);
-    return { ok: problems.length === 0, problems, ms: Date.now() - since };
+    const parts = [...(docsRebuilt ? ['docs'] : []), ...updating.map(({ server }) => server.name)];
+    log(`up to date in ${seconds()} s: ${parts.length > 0 ? parts.join(', ') : 'nothing served changed'}`);
+    return { ok: problems.length === 0, problems, ms: elapsed(), done, skipped };
   }
 
   const debounceMs = options.debounceMs ?? 100;
   let running: Promise<void> | undefined;
   let pendingSince: number | undefined;
-  /** The files saved since the last build started; undefined means "rebuild everything". */
-  let pendingFiles: Set<string> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   const runBuilds = async () => {
     while (pendingSince !== undefined && !closed) {
       const since = pendingSince;
-      const files = builtOnce && pendingFiles ? [...pendingFiles] : undefined;
       pendingSince = undefined;
-      pendingFiles = new Set();
       let outcome: BuildOutcome;
       try {
-        outcome = await build(since, files);
+        outcome = await build(since);
       } catch (error) {
         log(`rebuild failed: ${(error as Error).message}`);
-        outcome = { ok: false, problems: [(error as Error).message], ms: Date.now() - since };
-      }
-      // A failed build served nothing new: its files still wait for the next good one.
-      if (!outcome.ok) {
-        if (files === undefined) pendingFiles = undefined;
-        else for (const file of files) pendingFiles?.add(file);
+        outcome = {
+          ok: false,
+          problems: [(error as Error).message],
+          ms: Date.now() - since,
+          done: {},
+          skipped: [],
+        };
       }
       for (const resolve of waiting.splice(0)) resolve(outcome);
       // A save during the build: let its burst of events settle before building again.
@@ -250,14 +327,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }, debounceMs);
   };
 
+  // Recursive: a split document keeps its paths and components in directories under openapi/.
   const watchers: FSWatcher[] = ['openapi', 'docs/samples'].map((directory) =>
-    watch(join(root, directory), (_event, file) => {
+    watch(join(root, directory), { recursive: true }, (_event, file) => {
       // Editors' swap and backup files come and go beside the documents: only sources count.
-      if (closed || (file !== null && !watchedSource.test(file))) return;
+      if (closed || (file !== null && !watchedSource.test(basename(file)))) return;
       if (pendingSince === undefined && builtOnce) log(`\n${directory}/${file ?? ''} changed: rebuilding`);
-      // Without a file name (some platforms) nothing can be skipped.
-      if (file === null) pendingFiles = undefined;
-      else pendingFiles?.add(`${directory}/${file}`);
       schedule(Date.now());
     }),
   );
