@@ -31,7 +31,7 @@ export interface DevServerOptions {
   mockPorts: Record<string, number>;
   /** Port of the sandbox; without it no sandbox is run. */
   sandboxPort?: number;
-  /** Where the docs are built and served from (default `<root>/site`). */
+  /** Where the docs are built and served from (default: a temporary directory, removed on close). */
   siteDir?: string;
   debounceMs?: number;
   log?: (line: string) => void;
@@ -73,7 +73,10 @@ const watchedSource = /^[^.~#][^~#]*\.(ya?ml|json|ts)$/;
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const { root } = options;
   const log = options.log ?? ((line: string) => console.log(line));
-  const siteDir = options.siteDir ?? join(root, 'site');
+  // A directory of its own by default: two npm starts (or one beside `npm run docs` and the browser
+  // tests, which build site/) never swap pages under each other.
+  const ownSite = options.siteDir === undefined;
+  const siteDir = options.siteDir ?? join(mkdtempSync(join(tmpdir(), 'txc-docs-')), 'site');
   const portVariables = options.portVariables ?? {};
   const docs = await serveStatic(siteDir, options.docsPort, {
     liveReload: true,
@@ -356,6 +359,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await Promise.allSettled(servers.map((server) => server.process?.stop()));
       await docs.close();
       rmSync(snapshot, { recursive: true, force: true });
+      if (ownSite) rmSync(join(siteDir, '..'), { recursive: true, force: true });
     },
   };
 }
