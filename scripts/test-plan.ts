@@ -11,3 +11,9 @@ export const testPlan = {
     ['check:package', 'test:package', 'contract', 'contract:sandbox', 'test:browser'],
   ],
 } as const;
+
+/**
+ * Set by `npm test` for its stages: its typecheck stage (`tsc --noEmit`, whose tsconfig includes
+ * the type-level tests) has checked them, so the unit project does not run tsc over them again.
+ */
+export const typesCheckedByTsc = 'TXC_TYPES_CHECKED_BY_TSC';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import runAll from 'npm-run-all2';
 import { projectRoot } from '../model/document.ts';
 import { tarballVariable } from './package-tarball.ts';
-import { testPlan } from './test-plan.ts';
+import { testPlan, typesCheckedByTsc } from './test-plan.ts';
 
 const { first, lanes } = testPlan;
 
@@ -18,6 +18,7 @@ interface StageResult {
 }
 
 process.env[tarballVariable] ??= join(projectRoot, 'reports', 'package', 'txc-api-v4.tgz');
+process.env[typesCheckedByTsc] = '1';
 
 async function runStage(stage: string, label: boolean): Promise<StageResult> {
   const started = performance.now();

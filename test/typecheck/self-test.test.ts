@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
+import { typesCheckedByTsc } from '../../scripts/test-plan.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 
 const vitest = `${projectRoot}node_modules/vitest/vitest.mjs`;
@@ -14,7 +15,8 @@ function typecheck(args: string[]) {
   return spawnSync(process.execPath, [vitest, 'run', ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    // As npm run test:unit runs it alone: with its type-check (npm test leaves that to tsc).
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', [typesCheckedByTsc]: '' },
     timeout: timeLimits.runMs,
   });
 }
