@@ -128,6 +128,11 @@ describe('the watch loop of npm start', () => {
     expect(readFileSync(typesFile, 'utf8')).toContain(`"${edited}"`);
     expect(await mockAnswer()).toContain(`"${edited}"`);
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(before.sandboxStarts + 1);
+    for (const step of ['codegen', `page ${publicApi.name}`, `mock ${publicApi.name}`, 'sandbox'])
+      expect(outcome.done).toHaveProperty([step]);
+    log(
+      `schema edit: generated/ after ${outcome.done.codegen} ms, docs page after ${outcome.done[`page ${publicApi.name}`]} ms, mock after ${outcome.done[`mock ${publicApi.name}`]} ms, all after ${outcome.ms} ms`,
+    );
   });
 
   it('keeps the last good docs and mocks when a save breaks lint, and names the file and line', async () => {
