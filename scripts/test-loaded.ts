@@ -33,10 +33,20 @@ console.log(
   `test:loaded: ${cores} core(s) kept busy by ${hasStressNg ? `stress-ng --cpu ${cores}` : `${cores} busy Node process(es)`} during npm test`,
 );
 const started = performance.now();
-const test = spawn('npm', ['test'], { cwd: projectRoot, stdio: 'inherit' });
+// Its own process group: npm passes a signal to its script but not on down, so a stop reaches the
+// whole run only through the group.
+const test = spawn('npm', ['test'], { cwd: projectRoot, stdio: 'inherit', detached: true });
+const stopTest = (signal: NodeJS.Signals) => {
+  try {
+    if (test.pid !== undefined) process.kill(-test.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+process.on('exit', () => stopTest('SIGKILL'));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
-    test.kill(signal);
+    stopTest(signal);
     stopLoad();
   });
 }
