@@ -193,7 +193,7 @@ ${operationList}
 /** The page of `txc --help` and each subcommand's, by its name among the pages. */
 export const cliPage = 'cli';
 
-/** Writes the `txc` help page into `outDir` (each help text is a run of txc: it takes a while). */
+/** Writes the `txc` help page into `outDir` (txc runs once for all its help texts). */
 export async function writeCliPage(outDir: string): Promise<void> {
   writeFileSync(join(outDir, `${cliPage}.html`), renderCliPage(await collectCliHelp()));
 }

@@ -1,15 +1,16 @@
 // The spec-change loop of `npm start`, on a project root (the project, or a test's copy of it):
 // serve the docs, a Prism mock per document and the sandbox, watch `openapi/` and
-// `docs/samples/`, and on every save lint and render `generated/` (side by side), then write
-// `generated/`, rebuild the pages the save touched (open pages reload themselves), bring the
-// mocks of changed documents up to date (Prism reloads a last-good copy in place,
-// scripts/dev-mock.ts) and restart the sandbox. A save that breaks lint or codegen changes
-// nothing that is served: the last good docs and mocks stay up, and the log says so, with each
-// problem's file and line, once (the same problems again are not repeated).
+// `docs/samples/`, and on every save lint, render `generated/` and draft the docs pages the save
+// touched (side by side), then write `generated/`, swap the pages in (open pages reload
+// themselves), bring the mocks of changed documents up to date (Prism reloads a last-good copy in
+// place, scripts/dev-mock.ts) and restart the sandbox. Every step hashes its inputs and is
+// skipped when they are as when it last succeeded (scripts/input-hashes.ts). A save that breaks
+// lint or codegen changes nothing that is served: the last good docs and mocks stay up, and the
+// log says so, with each problem's file and line, once (the same problems again are not repeated).
 //
-// node:fs.watch on the two directories (not their files: editors save by renaming a new file
-// over the old one) with a short debounce, since one save fires several events; a save during
-// a rebuild queues one more rebuild after it.
+// node:fs.watch, recursive, on the two directories (not their files: editors save by renaming a
+// new file over the old one) with a short debounce, since one save fires several events; a save
+// during a rebuild queues one more rebuild after it.
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
