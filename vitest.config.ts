@@ -37,6 +37,9 @@ const exclude = ['test/package/**', 'test/typecheck/fixtures/**', 'node_modules/
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
+    // expect.poll waits on a condition (a socket closed, a request arrived): its limit too is sized
+    // for a loaded machine, not vitest's default second.
+    expect: { poll: { timeout: timeLimits.unitTestMs } },
     projects: [
       {
         extends: true,
