@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
-import { portIsFree } from '../scripts/port-in-use.ts';
+import { pickFreePorts, portIsFree } from '../scripts/port-in-use.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 
 const children: ChildProcess[] = [];
@@ -53,20 +53,14 @@ async function expectPortsFreed(ports: number[]): Promise<void> {
     .toBe(true);
 }
 
-/** Distinct free ports, all taken at once so that the kernel hands out different ones. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
 describe('children end with their parent, even one killed with SIGKILL', () => {
   it("npm start's mocks and sandbox", async () => {
-    const [docs, publicMock, privateMock, sandbox] = (await freePorts(4)) as [number, number, number, number];
+    const [docs, publicMock, privateMock, sandbox] = (await pickFreePorts(4)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     const { child } = await startUntil(
       ['scripts/start.ts'],
       {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../docs/serve.ts';
 import { projectRoot } from '../model/document.ts';
 import { startDevProcess } from '../scripts/dev-process.ts';
-import { PortInUseError } from '../scripts/port-in-use.ts';
+import { PortInUseError, pickFreePorts } from '../scripts/port-in-use.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-start-'));
 const holders: Server[] = [];
@@ -34,16 +34,8 @@ async function heldPort(): Promise<number> {
   return (holder.address() as { port: number }).port;
 }
 
-/** Distinct free ports, all taken at once so that the kernel hands out different ones. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
+/** Distinct free ports, from outside the range the kernel hands to connections. */
+const freePorts = pickFreePorts;
 
 function start(env: NodeJS.ProcessEnv, args: string[] = []) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/start.ts'), ...args], {

@@ -3,10 +3,10 @@
 // it ends by itself when this process is gone (scripts/exit-with-parent.mjs), so an interrupted,
 // failed or killed run leaves no server behind.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { projectRoot } from '../../model/document.ts';
 import { endWithParentArgs, withParentChannel } from '../../scripts/child-process.ts';
 import { answersHttp } from '../../scripts/dev-process.ts';
+import { pickFreePorts } from '../../scripts/port-in-use.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 
 const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
@@ -60,18 +60,10 @@ function installExitHandlers(): void {
   }
 }
 
-/** A port that was free a moment ago: the kernel's pick for port 0. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
+/** A port that was free a moment ago, from outside the range the kernel hands to connections. */
+export async function freePort(): Promise<number> {
+  const [port] = await pickFreePorts(1);
+  return port as number;
 }
 
 function redactAll(text: string, secrets: string[]): string {

@@ -3,7 +3,6 @@
 // breaks lint changes nothing served and says where the problem is; a sample's save rebuilds the
 // docs only.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,18 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
+import { pickFreePorts } from '../../scripts/port-in-use.ts';
 import { type DevServer, startDevServer } from '../../scripts/watch.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
 for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'docs/getting-started.ts']) {
@@ -76,8 +65,7 @@ const get = async (url: string): Promise<string> => {
 };
 
 beforeAll(async () => {
-  // All at once, so that the kernel hands out distinct ports.
-  const [sandboxPort = 0, ...ports] = await Promise.all([freePort(), ...apis.map(() => freePort())]);
+  const [sandboxPort = 0, ...ports] = await pickFreePorts(apis.length + 1);
   const mockPorts = Object.fromEntries(apis.map((api, index) => [api.name, ports[index] as number]));
   dev = await startDevServer({
     root: copy,
