@@ -16,13 +16,13 @@ export const timeLimits = {
   /** A test that runs in process: calls to local servers, at most a few seconds of real waits. */
   unitTestMs: scaled(30_000),
   /** A test that starts processes (tsx, txc, npm start, Prism, a vitest run, tsc, a browser). */
-  processTestMs: scaled(180_000),
+  processTestMs: scaled(300_000),
   /** A hook that builds or starts what the tests of a file share (servers, a site, a package). */
-  hookMs: scaled(240_000),
+  hookMs: scaled(360_000),
   /** A server process from spawn until it answers HTTP (Prism, the sandbox, `npm start`'s children). */
-  serverStartMs: scaled(90_000),
+  serverStartMs: scaled(120_000),
   /** A program run to completion by a test (txc, a script, a runtime of the package tests). */
-  runMs: scaled(120_000),
+  runMs: scaled(240_000),
   /** From SIGTERM to SIGKILL when a process is stopped. */
   stopGraceMs: scaled(5_000),
   /** Prism reloading a changed document in place before `npm start` restarts it instead. */
