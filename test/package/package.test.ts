@@ -105,8 +105,8 @@ describe('the packed tarball', () => {
   });
 });
 
-// Each runtime is its own process calling the sandbox: they run side by side.
-describe.concurrent('a signed call from the installed package', () => {
+// One after another: every runtime signs with the same key, whose nonces must arrive in order.
+describe('a signed call from the installed package', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26', 'bun', 'deno'])('on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
     const result = await run(runtime.run('call.mjs'));
@@ -120,6 +120,7 @@ describe.concurrent('a signed call from the installed package', () => {
   });
 });
 
+// Neither of these calls the sandbox: each is a process of its own, and they run side by side.
 describe.concurrent('CommonJS', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26'])('require() loads the package on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
