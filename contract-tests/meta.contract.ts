@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { environmentVariables } from '../src/cli/environment.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
@@ -36,7 +37,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Should the run hang, interrupt it: run.ts passes SIGINT on and its Prisms are stopped.
-      signal: AbortSignal.timeout(50_000),
+      signal: AbortSignal.timeout(timeLimits.runMs),
       killSignal: 'SIGINT',
     });
     let output = '';
@@ -128,7 +129,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         if (!isWrite(operationId)) continue;
         expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
       }
-    }, 60_000);
+    });
   },
 );
 

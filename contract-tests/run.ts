@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
 import { targetProblem } from './support/target.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
@@ -40,10 +41,19 @@ if (problem) {
 }
 
 const vitest = `${projectRoot}/node_modules/vitest/vitest.mjs`;
+// vitest ends should this runner be killed (its Prisms end with it in turn): a run stopped by its
+// process group, or this process alone, leaves no server behind.
 const child = spawn(
   process.execPath,
-  [vitest, 'run', '--config', `${projectRoot}/contract-tests/vitest.config.ts`, ...passThrough],
-  { cwd: projectRoot, env, stdio: 'inherit' },
+  [
+    ...endWithParentArgs,
+    vitest,
+    'run',
+    '--config',
+    `${projectRoot}/contract-tests/vitest.config.ts`,
+    ...passThrough,
+  ],
+  { cwd: projectRoot, env, stdio: withParentChannel('inherit', 'inherit', 'inherit') },
 );
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => child.kill(signal));

@@ -4,9 +4,9 @@ import { expect, test } from 'vitest';
 import { runScript } from '../run-script.ts';
 
 // A hang must not outlive the test: the run is killed, and the test then fails on its output.
-const runQuick = () => runScript(['bench/run.ts', '--quick'], { timeoutMs: 50_000 });
+const runQuick = () => runScript(['bench/run.ts', '--quick']);
 
-test('npm run bench -- --quick starts and prints a results row', { timeout: 60_000 }, async () => {
+test('npm run bench -- --quick starts and prints a results row', async () => {
   const { code, stdout, stderr } = await runQuick();
   expect(code, stderr).toBe(0);
   expect(stdout).toContain('#### End to end');

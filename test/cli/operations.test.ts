@@ -39,7 +39,7 @@ const activePlan = () => {
   return plan;
 };
 
-describe('txc against the sandbox', { timeout: 60_000 }, () => {
+describe('txc against the sandbox', () => {
   it('has one subcommand per operation of the documents', () => {
     expect(cliOperations.map((operation) => operation.facts.operationId).sort()).toEqual(
       Object.keys(operations).sort(),

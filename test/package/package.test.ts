@@ -3,10 +3,10 @@
 // in a browser bundle built with esbuild's defaults, and through the openapi-fetch middleware.
 // Every signed call goes to the sandbox, which verifies the signature.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import { type ApiDocument, dereference, loadApiDocuments, projectRoot } from '..
 import { isRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient } from '../../src/index.ts';
 import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 
@@ -42,7 +44,7 @@ function run(
     execFile(
       binary,
       args,
-      { cwd: consumer, env: { ...consumerEnvironment(), ...extraEnvironment }, timeout: 60_000 },
+      { cwd: consumer, env: { ...consumerEnvironment(), ...extraEnvironment }, timeout: timeLimits.runMs },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ status, stdout, stderr });
@@ -58,14 +60,12 @@ function lastJsonLine(output: string): unknown {
 
 beforeAll(async () => {
   consumer = mkdtempSync(join(tmpdir(), 'txc-consumer-'));
-  // The build's progress lines (Redocly's bundling) go to stderr: kept for the error, not printed.
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    env: cleanEnvironment(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  tarball = join(consumer, packed.trim().split('\n').pop() as string);
+  // Within `npm test`, check:package has just built and packed it: install that very tarball.
+  const packed = process.env[tarballVariable];
+  if (packed && existsSync(packed)) {
+    tarball = join(consumer, basename(packed));
+    copyFileSync(packed, tarball);
+  } else tarball = buildAndPack(projectRoot, consumer, cleanEnvironment());
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
   const openapiFetch = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).dependencies[
     'openapi-fetch'
@@ -86,7 +86,7 @@ beforeAll(async () => {
   expectedBalance = (await client.POST('/api/v4/main-account/balance')).data;
   await client.close();
   expect(expectedBalance).toBeTypeOf('object');
-}, 240_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();
@@ -161,6 +161,7 @@ describe('the shipped OpenAPI documents', () => {
   });
 });
 
+// One after another: every runtime signs with the same key, whose nonces must arrive in order.
 describe('a signed call from the installed package', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26', 'bun', 'deno'])('on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
@@ -175,7 +176,8 @@ describe('a signed call from the installed package', () => {
   });
 });
 
-describe('CommonJS', () => {
+// Neither of these calls the sandbox: each is a process of its own, and they run side by side.
+describe.concurrent('CommonJS', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26'])('require() loads the package on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
     const result = await run(runtime.run('require.cjs'));
@@ -188,7 +190,7 @@ describe('CommonJS', () => {
   });
 });
 
-describe('strict TypeScript consumers', () => {
+describe.concurrent('strict TypeScript consumers', () => {
   it.each(['nodenext', 'bundler'])('type-check with moduleResolution %s', async (mode) => {
     const result = await run([
       process.execPath,
@@ -249,7 +251,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     corsSandbox = await startSandbox({ port: 0, corsOrigins: [origin] });
     // Chromium resolves the page's second name to the same local server; it is not a secure context.
     browser = await launchChromium([`--host-resolver-rules=MAP ${pageHost} 127.0.0.1`]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -264,7 +266,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     const tab = await context.newPage();
     const query = new URLSearchParams({ key: key.apiKey, secret: key.secret, baseUrl: corsSandbox.url });
     await tab.goto(`${origin}/index.html?${query}`);
-    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: 20_000 });
+    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: timeLimits.runMs });
     const result = await tab.evaluate(() => (globalThis as { result?: unknown }).result);
     await context.close();
     return result;

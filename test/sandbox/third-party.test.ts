@@ -26,9 +26,11 @@ interface Outcome {
   body: unknown;
 }
 
+let lastCallEnded = 0;
 async function ccxtCall(path: string, params: Record<string, unknown>): Promise<Outcome> {
-  // ccxt's nonce is the millisecond clock: two calls in one millisecond would collide.
-  await new Promise((resolve) => setTimeout(resolve, 2));
+  // ccxt's nonce is the millisecond clock: two calls in one millisecond would collide. A call
+  // waits for the clock to pass the millisecond in which the last one ended.
+  while (Date.now() <= lastCallEnded) await new Promise((resolve) => setImmediate(resolve));
   const method = `v4PrivatePost${path
     .replace('/api/v4/', '')
     .split(/[/-]/)
@@ -41,6 +43,8 @@ async function ccxtCall(path: string, params: Record<string, unknown>): Promise<
     return { ok: true, body };
   } catch {
     return { ok: false, body: JSON.parse(String(exchange.last_http_response)) };
+  } finally {
+    lastCallEnded = Date.now();
   }
 }
 
