@@ -17,6 +17,7 @@ for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'doc
 }
 const apis = loadApiDocuments(copy);
 const publicApi = apis.find((api) => api.name === 'public-v4') ?? (apis[0] as (typeof apis)[number]);
+const documentFile = join(copy, publicApi.file);
 const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 
 /**
