@@ -1,11 +1,17 @@
 // Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`.
-// The body the caller passes (without `request` and `nonce`) is signed as our own client signs it,
-// through the same signer and the same process-wide nonce sequence, and sent as those exact bytes.
+// The body the caller passes (without `request` and `nonce`) is signed as our own client signs it, through the
+// same signer, the same process-wide nonce sequence and the same window-mode hold, and sent as
+// those exact bytes.
 import type { Middleware } from 'openapi-fetch';
+import type { signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
-import type { SignedFields } from './call-types.ts';
 import { ConfigurationError } from './errors.ts';
-import { createRequestSigner, type SigningOptions } from './sign-request.ts';
+import { createRequestSigner, type SigningOptions } from './signing.ts';
+import { Deadline } from './waits.ts';
+
+export type { SigningOptions };
+
+type SignedFields = (typeof signedBodyFields)[number];
 
 type WithoutSignedFields<Operation> = Operation extends {
   requestBody: { content: { 'application/json': infer Body } };
@@ -29,7 +35,8 @@ export type CallerPaths = {
 /**
  * An openapi-fetch middleware that signs every request: it adds `request` (the path called, without
  * the base URL's prefix) and `nonce` (and `nonceWindow`) to the JSON body, serializes it once as
- * compact JSON, signs exactly those bytes and sets the three signing headers.
+ * compact JSON, signs exactly those bytes and sets the three signing headers. A window-mode hold
+ * ends early, with the reason, when the request's signal aborts.
  */
 export function createSigningMiddleware(options: SigningOptions): Middleware {
   const { sign } = createRequestSigner(options);
@@ -45,9 +52,12 @@ export function createSigningMiddleware(options: SigningOptions): Middleware {
       if (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields))) {
         throw new ConfigurationError('body', 'a signed request needs a JSON object body');
       }
-      const signed = await sign(schemaPath, fields as Record<string, unknown> | undefined);
-      for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) {
-        await new Promise((resolve) => setTimeout(resolve, hold));
+      const holding = new Deadline(0, request.signal);
+      let signed: Awaited<ReturnType<typeof sign>>;
+      try {
+        signed = await sign(schemaPath, fields as Record<string, unknown> | undefined, undefined, holding);
+      } finally {
+        holding.clear();
       }
       const headers = new Headers(request.headers);
       headers.set('content-type', 'application/json');

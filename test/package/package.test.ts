@@ -180,7 +180,7 @@ describe('a browser page bundled with esbuild defaults', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(bundled.metafile.inputs);
-    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/web.js'))).toBe(true);
+    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/fetch.js'))).toBe(true);
     expect(inputs.filter((input) => /undici|^node:/.test(input))).toEqual([]);
     writeFileSync(
       join(consumer, 'site/index.html'),
