@@ -10,6 +10,8 @@ import {
   type CallResult,
   createEngine,
   type Engine,
+  type Hooks,
+  hookNames,
   type Limit,
   type RetryPolicy,
   resolveRetryPolicy,
@@ -47,6 +49,8 @@ export interface ClientOptions {
   rateLimit?: boolean | { limits?: Partial<Record<OperationId, Limit>> };
   /** Sent as User-Agent. */
   userAgent?: string;
+  /** Functions that see each step of every call (secret-free events); none by default. */
+  hooks?: Hooks;
 }
 
 export interface PrivateClientOptions extends ClientOptions, SigningOptions {}
@@ -61,6 +65,8 @@ export interface VisibleOptions {
   readonly rateLimit: ClientOptions['rateLimit'];
   readonly userAgent: string | undefined;
   readonly fetch: 'custom' | 'default';
+  /** The events hooks are set for. */
+  readonly hooks: readonly string[];
   readonly apiKey?: string;
   readonly apiSecret?: '[redacted]';
   readonly nonceWindow?: boolean;
@@ -119,7 +125,7 @@ const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 function checkOptions(options: ClientOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new ConfigurationError('options', 'must be an object');
-  const { timeoutMs, userAgent, fetch, maxResponseBytes, transport } = options;
+  const { timeoutMs, userAgent, fetch, maxResponseBytes, transport, hooks } = options;
   const timeoutProblem = timeoutMs === undefined ? undefined : timerMsProblem(timeoutMs);
   if (timeoutProblem) throw new ConfigurationError('timeoutMs', `${timeoutProblem} (0: none)`);
   if (maxResponseBytes !== undefined && !(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
@@ -137,6 +143,32 @@ function checkOptions(options: ClientOptions): void {
   }
   const retryProblem = retryPolicyProblem(options.retry);
   if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
+  if (hooks !== undefined) {
+    if (typeof hooks !== 'object' || hooks === null)
+      throw new ConfigurationError('hooks', 'must be an object');
+    for (const [name, list] of Object.entries(hooks)) {
+      if (!(hookNames as readonly string[]).includes(name)) {
+        throw new ConfigurationError(
+          `hooks.${name}`,
+          `is not an event; the events are ${hookNames.join(', ')}`,
+        );
+      }
+      if (list !== undefined && !(Array.isArray(list) && list.every((hook) => typeof hook === 'function'))) {
+        throw new ConfigurationError(`hooks.${name}`, 'must be an array of functions');
+      }
+    }
+  }
+}
+
+/** The hooks that are set, copied (a later change to the caller's arrays changes nothing), or none. */
+function ownHooks(hooks: Hooks | undefined): Hooks | undefined {
+  if (!hooks) return undefined;
+  const own: Record<string, readonly unknown[]> = {};
+  for (const name of hookNames) {
+    const list = hooks[name];
+    if (list && list.length > 0) own[name] = [...list];
+  }
+  return Object.keys(own).length > 0 ? (own as Hooks) : undefined;
 }
 
 /**
@@ -180,7 +212,10 @@ function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
 }
 
 /** The redacted view of the options: what is safe to log. */
-function visibleOptions(options: ClientOptions | PrivateClientOptions): VisibleOptions {
+function visibleOptions(
+  options: ClientOptions | PrivateClientOptions,
+  hooks: Hooks | undefined,
+): VisibleOptions {
   const visible: VisibleOptions = {
     // Checked at creation: it holds no credentials.
     baseUrl: options.baseUrl,
@@ -191,6 +226,7 @@ function visibleOptions(options: ClientOptions | PrivateClientOptions): VisibleO
     rateLimit: options.rateLimit ?? true,
     userAgent: options.userAgent,
     fetch: options.fetch ? 'custom' : 'default',
+    hooks: Object.keys(hooks ?? {}),
   };
   if (!('apiKey' in options)) return visible;
   return {
@@ -226,6 +262,7 @@ function engineFor(
   checkOptions(options);
   const signer = signing ? createRequestSigner(signing) : undefined;
   const baseUrl = resolveBaseUrl(api, options);
+  const hooks = ownHooks(options.hooks);
   const engine = createEngine({
     baseUrl,
     transport: options.transport,
@@ -235,32 +272,33 @@ function engineFor(
     retry: resolveRetryPolicy(options.retry),
     rateLimit: options.rateLimit ?? true,
     userAgent: options.userAgent,
+    hooks,
     signer,
     scope: scope ?? `public:${new URL(baseUrl).origin}`,
   });
-  return engine;
+  return { engine, hooks };
 }
 
 export function createPublicClient(options: ClientOptions = {}): PublicClient {
-  const engine = engineFor('public-v4', options, undefined);
+  const { engine, hooks } = engineFor('public-v4', options, undefined);
   const client = {
     GET: (path: string, init?: CallOptions) => engine.call('get', path, undefined, init),
     close: () => engine.close(),
   };
   engines.set(client, engine);
   // The generic signature is enforced at the call site; the engine checks paths at run time.
-  return describable('PublicClient', client, visibleOptions(options)) as PublicClient;
+  return describable('PublicClient', client, visibleOptions(options, hooks)) as PublicClient;
 }
 
 export function createPrivateClient(options: PrivateClientOptions): PrivateClient {
-  const engine = engineFor('private-v4', options, `key:${options?.apiKey}`, options);
+  const { engine, hooks } = engineFor('private-v4', options, `key:${options?.apiKey}`, options);
   const client = {
     POST: (path: string, init?: CallOptions & { body?: unknown }) =>
       engine.call('post', path, init?.body, init),
     close: () => engine.close(),
   };
   engines.set(client, engine);
-  return describable('PrivateClient', client, visibleOptions(options)) as PrivateClient;
+  return describable('PrivateClient', client, visibleOptions(options, hooks)) as PrivateClient;
 }
 
 /**

@@ -1,8 +1,8 @@
 // The engine: one call from the client's arguments to its result. It finds the route, checks the
 // caller's input, waits for the rate limiter, and runs the attempts: a deadline, a connection
 // leased from the transport, the request signed on it (signing.ts), sent, and the answer read
-// (errors.ts); a retry where the documents allow it. Everything the API defines (paths, limits,
-// body rules, what may be repeated) comes from generated/.
+// (errors.ts); a retry where the documents allow it. Hooks see each step, secret-free. Everything
+// the API defines (paths, limits, body rules, what may be repeated) comes from generated/.
 import { type BodyRules, backoff, type FieldRule } from '../generated/operations.ts';
 import type { clientRoutes } from '../generated/routes.ts';
 import {
@@ -32,6 +32,106 @@ export type CallResult<Data, ErrorBody> =
   | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
 
 type AnyResult = CallResult<unknown, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Hooks: functions the caller gives that see each step of a call. They observe and cannot
+// change anything; their events hold names, numbers and kinds only (never a header, a body, a
+// key or a secret), so they may be logged or exported as they are.
+
+interface EventBase {
+  /** The same number for every event of one call (unique in the process). */
+  readonly callId: number;
+  readonly operationId: string;
+}
+
+/** A call begins (its path is an operation of the documents). */
+export interface StartEvent extends EventBase {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+}
+
+/** An attempt goes out: it holds a connection and is signed. */
+export interface RequestEvent extends EventBase {
+  /** 1 for the first. */
+  readonly attempt: number;
+  /** How long the attempt waited for a free connection (ms). */
+  readonly connectionWaitMs: number;
+  /** How long the nonce window held it back so that its nonce stays within the window (ms). */
+  readonly nonceHeldMs: number;
+}
+
+/** An attempt's answer arrived, whatever its status. */
+export interface AnswerEvent extends EventBase {
+  readonly attempt: number;
+  readonly status: number;
+  /** From the attempt's start to the answer's last byte (ms). */
+  readonly latencyMs: number;
+}
+
+/** An attempt failed and the call will be sent again after `delayMs`. */
+export interface RetryEvent extends EventBase {
+  /** The attempt that failed. */
+  readonly attempt: number;
+  readonly errorKind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly delayMs: number;
+}
+
+/** The rate limiter held the call back before an attempt. */
+export interface RateLimitWaitEvent extends EventBase {
+  readonly attempt: number;
+  readonly waitedMs: number;
+}
+
+/** The call ends with an error (its result's `error`). */
+export interface ErrorEvent extends EventBase {
+  readonly attempts: number;
+  readonly errorKind: ApiErrorKind;
+  readonly status: number | undefined;
+}
+
+/** The call is over, with data or an error. */
+export interface EndEvent extends EventBase {
+  readonly ok: boolean;
+  readonly attempts: number;
+  readonly status: number | undefined;
+  readonly errorKind: ApiErrorKind | undefined;
+  /** From the call's start to its result (ms). */
+  readonly durationMs: number;
+}
+
+export interface Hooks {
+  start?: readonly ((event: StartEvent) => void)[];
+  request?: readonly ((event: RequestEvent) => void)[];
+  answer?: readonly ((event: AnswerEvent) => void)[];
+  retry?: readonly ((event: RetryEvent) => void)[];
+  rateLimitWait?: readonly ((event: RateLimitWaitEvent) => void)[];
+  error?: readonly ((event: ErrorEvent) => void)[];
+  end?: readonly ((event: EndEvent) => void)[];
+}
+
+export const hookNames = ['start', 'request', 'answer', 'retry', 'rateLimitWait', 'error', 'end'] as const;
+
+/**
+ * Calls each hook with the event, frozen. A hook that throws does not change the call (an order
+ * placed is still reported placed): its error is thrown again on its own, as an uncaught
+ * exception, as Node's diagnostics channels do with a subscriber's.
+ */
+function emit<Event extends EventBase>(hooks: readonly ((event: Event) => void)[] | undefined, event: Event) {
+  if (!hooks) return;
+  Object.freeze(event);
+  for (const hook of hooks) {
+    try {
+      hook(event);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+let lastCallId = 0;
 
 // ---------------------------------------------------------------------------------------------
 // Checks: the caller's input, before anything is signed or sent. A body is copied once into
@@ -340,6 +440,7 @@ export interface EngineSettings {
   retry: RetryPolicy | undefined;
   rateLimit: RateLimitOption;
   userAgent?: string | undefined;
+  hooks?: Hooks | undefined;
   /** Private clients: signs each attempt. */
   signer?: RequestSigner | undefined;
   /** Whose nonces and rate windows: `key:<apiKey>`, or `public:<origin>`. */
@@ -369,6 +470,13 @@ function failure(route: RouteFacts, kind: ApiErrorKind, message: string, field?:
   return { error: new ApiError(message, { kind, operationId: route.operationId, field }) };
 }
 
+/** One call followed by hooks. */
+interface Trace {
+  readonly callId: number;
+  /** Attempts begun so far. */
+  attempts: number;
+}
+
 /** What is loaded when a client is made (the transport and the route table), not on the call. */
 interface Loaded {
   transport: Transport;
@@ -376,7 +484,7 @@ interface Loaded {
 }
 
 export function createEngine(settings: EngineSettings): Engine {
-  const { baseUrl, timeoutMs, retry, rateLimit, signer, scope } = settings;
+  const { baseUrl, timeoutMs, retry, rateLimit, hooks, signer, scope } = settings;
   // Header names as Headers would hold them: lowercase.
   const baseHeaders: Record<string, string> = {};
   if (signer) baseHeaders['content-type'] = 'application/json';
@@ -430,8 +538,49 @@ export function createEngine(settings: EngineSettings): Engine {
   }
 
   function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions | undefined) {
-    if (loaded) return attempts(loaded, entryFor(loaded, method, path), body, init);
-    return loading.then((ready) => attempts(ready, entryFor(ready, method, path), body, init));
+    if (loaded) return run(loaded, entryFor(loaded, method, path), body, init);
+    return loading.then((ready) => run(ready, entryFor(ready, method, path), body, init));
+  }
+
+  function run(ready: Loaded, entry: RouteEntry, body: unknown, init: CallOptions | undefined) {
+    // Without hooks, nothing follows the call: no id, no clock, no event.
+    return hooks ? traced(hooks, ready, entry, body, init) : attempts(ready, entry, body, init, undefined);
+  }
+
+  /** A call followed by hooks: its id, its start, the attempts made, its end. */
+  async function traced(
+    hooks: Hooks,
+    ready: Loaded,
+    entry: RouteEntry,
+    body: unknown,
+    init: CallOptions | undefined,
+  ): Promise<AnyResult> {
+    const { route } = entry;
+    const trace: Trace = { callId: ++lastCallId, attempts: 0 };
+    const { callId } = trace;
+    const { operationId } = route;
+    const started = performance.now();
+    emit(hooks.start, {
+      callId,
+      operationId,
+      method: route.method === 'get' ? 'GET' : 'POST',
+      path: route.path,
+    });
+    const result = await attempts(ready, entry, body, init, trace);
+    const { error } = result;
+    const status = error ? error.status : result.response.status;
+    if (error)
+      emit(hooks.error, { callId, operationId, attempts: error.attempts, errorKind: error.kind, status });
+    emit(hooks.end, {
+      callId,
+      operationId,
+      ok: !error,
+      attempts: Math.max(1, trace.attempts),
+      status,
+      errorKind: error?.kind,
+      durationMs: performance.now() - started,
+    });
+    return result;
   }
 
   async function attempts(
@@ -439,6 +588,7 @@ export function createEngine(settings: EngineSettings): Engine {
     entry: RouteEntry,
     body: unknown,
     init: CallOptions | undefined,
+    trace: Trace | undefined,
   ): Promise<AnyResult> {
     const { route, target } = entry;
     if (closed) return failure(route, 'closed', describeFailure('closed', route.operationId));
@@ -473,9 +623,12 @@ export function createEngine(settings: EngineSettings): Engine {
     if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
     const window = entry.window;
     const { transport } = ready;
+    const callId = trace?.callId ?? 0;
     for (let attempt = 1; ; attempt++) {
+      if (trace) trace.attempts = attempt;
       // A free permit (or no limiter) is taken without a promise.
       if (window && !window.tryTake()) {
+        const waitStarted = performance.now();
         const waiting = new Deadline(0, signal, owner);
         try {
           await window.take(waiting);
@@ -484,20 +637,47 @@ export function createEngine(settings: EngineSettings): Engine {
         } finally {
           waiting.clear();
         }
+        if (hooks)
+          emit(hooks.rateLimitWait, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            waitedMs: performance.now() - waitStarted,
+          });
       }
       // The attempt, awaited here rather than in a function of its own: one promise less a call.
       const deadline = new Deadline(attemptMs, signal, owner);
+      const attemptStarted = hooks ? performance.now() : 0;
       let outcome: AnyResult;
       let lease: Lease | undefined;
       try {
         const leasing = transport.lease(target, deadline);
         lease = leasing instanceof Promise ? await leasing : leasing;
+        const leased = hooks ? performance.now() : 0;
         const signing = signer ? signer.sign(route.path, fields, baseHeaders, deadline) : unsigned;
         const outgoing = signing instanceof Promise ? await signing : signing;
         if (deadline.ended) throw deadline.reason;
+        if (hooks) {
+          emit(hooks.request, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            connectionWaitMs: leased - attemptStarted,
+            nonceHeldMs: (outgoing as { heldMs?: number }).heldMs ?? 0,
+          });
+        }
         const sending = lease;
         lease = undefined;
         const answer = await sending.send(outgoing);
+        if (hooks) {
+          emit(hooks.answer, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            status: answer.response.status,
+            latencyMs: performance.now() - attemptStarted,
+          });
+        }
         outcome = readAnswer(route.operationId, answer, scrub);
       } catch (cause) {
         // A lease not sent on (the deadline ended while it was signed) goes back unused.
@@ -522,6 +702,16 @@ export function createEngine(settings: EngineSettings): Engine {
       const delay = retryDelayMs(policy, attempt, error.retryAfterMs);
       // The server asks for a longer wait than the policy allows: its answer is the result.
       if (delay === undefined) return counted(outcome, error, attempt);
+      if (hooks) {
+        emit(hooks.retry, {
+          callId,
+          operationId: route.operationId,
+          attempt,
+          errorKind: error.kind,
+          status: error.status,
+          delayMs: delay,
+        });
+      }
       const waiting = new Deadline(0, signal, owner);
       try {
         await waiting.wait(delay);

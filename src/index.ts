@@ -1,4 +1,4 @@
-// The package's entry: the clients, their errors and types, the signing middleware for
+// The package's entry: the clients, their hooks, errors and types, the signing middleware for
 // openapi-fetch, and the generated facts a caller may want (servers, the ActionType values).
 export { servers } from '../generated/operations.ts';
 export type * as PrivateApi from '../generated/private-v4.ts';
@@ -20,14 +20,22 @@ export {
   type VisibleOptions,
 } from './client.ts';
 export {
+  type AnswerEvent,
   type BodyRules,
   type CallOptions,
   type CallResult,
   checkBody,
   defaultRetryPolicy,
+  type EndEvent,
+  type ErrorEvent,
   type FieldRule,
+  type Hooks,
   type Limit,
+  type RateLimitWaitEvent,
+  type RequestEvent,
+  type RetryEvent,
   type RetryPolicy,
+  type StartEvent,
   type Violation,
 } from './engine.ts';
 export { type Answer, ApiError, type ApiErrorKind, ConfigurationError, type ResponseLike } from './errors.ts';
