@@ -6,12 +6,27 @@ import { arrayAt, at, isRecord, recordAt, stringAt } from '../model/json.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+type Source = 'specification' | 'observed-upstream';
+
 interface RateLimit {
   requests: number;
   windowSeconds: number;
-  source: 'specification' | 'observed-upstream';
+  source: Source;
   description: string;
 }
+
+/**
+ * x-retry-safe in its object form: the operation may be repeated only when the body carries a
+ * non-empty value for `idempotencyKey`, a field whose repeat the service refuses (a client order
+ * id), so that a repeat cannot act twice.
+ */
+export interface RetrySafeByKey {
+  idempotencyKey: string;
+  source: Source;
+}
+
+/** x-retry-safe as the client reads it: always, never, or only with the key in the body. */
+export type RetrySafe = boolean | RetrySafeByKey;
 
 /** A body field as tools show it: the client's rule plus what a reader needs (help, enum names). */
 export interface FieldFacts extends FieldRule {
@@ -38,7 +53,7 @@ export interface OperationFacts {
   path: string;
   auth: 'none' | 'signed';
   rateLimit: { requests: number; windowSeconds: number; source: RateLimit['source'] };
-  retrySafe: boolean;
+  retrySafe: RetrySafe;
   /** x-writes: the call changes state (moves money, cancels); tools keep it off live targets. */
   writes: boolean;
   partnerOnly: boolean;
@@ -90,6 +105,23 @@ function bodyFacts(operation: any): BodyFacts | undefined {
   };
 }
 
+/** x-retry-safe read: a boolean, or the object form with its key field (it must name one). */
+function retrySafeFacts(operationId: string, value: unknown): RetrySafe {
+  if (typeof value === 'boolean') return value;
+  const key = at(value, 'idempotencyKey');
+  const source = at(value, 'source');
+  if (
+    typeof key === 'string' &&
+    key !== '' &&
+    (source === 'specification' || source === 'observed-upstream')
+  ) {
+    return { idempotencyKey: key, source };
+  }
+  throw new Error(
+    `${operationId}: x-retry-safe must be true, false or { idempotencyKey, source, description }, not ${JSON.stringify(value)}`,
+  );
+}
+
 export interface ServerFacts {
   name: string;
   url: string;
@@ -121,7 +153,7 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
             windowSeconds: rateLimit.windowSeconds,
             source: rateLimit.source,
           },
-          retrySafe: operation['x-retry-safe'],
+          retrySafe: retrySafeFacts(operation.operationId, operation['x-retry-safe']),
           writes: operation['x-writes'],
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],
@@ -189,7 +221,8 @@ export function collectClientRoutes(facts: OperationFacts[]) {
         method,
         path,
         rateLimit: { requests: rateLimit.requests, windowSeconds: rateLimit.windowSeconds },
-        retrySafe,
+        // The client needs only the key; where the fact comes from is for tools.
+        retrySafe: typeof retrySafe === 'boolean' ? retrySafe : { idempotencyKey: retrySafe.idempotencyKey },
         ...(body && {
           body: {
             required: body.required.filter((field) => !shared.has(field)),

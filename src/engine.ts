@@ -316,8 +316,9 @@ function callOptionsProblem(init: unknown): Violation | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Retries: opt-in, only for operations the documents mark x-retry-safe, only on failures that a
-// later attempt can cure, with exponential backoff and jitter (by default the operator's
+// Retries: opt-in, only for operations the documents mark x-retry-safe (or, for those whose
+// repeat the service refuses by a key, only when the body carries that key), only on failures
+// that a later attempt can cure, with exponential backoff and jitter (by default the operator's
 // advice, x-backoff in the documents), never sooner than the server's Retry-After. Each attempt
 // is signed again with a fresh nonce.
 
@@ -379,6 +380,19 @@ export function retryDelayMs(
   return Math.min(maxTimerMs, Math.max(step * (1 + random() / 2), retryAfterMs ?? 0));
 }
 
+/**
+ * Whether this call may be sent again: the documents say the operation may always be repeated,
+ * or may be repeated when its body carries a non-empty key whose repeat the service refuses (a
+ * client order id: a second order with it is refused, not placed). Otherwise never: an order,
+ * an investment, anything that moves money is sent once.
+ */
+function mayRepeat(route: RouteFacts, fields: Readonly<Record<string, unknown>> | undefined): boolean {
+  const safe = route.retrySafe;
+  if (typeof safe === 'boolean') return safe;
+  const key = fields?.[safe.idempotencyKey];
+  return (typeof key === 'string' && key !== '') || (typeof key === 'number' && Number.isFinite(key));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rate limits: a sliding window per API key (or public origin) and operation, with the documents'
 // limits, so that the client waits instead of earning a 429.
@@ -418,7 +432,7 @@ export interface RouteFacts {
   readonly method: string;
   readonly path: string;
   readonly rateLimit: Limit;
-  readonly retrySafe: boolean;
+  readonly retrySafe: boolean | { readonly idempotencyKey: string };
   readonly body?: BodyRules & { readonly required: readonly string[] };
 }
 
@@ -618,8 +632,7 @@ export function createEngine(settings: EngineSettings): Engine {
 
     const signal = init?.signal;
     const attemptMs = init?.timeoutMs ?? timeoutMs;
-    // Only operations the documents mark x-retry-safe are ever sent more than once.
-    const policy = retry && route.retrySafe ? retry : undefined;
+    const policy = retry && mayRepeat(route, fields) ? retry : undefined;
     if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
     const window = entry.window;
     const { transport } = ready;
