@@ -1,27 +1,18 @@
 // The clients: openapi-fetch's call shape (`{ data, error, response }`) over the generated paths,
 // their options (checked at creation, with the option named when one is wrong), and the redacted
 // view that is safe to show. A call goes from here to the engine (engine.ts), which does the rest.
+// What a call needs (the engine, the transport, the route table) loads when a client is made, not
+// with the package: the entry holds only what must be there at import.
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import { type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
+import { backoff, type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
-import {
-  type CallOptions,
-  type CallResult,
-  createEngine,
-  type Engine,
-  type Hooks,
-  hookNames,
-  type Limit,
-  type RetryPolicy,
-  resolveRetryPolicy,
-  retryPolicyProblem,
-} from './engine.ts';
+import type { CallOptions, CallResult, Engine, EngineSettings, Hooks, Limit } from './engine.ts';
 import { ConfigurationError } from './errors.ts';
 import { createRequestSigner, type SigningOptions } from './signing.ts';
 import type { FetchLike } from './transport/fetch.ts';
 import type { Transport } from './transport/types.ts';
-import { defaultTimeoutMs, timerMsProblem } from './waits.ts';
+import { type RetryPolicy, retryPolicyProblem, timerMsProblem } from './waits.ts';
 
 export type { OperationId };
 export type ApiName = keyof typeof servers;
@@ -117,9 +108,38 @@ export interface PublicClient {
   readonly options: VisibleOptions;
 }
 
+/** An attempt's time limit unless the caller sets one. */
+const defaultTimeoutMs = 10_000;
 const defaultMaxResponseBytes = 4 * 1024 * 1024;
+
+/** The operator's advice after a 429 (x-backoff in the documents): from 1 s, doubling, up to 30 s. */
+export const defaultRetryPolicy: RetryPolicy = {
+  attempts: 4,
+  baseDelayMs: backoff.initialSeconds * 1000,
+  maxDelayMs: backoff.maxSeconds * 1000,
+};
+
+/** The retry option as a policy: off, the defaults, or the defaults with the fields given. */
+function resolveRetryPolicy(option: boolean | Partial<RetryPolicy> | undefined): RetryPolicy | undefined {
+  if (!option) return undefined;
+  if (option === true) return defaultRetryPolicy;
+  const given = Object.entries(option).filter(([, value]) => value !== undefined);
+  return { ...defaultRetryPolicy, ...Object.fromEntries(given) };
+}
 /** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
 const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** The events a hook may be set for (a record, so that one left out of it does not compile). */
+const hookEvents: Record<keyof Hooks, true> = {
+  start: true,
+  request: true,
+  answer: true,
+  retry: true,
+  rateLimitWait: true,
+  error: true,
+  end: true,
+};
+const hookNames = Object.keys(hookEvents) as (keyof Hooks)[];
 
 /** Throws a ConfigurationError naming the first option that is not usable. */
 function checkOptions(options: ClientOptions): void {
@@ -253,6 +273,46 @@ function describable<Client extends object>(kind: string, client: Client, option
 /** Each client's engine, for calls whose path is known only at run time (`callByPath`). */
 const engines = new WeakMap<object, Engine>();
 
+/**
+ * The engine of a client, loaded with its transport and the route table as the client is made,
+ * so that a first call's deadline never includes their loading: a call made meanwhile waits for
+ * them before its deadline starts. Closed before they are loaded, it is closed as it loads, so
+ * that no call waiting for it is sent.
+ */
+function loadEngine(settings: EngineSettings, options: ClientOptions): Engine {
+  let engine: Engine | undefined;
+  let closing: Promise<void> | undefined;
+  const loading = Promise.all([
+    import('./engine.ts'),
+    options.transport ??
+      (options.fetch
+        ? import('./transport/fetch.ts').then((module) => module.createFetchTransport(options.fetch))
+        : import('#transport').then((module) => module.createDefaultTransport())),
+    import('../generated/routes.ts'),
+  ]).then(([module, transport, routes]) => {
+    engine = module.createEngine(settings, transport, routes.clientRoutes);
+    if (closing) engine.close();
+    return engine;
+  });
+  // A failed load is reported to the calls that need it, never as an unhandled rejection.
+  loading.catch(() => undefined);
+  return {
+    call: (method, path, body, init) =>
+      engine
+        ? engine.call(method, path, body, init)
+        : loading.then((ready) => ready.call(method, path, body, init)),
+    close() {
+      closing ??= engine
+        ? engine.close()
+        : loading.then(
+            (ready) => ready.close(),
+            () => undefined,
+          );
+      return closing;
+    },
+  };
+}
+
 function engineFor(
   api: ApiName,
   options: ClientOptions,
@@ -263,10 +323,8 @@ function engineFor(
   const signer = signing ? createRequestSigner(signing) : undefined;
   const baseUrl = resolveBaseUrl(api, options);
   const hooks = ownHooks(options.hooks);
-  const engine = createEngine({
+  const settings: EngineSettings = {
     baseUrl,
-    transport: options.transport,
-    fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
     retry: resolveRetryPolicy(options.retry),
@@ -275,8 +333,8 @@ function engineFor(
     hooks,
     signer,
     scope: scope ?? `public:${new URL(baseUrl).origin}`,
-  });
-  return { engine, hooks };
+  };
+  return { engine: loadEngine(settings, options), hooks };
 }
 
 export function createPublicClient(options: ClientOptions = {}): PublicClient {

@@ -3,7 +3,7 @@
 // leased from the transport, the request signed on it (signing.ts), sent, and the answer read
 // (errors.ts); a retry where the documents allow it. Hooks see each step, secret-free. Everything
 // the API defines (paths, limits, body rules, what may be repeated) comes from generated/.
-import { type BodyRules, backoff, type FieldRule } from '../generated/operations.ts';
+import type { BodyRules, FieldRule } from '../generated/operations.ts';
 import type { clientRoutes } from '../generated/routes.ts';
 import {
   ApiError,
@@ -16,9 +16,16 @@ import {
   readAnswer,
 } from './errors.ts';
 import type { RequestSigner } from './signing.ts';
-import type { FetchLike } from './transport/fetch.ts';
 import type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
-import { Deadline, endDeadlinesOf, keyState, maxTimerMs, Permits, timerMsProblem } from './waits.ts';
+import {
+  Deadline,
+  endDeadlinesOf,
+  keyState,
+  Permits,
+  type RetryPolicy,
+  retryDelayMs,
+  timerMsProblem,
+} from './waits.ts';
 
 export type { BodyRules, FieldRule };
 
@@ -109,8 +116,6 @@ export interface Hooks {
   error?: readonly ((event: ErrorEvent) => void)[];
   end?: readonly ((event: EndEvent) => void)[];
 }
-
-export const hookNames = ['start', 'request', 'answer', 'retry', 'rateLimitWait', 'error', 'end'] as const;
 
 /**
  * Calls each hook with the event, frozen. A hook that throws does not change the call (an order
@@ -322,63 +327,7 @@ function callOptionsProblem(init: unknown): Violation | undefined {
 // advice, x-backoff in the documents), never sooner than the server's Retry-After. Each attempt
 // is signed again with a fresh nonce.
 
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const defaultRetryPolicy: RetryPolicy = {
-  attempts: 4,
-  baseDelayMs: backoff.initialSeconds * 1000,
-  maxDelayMs: backoff.maxSeconds * 1000,
-};
-
-export function resolveRetryPolicy(
-  option: boolean | Partial<RetryPolicy> | undefined,
-): RetryPolicy | undefined {
-  if (!option) return undefined;
-  if (option === true) return defaultRetryPolicy;
-  const given = Object.entries(option).filter(([, value]) => value !== undefined);
-  return { ...defaultRetryPolicy, ...Object.fromEntries(given) };
-}
-
-/** The first field of a retry policy that is not usable, with what it must be. */
-export function retryPolicyProblem(option: unknown): Violation | undefined {
-  if (option === undefined || typeof option === 'boolean') return undefined;
-  if (typeof option !== 'object' || option === null) {
-    return { field: 'retry', message: 'must be a boolean or a policy object' };
-  }
-  const { attempts, baseDelayMs, maxDelayMs } = option as Partial<Record<keyof RetryPolicy, unknown>>;
-  if (attempts !== undefined && !(Number.isInteger(attempts) && (attempts as number) >= 1)) {
-    return { field: 'retry.attempts', message: 'must be an integer, 1 or more' };
-  }
-  for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
-    const problem = value === undefined ? undefined : timerMsProblem(value);
-    if (problem) return { field: `retry.${field}`, message: problem };
-  }
-  return undefined;
-}
-
 const retryableKinds = new Set<ApiErrorKind>(['rate-limited', 'server-error', 'transport', 'timeout']);
-
-/**
- * Delay before attempt `attempt + 1`: the exponential step (capped), plus up to half of it again
- * at random so that clients refused together do not retry together, and never sooner than the
- * server's Retry-After. Undefined when the server asks for a longer wait than the policy's
- * `maxDelayMs`: the call then ends with the server's answer rather than wait that long.
- */
-export function retryDelayMs(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfterMs: number | undefined,
-  random: () => number = Math.random,
-): number | undefined {
-  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.min(maxTimerMs, Math.max(step * (1 + random() / 2), retryAfterMs ?? 0));
-}
 
 /**
  * Whether this call may be sent again: the documents say the operation may always be repeated,
@@ -446,9 +395,6 @@ interface RouteEntry {
 export interface EngineSettings {
   /** Without a trailing slash. */
   baseUrl: string;
-  /** The transport to use; else `fetch`'s, else the runtime's (`#transport`). */
-  transport?: Transport | undefined;
-  fetch?: FetchLike | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetryPolicy | undefined;
@@ -459,8 +405,6 @@ export interface EngineSettings {
   signer?: RequestSigner | undefined;
   /** Whose nonces and rate windows: `key:<apiKey>`, or `public:<origin>`. */
   scope: string;
-  /** Route facts other than the generated ones (tests of facts the documents do not use yet). */
-  routes?: Readonly<Record<string, RouteFacts>> | undefined;
 }
 
 export interface Engine {
@@ -491,13 +435,15 @@ interface Trace {
   attempts: number;
 }
 
-/** What is loaded when a client is made (the transport and the route table), not on the call. */
-interface Loaded {
-  transport: Transport;
-  byMethod: { get: Map<string, RouteEntry>; post: Map<string, RouteEntry> };
-}
-
-export function createEngine(settings: EngineSettings): Engine {
+/**
+ * The engine of one client, over its transport and the route table (the generated one, or facts
+ * the documents do not use yet, in tests).
+ */
+export function createEngine(
+  settings: EngineSettings,
+  transport: Transport,
+  routes: Readonly<Record<string, RouteFacts>>,
+): Engine {
   const { baseUrl, timeoutMs, retry, rateLimit, hooks, signer, scope } = settings;
   // Header names as Headers would hold them: lowercase.
   const baseHeaders: Record<string, string> = {};
@@ -508,33 +454,18 @@ export function createEngine(settings: EngineSettings): Engine {
   // This engine's deadlines, for close().
   const owner = {};
   let closed = false;
+  // Each route by method and path, with its target made once.
+  const byMethod = { get: new Map<string, RouteEntry>(), post: new Map<string, RouteEntry>() };
+  for (const route of Object.values(routes)) {
+    const target = {
+      url: baseUrl + route.path,
+      method: route.method.toUpperCase(),
+      maxResponseBytes: settings.maxResponseBytes,
+    };
+    byMethod[route.method as 'get' | 'post']?.set(route.path, { route, target, window: undefined });
+  }
 
-  // The transport and the route table load as the client is made, so that a first call's deadline
-  // never includes their loading: each call waits for them, if it must, before its deadline starts.
-  let loaded: Loaded | undefined;
-  const loading = Promise.all([
-    settings.transport ??
-      (settings.fetch
-        ? import('./transport/fetch.ts').then((module) => module.createFetchTransport(settings.fetch))
-        : import('#transport').then((module) => module.createDefaultTransport())),
-    settings.routes ?? import('../generated/routes.ts').then((module) => module.clientRoutes),
-  ]).then(([transport, table]) => {
-    const byMethod = { get: new Map<string, RouteEntry>(), post: new Map<string, RouteEntry>() };
-    for (const route of Object.values(table) as readonly RouteFacts[]) {
-      const target = {
-        url: baseUrl + route.path,
-        method: route.method.toUpperCase(),
-        maxResponseBytes: settings.maxResponseBytes,
-      };
-      byMethod[route.method as 'get' | 'post']?.set(route.path, { route, target, window: undefined });
-    }
-    loaded = { transport, byMethod };
-    return loaded;
-  });
-  // A failed load is reported to the calls that need it, never as an unhandled rejection.
-  loading.catch(() => undefined);
-
-  function entryFor({ byMethod }: Loaded, method: 'get' | 'post', path: string): RouteEntry {
+  function entryFor(method: 'get' | 'post', path: string): RouteEntry {
     const entry = byMethod[method].get(path);
     if (!entry) {
       throw new ConfigurationError(
@@ -552,19 +483,17 @@ export function createEngine(settings: EngineSettings): Engine {
   }
 
   function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions | undefined) {
-    if (loaded) return run(loaded, entryFor(loaded, method, path), body, init);
-    return loading.then((ready) => run(ready, entryFor(ready, method, path), body, init));
+    return run(entryFor(method, path), body, init);
   }
 
-  function run(ready: Loaded, entry: RouteEntry, body: unknown, init: CallOptions | undefined) {
+  function run(entry: RouteEntry, body: unknown, init: CallOptions | undefined) {
     // Without hooks, nothing follows the call: no id, no clock, no event.
-    return hooks ? traced(hooks, ready, entry, body, init) : attempts(ready, entry, body, init, undefined);
+    return hooks ? traced(hooks, entry, body, init) : attempts(entry, body, init, undefined);
   }
 
   /** A call followed by hooks: its id, its start, the attempts made, its end. */
   async function traced(
     hooks: Hooks,
-    ready: Loaded,
     entry: RouteEntry,
     body: unknown,
     init: CallOptions | undefined,
@@ -580,7 +509,7 @@ export function createEngine(settings: EngineSettings): Engine {
       method: route.method === 'get' ? 'GET' : 'POST',
       path: route.path,
     });
-    const result = await attempts(ready, entry, body, init, trace);
+    const result = await attempts(entry, body, init, trace);
     const { error } = result;
     const status = error ? error.status : result.response.status;
     if (error)
@@ -598,7 +527,6 @@ export function createEngine(settings: EngineSettings): Engine {
   }
 
   async function attempts(
-    ready: Loaded,
     entry: RouteEntry,
     body: unknown,
     init: CallOptions | undefined,
@@ -635,7 +563,6 @@ export function createEngine(settings: EngineSettings): Engine {
     const policy = retry && mayRepeat(route, fields) ? retry : undefined;
     if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
     const window = entry.window;
-    const { transport } = ready;
     const callId = trace?.callId ?? 0;
     for (let attempt = 1; ; attempt++) {
       if (trace) trace.attempts = attempt;
@@ -744,8 +671,7 @@ export function createEngine(settings: EngineSettings): Engine {
       const reason = new ClientClosedError('the client was closed');
       // Every wait of every call ends at once: attempts, rate-limit waits, retry delays.
       endDeadlinesOf(owner, reason);
-      const ready = loaded ?? (await loading.catch(() => undefined));
-      await ready?.transport.close(reason);
+      await transport.close(reason);
     },
   };
 }

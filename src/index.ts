@@ -9,6 +9,7 @@ export {
   type ClientOptions,
   createPrivateClient,
   createPublicClient,
+  defaultRetryPolicy,
   type OperationId,
   type PrivateClient,
   type PrivateClientOptions,
@@ -19,28 +20,26 @@ export {
   unwrap,
   type VisibleOptions,
 } from './client.ts';
-export {
-  type AnswerEvent,
-  type BodyRules,
-  type CallOptions,
-  type CallResult,
-  checkBody,
-  defaultRetryPolicy,
-  type EndEvent,
-  type ErrorEvent,
-  type FieldRule,
-  type Hooks,
-  type Limit,
-  type RateLimitWaitEvent,
-  type RequestEvent,
-  type RetryEvent,
-  type RetryPolicy,
-  type StartEvent,
-  type Violation,
+// Types only: the engine loads when a client is made, not with the package.
+export type {
+  AnswerEvent,
+  BodyRules,
+  CallOptions,
+  CallResult,
+  EndEvent,
+  ErrorEvent,
+  FieldRule,
+  Hooks,
+  Limit,
+  RateLimitWaitEvent,
+  RequestEvent,
+  RetryEvent,
+  StartEvent,
+  Violation,
 } from './engine.ts';
 export { type Answer, ApiError, type ApiErrorKind, ConfigurationError, type ResponseLike } from './errors.ts';
 export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
 export { createSigner, type Signature, type Signer, type SigningOptions } from './signing.ts';
 export type { FetchLike } from './transport/fetch.ts';
 export type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
-export type { Deadline } from './waits.ts';
+export type { Deadline, RetryPolicy } from './waits.ts';

@@ -1,18 +1,79 @@
-// Every wait of a call, written once: the time limits a timer can take, the deadline that bounds
-// an attempt (and the one abortable wait, `deadline.wait`), the permits that calls queue for
+// Every wait of a call, written once: the time limits a timer can take, the retry delays, the one
+// abortable wait, the deadline that bounds an attempt, the permits that calls queue for
 // (connection slots and rate windows alike), and the state the process keeps per API key (its
 // nonce sequence and its rate windows). Nothing here knows about HTTP, signing or the documents.
 
 /** The longest delay a timer takes: a longer one fires at once. */
 export const maxTimerMs = 2 ** 31 - 1;
 
-/** An attempt's time limit unless the caller sets one. */
-export const defaultTimeoutMs = 10_000;
-
 /** What is wrong with a number of milliseconds a timer is to wait, or undefined. */
 export function timerMsProblem(ms: unknown): string | undefined {
   if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= maxTimerMs) return undefined;
   return `must be a number of milliseconds from 0 to ${maxTimerMs}`;
+}
+
+/**
+ * The one abortable wait: resolves after `ms`, or rejects with the signal's reason as soon as it
+ * aborts. Its timer keeps the process alive: a script waiting to retry must not exit undone.
+ */
+export function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, maxTimerMs),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** How a call is retried: how many attempts in all, and the delays between them. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The first field of a retry policy that is not usable, with what it must be. */
+export function retryPolicyProblem(option: unknown): { field: string; message: string } | undefined {
+  if (option === undefined || typeof option === 'boolean') return undefined;
+  if (typeof option !== 'object' || option === null) {
+    return { field: 'retry', message: 'must be a boolean or a policy object' };
+  }
+  const { attempts, baseDelayMs, maxDelayMs } = option as Partial<Record<keyof RetryPolicy, unknown>>;
+  if (attempts !== undefined && !(Number.isInteger(attempts) && (attempts as number) >= 1)) {
+    return { field: 'retry.attempts', message: 'must be an integer, 1 or more' };
+  }
+  for (const [field, value] of Object.entries({ baseDelayMs, maxDelayMs })) {
+    const problem = value === undefined ? undefined : timerMsProblem(value);
+    if (problem) return { field: `retry.${field}`, message: problem };
+  }
+  return undefined;
+}
+
+/**
+ * Delay before attempt `attempt + 1`: the exponential step (capped), plus up to half of it again
+ * at random so that clients refused together do not retry together, and never sooner than the
+ * server's Retry-After. Undefined when the server asks for a longer wait than the policy's
+ * `maxDelayMs`: the call then ends with the server's answer rather than wait that long.
+ */
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number | undefined {
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.min(maxTimerMs, Math.max(step * (1 + random() / 2), retryAfterMs ?? 0));
 }
 
 function timeoutError(): DOMException {
@@ -147,22 +208,8 @@ export class Deadline {
 
   /** Resolves after `ms`, or rejects with the reason as soon as the deadline ends. */
   wait(ms: number): Promise<void> {
-    if (this.ended) return Promise.reject(this.reason);
-    return new Promise((resolve, reject) => {
-      const onEnd = () => {
-        clearTimeout(timer);
-        reject(this.reason);
-      };
-      // A timer that keeps the process alive: a script waiting to retry must not exit undone.
-      const timer = setTimeout(
-        () => {
-          this.offEnd(onEnd);
-          resolve();
-        },
-        Math.min(ms, maxTimerMs),
-      );
-      this.onEnd(onEnd);
-    });
+    // A wait is rare (a retry's delay, a window-mode hold): its AbortSignal costs nothing a call.
+    return wait(ms, this.signal);
   }
 
   /** The attempt is over: no timer, no listener on the caller's signal, off the live list. */

@@ -11,6 +11,8 @@ import { type ApiDocument, loadApiDocuments } from '../../model/document.ts';
 import { collectClientRoutes, collectOperationFacts } from '../../scripts/operation-facts.ts';
 import { createEngine, type RouteFacts } from '../../src/engine.ts';
 import { createRequestSigner } from '../../src/signing.ts';
+import { createFetchTransport } from '../../src/transport/fetch.ts';
+import { createDefaultTransport } from '../../src/transport/undici.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { transports } from './transports.ts';
 
@@ -65,17 +67,17 @@ describe.each(transports)('a call retried only with its key (%s transport)', (_,
       if (failure === '503') return response.writeHead(503).end();
       response.socket?.destroy();
     });
-    const engine = createEngine({
+    const transport = fetch ? createFetchTransport(fetch) : createDefaultTransport();
+    const settings = {
       baseUrl: server.url,
-      fetch,
       timeoutMs: 10_000,
       maxResponseBytes: 1024 * 1024,
       retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
       rateLimit: false,
       signer: createRequestSigner({ apiKey: 'order-key', apiSecret: 'order-secret' }),
       scope: 'key:order-key',
-      routes,
-    });
+    };
+    const engine = createEngine(settings, transport, routes);
     try {
       const result = await engine.call('post', orderPath, body, undefined);
       return { result, bodies: server.received.map(sentBody) };
