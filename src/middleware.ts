@@ -1,5 +1,6 @@
-// Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`.
-// The body the caller passes (without `request` and `nonce`) is signed as our own client signs it, through the
+// Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`,
+// also the package's `txc-api-v4/middleware` entry, which loads none of our client. The body the
+// caller passes (without `request` and `nonce`) is signed as our own client signs it, through the
 // same signer, the same process-wide nonce sequence and the same window-mode hold, and sent as
 // those exact bytes.
 import type { Middleware } from 'openapi-fetch';
@@ -7,7 +8,7 @@ import type { signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import { ConfigurationError } from './errors.ts';
 import { createRequestSigner, type SigningOptions } from './signing.ts';
-import { Deadline } from './waits.ts';
+import { wait } from './waits.ts';
 
 export type { SigningOptions };
 
@@ -52,13 +53,13 @@ export function createSigningMiddleware(options: SigningOptions): Middleware {
       if (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields))) {
         throw new ConfigurationError('body', 'a signed request needs a JSON object body');
       }
-      const holding = new Deadline(0, request.signal);
-      let signed: Awaited<ReturnType<typeof sign>>;
-      try {
-        signed = await sign(schemaPath, fields as Record<string, unknown> | undefined, undefined, holding);
-      } finally {
-        holding.clear();
-      }
+      const holding = { wait: (ms: number) => wait(ms, request.signal) };
+      const signed = await sign(
+        schemaPath,
+        fields as Record<string, unknown> | undefined,
+        undefined,
+        holding,
+      );
       const headers = new Headers(request.headers);
       headers.set('content-type', 'application/json');
       for (const [name, value] of Object.entries(signed.headers)) headers.set(name, value);

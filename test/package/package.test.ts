@@ -151,6 +151,28 @@ describe('the openapi-fetch middleware', () => {
     expect(output.balance).toEqual(expectedBalance);
     expect(output.summaryStatus).toBe(200);
   });
+
+  it('from txc-api-v4/middleware, a bundle holds signing and none of the client', async () => {
+    const bundled = await build({
+      absWorkingDir: consumer,
+      entryPoints: ['middleware.mjs'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      external: ['openapi-fetch'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const ours = Object.keys(bundled.metafile.inputs)
+      .filter((input) => input.includes('txc-api-v4/dist/'))
+      .map((input) => input.replace(/^.*txc-api-v4\/dist\//, ''));
+    expect(ours).toContain('src/middleware.js');
+    expect(ours).toContain('src/signing.js');
+    for (const part of ['src/client.js', 'src/engine.js', 'src/transport/undici.js', 'generated/routes.js']) {
+      expect(ours).not.toContain(part);
+    }
+  });
 });
 
 describe('the txc command line, installed', () => {
