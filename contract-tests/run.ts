@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { contractVariables } from '../model/environment.ts';
 import { targetProblem } from './support/target.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
@@ -23,9 +24,9 @@ for (let index = 0; index < args.length; index++) {
     }
     return next;
   };
-  if (flag === '--target') env.CONTRACT_TARGET = value();
-  else if (flag === '--junit') env.CONTRACT_JUNIT = resolve(value());
-  else if (flag === '--seed') env.CONTRACT_SEED = value();
+  if (flag === '--target') env[contractVariables.target] = value();
+  else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
+  else if (flag === '--seed') env[contractVariables.seed] = value();
   else if (flag === '--help' || flag === '-h') {
     console.log(usage);
     process.exit(0);
@@ -33,7 +34,7 @@ for (let index = 0; index < args.length; index++) {
 }
 
 // What the target needs (credentials, ids), checked before vitest starts: one line, exit code 2.
-const problem = targetProblem(env.CONTRACT_TARGET?.trim() || 'mock', env);
+const problem = targetProblem(env[contractVariables.target]?.trim() || 'mock', env);
 if (problem) {
   console.error(problem);
   process.exit(2);

@@ -4,13 +4,14 @@
 // the root's global setup (the projects do not extend the root, so they do not repeat it), and
 // both projects call it.
 import { defineConfig } from 'vitest/config';
+import { contractVariables } from '../model/environment.ts';
 import { sourceAliases } from '../vitest.resolve.ts';
 import { transportNames } from './support/transport-names.ts';
 
-const junit = process.env.CONTRACT_JUNIT;
+const junit = process.env[contractVariables.junit];
 const root = new URL('..', import.meta.url).pathname;
 // A real target sees one key from every worker: one file at a time keeps its nonces rising.
-const mock = !process.env.CONTRACT_TARGET || process.env.CONTRACT_TARGET === 'mock';
+const mock = !process.env[contractVariables.target] || process.env[contractVariables.target] === 'mock';
 
 export default defineConfig({
   resolve: { alias: sourceAliases },

@@ -6,8 +6,8 @@
 // is one line naming it and its variable, before anything is built.
 import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
 import { PortInUseError, portInUseLine, portIsFree } from './port-in-use.ts';
 import { startDevServer } from './watch.ts';
 

@@ -13,9 +13,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../sandbox/server.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
 import { createPrivateClient, type Hooks } from '../src/index.ts';
 
 const recipe = [...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]

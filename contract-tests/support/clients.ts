@@ -8,7 +8,7 @@
 import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { Answer, ApiError } from '../../src/errors.ts';
 import { createSigner, nextNonce } from '../../src/signing.ts';

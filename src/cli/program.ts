@@ -2,7 +2,7 @@
 // alias), its flags from the request schema, the connection flags every call shares, and `ops`.
 import { Command, Option } from 'commander';
 import { servers } from '../../generated/operations.ts';
-import { environmentVariables } from './environment.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import { exitCodes } from './exit-codes.ts';
 import { commanderOption, type FieldFlag, fieldFlags, flagName } from './flags.ts';
 import { cliOperations, type RetrySafe } from './operations.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import { runScript } from '../run-script.ts';
 import { call, defaultFixture } from './helpers.ts';
 
