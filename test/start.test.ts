@@ -46,7 +46,7 @@ async function freePorts(count: number): Promise<number[]> {
 }
 
 function start(env: NodeJS.ProcessEnv, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/start.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'docs/start.ts'), ...args], {
     cwd: projectRoot,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
-import { type Run, runScript } from '../run-script.ts';
+import { type Run, runScript } from '../../scripts/run-node.ts';
 
 export const txcEntry = join(projectRoot, 'src/cli/txc.ts');
 

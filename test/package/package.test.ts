@@ -14,8 +14,8 @@ import { type StaticServer, serveStatic } from '../../docs/serve.ts';
 import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { cleanEnvironment, installRuntimes, type Runtime } from '../../scripts/runtimes.ts';
 import { createPrivateClient } from '../../src/index.ts';
-import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 
 const key = credentialKey(loadFixture());
 let consumer: string;

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type DevServer, startDevServer } from '../../docs/watch.ts';
 import { dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
-import { type DevServer, startDevServer } from '../../scripts/watch.ts';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -13,13 +13,13 @@
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveStatic } from '../docs/serve.ts';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
+import { mockService } from '../scripts/dev-mock.ts';
+import { type DevService, startDevProcess } from '../scripts/dev-process.ts';
+import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { PortInUseError } from '../scripts/port-in-use.ts';
 import { lint, rebuildDocs, regenerate } from './dev-build.ts';
-import { mockService } from './dev-mock.ts';
-import { type DevService, startDevProcess } from './dev-process.ts';
-import { renderGeneratedFiles } from './generated-files.ts';
-import { PortInUseError } from './port-in-use.ts';
+import { serveStatic } from './serve.ts';
 
 export interface DevServerOptions {
   /** The project whose documents are watched and built (the project itself, or a copy). */

@@ -4,10 +4,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
 import { loadApiDocuments } from '../model/document.ts';
-import { renderGeneratedFiles } from './generated-files.ts';
-import { collectOperationFacts } from './operation-facts.ts';
+import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { collectOperationFacts } from '../scripts/operation-facts.ts';
+import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
   ok: boolean;
