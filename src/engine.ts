@@ -4,7 +4,6 @@
 // (errors.ts); a retry where the documents allow it. Hooks see each step, secret-free. Everything
 // the API defines (paths, limits, body rules, what may be repeated) comes from generated/.
 import type { BodyRules, FieldRule } from '../generated/operations.ts';
-import type { clientRoutes } from '../generated/routes.ts';
 import {
   ApiError,
   type ApiErrorKind,
@@ -372,9 +371,6 @@ export function rateWindow(scope: string, option: RateLimitOption, route: RouteF
 // ---------------------------------------------------------------------------------------------
 // The engine.
 
-/** The generated table's type: every route's facts as literals. */
-export type RouteTable = typeof clientRoutes;
-
 /** What the engine reads of a route; the generated table's entries are of this shape. */
 export interface RouteFacts {
   readonly operationId: string;
@@ -382,7 +378,7 @@ export interface RouteFacts {
   readonly path: string;
   readonly rateLimit: Limit;
   readonly retrySafe: boolean | { readonly idempotencyKey: string };
-  readonly body?: BodyRules & { readonly required: readonly string[] };
+  readonly body?: BodyRules;
 }
 
 /** A route as one engine uses it: its target (made once) and its rate window (found on first use). */
