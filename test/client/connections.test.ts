@@ -12,6 +12,9 @@ const sockets: Socket[] = [];
 let inFlight = 0;
 let hangUpNext = false;
 let mostInFlight = 0;
+/** Answers are held until this many requests are in flight (a latch, not a delay), then all go. */
+let holdUntil = 1;
+const held: (() => void)[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -19,8 +22,7 @@ beforeAll(async () => {
     mostInFlight = Math.max(mostInFlight, inFlight);
     request.resume();
     request.on('end', () => {
-      // Held a moment, so that concurrent calls overlap on the server.
-      setTimeout(() => {
+      held.push(() => {
         inFlight--;
         if (hangUpNext) {
           hangUpNext = false;
@@ -28,7 +30,8 @@ beforeAll(async () => {
           return;
         }
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      }, 20);
+      });
+      if (held.length >= holdUntil) for (const answer of held.splice(0)) answer();
     });
   });
   server.on('connection', (socket) => sockets.push(socket));
@@ -60,6 +63,8 @@ it('calls one after another share one connection', async () => {
 it('concurrent calls each have a connection, reused by the next burst', async () => {
   const before = sockets.length;
   mostInFlight = 0;
+  // Nothing is answered until all eight are on the server: each must have a connection of its own.
+  holdUntil = 8;
   const client = newClient();
   const burst = async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => client.POST(mainBalancePath)));
@@ -72,6 +77,7 @@ it('concurrent calls each have a connection, reused by the next burst', async ()
   await burst();
   await burst();
   expect(sockets.length - before).toBe(opened);
+  holdUntil = 1;
   await client.close();
 });
 
