@@ -86,16 +86,18 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the built code, its declarations, the documents, README and LICENSE, and nothing else', () => {
+    // Of model/, only the environment variables' names, which txc reads.
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     const files = listing.map((entry) => entry.replace(/^package\//, ''));
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('dist/generated/operations.js');
+    expect(files).toContain('dist/model/environment.js');
     expect(files).toContain('openapi/private-v4.yaml');
     expect(files).toContain('LICENSE');
     const unexpected = files.filter(
       (file) =>
-        !/^(dist\/(src|generated)\/.+\.(js|d\.ts|js\.map)|openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
+        !/^(dist\/(src\/.+|generated\/.+|model\/environment)\.(js|d\.ts|js\.map)|openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
           file,
         ),
     );
