@@ -6,9 +6,11 @@ import { sourceAliases } from './vitest.resolve.ts';
 /**
  * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke,
  * txc, the sandbox command, npm start, the Redocly wrapper and the prerequisites check, the spec
- * watch loop and gate, the type tests' self-test, and the ones making thousands of calls: nonce
- * sequences, window-mode freshness, the sandbox's rate limits): the slow project. Everything else
- * is the unit project, quick feedback (`npm run test:unit`, under 30 s on a 2-core machine).
+ * watch loop and gate, the type tests' self-test, a hook's uncaught error, a slow transport load,
+ * and the ones making
+ * thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
+ * project. Everything else is the unit project, quick feedback (`npm run test:unit`, under 30 s
+ * on a 2-core machine).
  */
 const slow = [
   'test/documents/drift.test.ts',
@@ -22,6 +24,8 @@ const slow = [
   'test/spec/watch.test.ts',
   'test/spec/gate.test.ts',
   'test/client/queued-exit.test.ts',
+  'test/client/throwing-hook.test.ts',
+  'test/client/first-call.test.ts',
   'test/typecheck/self-test.test.ts',
   'test/start.test.ts',
   'test/exit-with-parent.test.ts',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../model/document.ts';
+import { contractVariables } from '../model/environment.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 import { context } from './support/context.ts';
@@ -36,9 +37,9 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       try {
         // Each variable of the recipe is one the sandbox prints, under the same name.
         const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-        delete env.CONTRACT_TARGET;
-        delete env.CONTRACT_JUNIT;
-        delete env.CONTRACT_ALLOW_WRITES;
+        delete env[contractVariables.target];
+        delete env[contractVariables.junit];
+        delete env[contractVariables.allowWrites];
         for (const name of Object.keys(recipe.env)) {
           expect(sandbox.values, `the sandbox prints ${name}`).toHaveProperty(name);
           env[name] = sandbox.values[name];

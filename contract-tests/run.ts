@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { contractVariables } from '../model/environment.ts';
 import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
 import { targetProblem } from './support/target.ts';
 
@@ -24,9 +25,9 @@ for (let index = 0; index < args.length; index++) {
     }
     return next;
   };
-  if (flag === '--target') env.CONTRACT_TARGET = value();
-  else if (flag === '--junit') env.CONTRACT_JUNIT = resolve(value());
-  else if (flag === '--seed') env.CONTRACT_SEED = value();
+  if (flag === '--target') env[contractVariables.target] = value();
+  else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
+  else if (flag === '--seed') env[contractVariables.seed] = value();
   else if (flag === '--help' || flag === '-h') {
     console.log(usage);
     process.exit(0);
@@ -34,7 +35,7 @@ for (let index = 0; index < args.length; index++) {
 }
 
 // What the target needs (credentials, ids), checked before vitest starts: one line, exit code 2.
-const problem = targetProblem(env.CONTRACT_TARGET?.trim() || 'mock', env);
+const problem = targetProblem(env[contractVariables.target]?.trim() || 'mock', env);
 if (problem) {
   console.error(problem);
   process.exit(2);

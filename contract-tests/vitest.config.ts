@@ -5,14 +5,15 @@
 // they do not repeat it), and both projects call it. Against the mocks, which keep no state, the
 // files and the tests of a file run side by side.
 import { defineConfig } from 'vitest/config';
+import { contractVariables } from '../model/environment.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 import { sourceAliases } from '../vitest.resolve.ts';
 import { transportBoundFiles, transportNames } from './support/transport-names.ts';
 
-const junit = process.env.CONTRACT_JUNIT;
+const junit = process.env[contractVariables.junit];
 const root = new URL('..', import.meta.url).pathname;
 // A real target sees one key from every worker: one file at a time keeps its nonces rising.
-const mock = !process.env.CONTRACT_TARGET || process.env.CONTRACT_TARGET === 'mock';
+const mock = !process.env[contractVariables.target] || process.env[contractVariables.target] === 'mock';
 
 export default defineConfig({
   resolve: { alias: sourceAliases },

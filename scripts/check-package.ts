@@ -24,6 +24,7 @@ try {
         'esm-only',
         '--entrypoints',
         '.',
+        './middleware',
         './operations',
         '--no-summary',
         '--no-emoji',

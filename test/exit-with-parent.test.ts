@@ -62,7 +62,7 @@ describe('children end with their parent, even one killed with SIGKILL', () => {
       number,
     ];
     const { child } = await startUntil(
-      ['scripts/start.ts'],
+      ['docs/start.ts'],
       {
         DOCS_PORT: String(docs),
         PUBLIC_MOCK_PORT: String(publicMock),

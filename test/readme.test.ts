@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
 import { createPrivateClient, unwrap } from '../src/index.ts';
 
 const blocks = [

@@ -38,7 +38,7 @@ async function heldPort(): Promise<number> {
 const freePorts = pickFreePorts;
 
 function start(env: NodeJS.ProcessEnv, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/start.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'docs/start.ts'), ...args], {
     cwd: projectRoot,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

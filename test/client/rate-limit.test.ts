@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createPrivateClient } from '../../src/index.ts';
-import { SlidingWindow } from '../../src/rate-limit.ts';
+import { Deadline, Permits } from '../../src/waits.ts';
 import { json, startLocalServer } from './local-server.ts';
 import { mainBalancePath } from './paths.ts';
 
@@ -57,43 +57,52 @@ describe('client-side rate limiting', () => {
 
   it('a permit comes back one window after its call has finished, in call order', async () => {
     vi.useFakeTimers();
-    const window = new SlidingWindow({ requests: 2, windowSeconds: 0.05 }, () => Date.now());
+    const window = new Permits(2, 50, () => Date.now());
     const order: number[] = [];
-    const releaseFirst = await window.acquire();
-    const releaseSecond = await window.acquire();
-    const third = window.acquire().then((release) => {
-      order.push(3);
-      return release;
-    });
-    const fourth = window.acquire().then((release) => {
-      order.push(4);
-      return release;
-    });
+    await window.take();
+    await window.take();
+    const third = window.take().then(() => order.push(3));
+    const fourth = window.take().then(() => order.push(4));
     try {
       await vi.advanceTimersByTimeAsync(1000);
-      expect(order).toEqual([]); // nothing released yet: both wait however long it takes
-      releaseSecond();
-      releaseFirst();
+      expect(order).toEqual([]); // nothing given back yet: both wait however long it takes
+      window.give();
+      window.give();
       await vi.advanceTimersByTimeAsync(49);
-      expect(order).toEqual([]); // released, but the window has not passed
+      expect(order).toEqual([]); // given back, but the window has not passed
       await vi.advanceTimersByTimeAsync(2);
       expect(order).toEqual([3, 4]);
-      (await third)();
-      (await fourth)();
+      await third;
+      await fourth;
+      window.give();
+      window.give();
     } finally {
       vi.useRealTimers();
     }
   });
 
   it('a caller that gives up waiting leaves the queue', async () => {
-    const window = new SlidingWindow({ requests: 1, windowSeconds: 0.01 });
-    const release = await window.acquire();
+    const window = new Permits(1, 10);
+    await window.take();
     const controller = new AbortController();
-    const abandoned = window.acquire(controller.signal);
+    const waiting = new Deadline(0, controller.signal);
+    const abandoned = window.take(waiting);
     controller.abort();
-    await expect(abandoned).rejects.toBeDefined();
-    release();
-    const next = await window.acquire();
-    expect(typeof next).toBe('function');
+    await expect(abandoned).rejects.toBe(controller.signal.reason);
+    waiting.clear();
+    window.give();
+    await expect(window.take()).resolves.toBeUndefined();
+  });
+
+  it('connection slots (no window) go to the next waiter as soon as one is given back', async () => {
+    const slots = new Permits(1);
+    expect(slots.tryTake()).toBe(true);
+    expect(slots.tryTake()).toBe(false);
+    const next = slots.take();
+    slots.give();
+    await next;
+    expect(slots.tryTake()).toBe(false);
+    slots.give();
+    expect(slots.tryTake()).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoff } from '../../generated/operations.ts';
 import { createPrivateClient, defaultRetryPolicy } from '../../src/index.ts';
-import { retryDelayMs } from '../../src/retry.ts';
+import { retryDelayMs } from '../../src/waits.ts';
 import { gate } from './latch.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { investPath, mainBalancePath } from './paths.ts';

@@ -19,9 +19,9 @@ import { isRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
+import { cleanEnvironment, installRuntimes, type Runtime } from '../../scripts/runtimes.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient } from '../../src/index.ts';
-import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 
 const key = credentialKey(loadFixture());
 let consumer: string;
@@ -95,17 +95,19 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the built code, its declarations, the documents, README and LICENSE, and nothing else', () => {
+    // Of model/, only the environment variables' names, which txc reads.
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     const files = listing.map((entry) => entry.replace(/^package\//, ''));
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('dist/generated/operations.js');
+    expect(files).toContain('dist/model/environment.js');
     expect(files).toContain('dist/openapi/private-v4.yaml');
     expect(files).toContain('dist/openapi/public-v4.yaml');
     expect(files).toContain('LICENSE');
     const unexpected = files.filter(
       (file) =>
-        !/^(dist\/(src|generated)\/.+\.(js|d\.ts|js\.map)|dist\/openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
+        !/^(dist\/(src\/.+|generated\/.+|model\/environment)\.(js|d\.ts|js\.map)|dist\/openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
           file,
         ),
     );
@@ -211,6 +213,28 @@ describe('the openapi-fetch middleware', () => {
     expect(output.balance).toEqual(expectedBalance);
     expect(output.summaryStatus).toBe(200);
   });
+
+  it('from txc-api-v4/middleware, a bundle holds signing and none of the client', async () => {
+    const bundled = await build({
+      absWorkingDir: consumer,
+      entryPoints: ['middleware.mjs'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      external: ['openapi-fetch'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const ours = Object.keys(bundled.metafile.inputs)
+      .filter((input) => input.includes('txc-api-v4/dist/'))
+      .map((input) => input.replace(/^.*txc-api-v4\/dist\//, ''));
+    expect(ours).toContain('src/middleware.js');
+    expect(ours).toContain('src/signing.js');
+    for (const part of ['src/client.js', 'src/engine.js', 'src/transport/undici.js', 'generated/routes.js']) {
+      expect(ours).not.toContain(part);
+    }
+  });
 });
 
 describe('the txc command line, installed', () => {
@@ -240,7 +264,7 @@ describe('a browser page bundled with esbuild defaults', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(bundled.metafile.inputs);
-    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/web.js'))).toBe(true);
+    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/fetch.js'))).toBe(true);
     expect(inputs.filter((input) => /undici|^node:/.test(input))).toEqual([]);
     writeFileSync(
       join(consumer, 'site/index.html'),

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
-import { runScript } from '../run-script.ts';
+import { environmentVariables } from '../../model/environment.ts';
+import { runScript } from '../../scripts/run-node.ts';
 import { call, defaultFixture } from './helpers.ts';
 
 const children: ChildProcess[] = [];

@@ -4,7 +4,7 @@
 // `runNode` too.
 import { spawn } from 'node:child_process';
 import { projectRoot } from '../model/document.ts';
-import { timeLimits } from '../scripts/time-limits.ts';
+import { timeLimits } from './time-limits.ts';
 
 export interface Run {
   code: number | null;

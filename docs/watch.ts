@@ -14,15 +14,15 @@
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { serveStatic } from '../docs/serve.ts';
-import { cliPage, writeCliPage } from '../docs/site.ts';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
+import { mockService } from '../scripts/dev-mock.ts';
+import { type DevService, startDevProcess } from '../scripts/dev-process.ts';
+import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { documentInputs, filesUnder, InputHashes } from '../scripts/input-hashes.ts';
+import { PortInUseError } from '../scripts/port-in-use.ts';
 import { discardDocs, draftDocs, lint, regenerate, swapDocs } from './dev-build.ts';
-import { mockService } from './dev-mock.ts';
-import { type DevService, startDevProcess } from './dev-process.ts';
-import { renderGeneratedFiles } from './generated-files.ts';
-import { documentInputs, filesUnder, InputHashes } from './input-hashes.ts';
-import { PortInUseError } from './port-in-use.ts';
+import { serveStatic } from './serve.ts';
+import { cliPage, writeCliPage } from './site.ts';
 
 export interface DevServerOptions {
   /** The project whose documents are watched and built (the project itself, or a copy). */

@@ -4,8 +4,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
-import { renderGeneratedFiles } from './generated-files.ts';
+import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
   ok: boolean;
