@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
+import { endWithLauncher } from '../scripts/child-process.ts';
 import { PortInUseError, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
 import { startDevServer } from './watch.ts';
 
@@ -90,6 +91,7 @@ async function stop(reason: string): Promise<void> {
 }
 process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));
+endWithLauncher(() => void stop('npm is gone'));
 
 const first = await dev.nextBuild();
 const key = credentialKey(loadFixture());

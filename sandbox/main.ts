@@ -6,6 +6,7 @@
 // per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it).
 
 import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { endWithLauncher } from '../scripts/child-process.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
 import { faultsFromEnvironment } from './faults.ts';
 import { credentialKey, defaultFixturePath, loadFixture } from './fixture.ts';
@@ -81,3 +82,4 @@ const stop = () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+endWithLauncher(stop);

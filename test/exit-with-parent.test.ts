@@ -10,16 +10,31 @@ import { timeLimits } from '../scripts/time-limits.ts';
 
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children)
+  for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // What an npm run started (its group) goes too, should the test have failed before it ended.
+    if (child.spawnargs[0] === 'npm' && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }
+  }
 });
 
-/** Starts a TypeScript program of the project; resolves with its output once `ready` shows in it. */
-function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+/**
+ * Starts a TypeScript program of the project, or with `npm` an npm script as a user's shell does
+ * (npm leading a process group of its own); resolves with its output once `ready` shows in it.
+ */
+function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, through: 'node' | 'npm' = 'node') {
+  const [command, commandArgs] =
+    through === 'npm'
+      ? ['npm', ['run', '--silent', ...args]]
+      : [process.execPath, ['--import', 'tsx', ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: projectRoot,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: through === 'npm',
   });
   children.push(child);
   let output = '';
@@ -76,6 +91,34 @@ describe('children end with their parent, even one killed with SIGKILL', () => {
       expect(await portIsFree(port), String(port)).toBe(false);
     await killHard(child);
     await expectPortsFreed([publicMock, privateMock, sandbox]);
+  });
+
+  it('npm start killed with SIGKILL: the docs server, the mocks and the sandbox', async () => {
+    const ports = (await pickFreePorts(4)) as [number, number, number, number];
+    const [docs, publicMock, privateMock, sandbox] = ports;
+    const { child } = await startUntil(
+      ['start'],
+      {
+        DOCS_PORT: String(docs),
+        PUBLIC_MOCK_PORT: String(publicMock),
+        PRIVATE_MOCK_PORT: String(privateMock),
+        SANDBOX_PORT: String(sandbox),
+      },
+      /^ {2}sandbox /m,
+      'npm',
+    );
+    for (const port of ports) expect(await portIsFree(port), String(port)).toBe(false);
+    // npm alone dies: the shell and tsx below it are not signalled.
+    await killHard(child);
+    await expectPortsFreed(ports);
+  });
+
+  it('npm run sandbox killed with SIGKILL', async () => {
+    const [port] = (await pickFreePorts(1)) as [number];
+    const { child } = await startUntil(['sandbox'], { SANDBOX_PORT: String(port) }, /TXC_BASE_URL=/, 'npm');
+    expect(await portIsFree(port)).toBe(false);
+    await killHard(child);
+    await expectPortsFreed([port]);
   });
 
   it("the contract runner's vitest and Prisms", async () => {
