@@ -15,6 +15,7 @@ import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { faviconFile, faviconSvg, ownPageHead, readablePage } from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
+import { renderSigningPage, signingPage } from './signing-page.ts';
 
 const run = promisify(execFile);
 
@@ -181,6 +182,9 @@ ${operationList}
     <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
     <p>Every operation in the reference shows its own sample; the samples live in
     <code>docs/samples/</code> and are type-checked with the rest of the code.</p>
+    <h2>Signing without the package</h2>
+    <p id="signing">Recipes that sign a call with curl and openssl, Python's <code>hmac</code> or plain
+    JavaScript: <a href="./${signingPage}.html">signing without the package</a>.</p>
     <h2>Command line</h2>
     <p id="command-line">The <code>txc</code> command line calls every operation from a shell:
     <a href="./cli.html">its --help, per subcommand</a>.</p>
@@ -240,6 +244,8 @@ export async function buildSite(
     join(outDir, 'index.html'),
     renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),
   );
+  // The recipes are code, like txc: read from the project wherever the documents being built live.
+  writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());
   const earlierCli = options.reusePages?.names.includes(cliPage)
     ? join(options.reusePages.from, `${cliPage}.html`)
     : undefined;

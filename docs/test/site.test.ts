@@ -8,13 +8,14 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { operations } from '../../generated/operations.ts';
+import { operations, signingHeaders } from '../../generated/operations.ts';
 import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
+import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, sampleFile } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
@@ -238,6 +239,27 @@ describe('docs site: the txc page', () => {
         expect(text).toContain(`Usage: txc ${operation.name}|${operation.facts.operationId} [options]`);
         expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
       }
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: the signing recipes', () => {
+  it('the index links the signing page, which shows each recipe file as it is', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const href = await page.locator('#signing a').getAttribute('href');
+      await page.goto(new URL(href ?? '', inject('docsUrl')).href, { waitUntil: 'networkidle' });
+      for (const recipe of recipes) {
+        const section = page.locator(`section.recipe#${recipe.id}`);
+        expect(await section.locator('pre.source').textContent()).toBe(recipeSource(recipe));
+        expect(await section.locator('pre.usage').innerText()).toBe(recipeUsage(recipe));
+      }
+      const headers = await page.locator('#signing-headers').innerText();
+      for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
+      await page.screenshot({ path: join(reports, 'docs-signing.png') });
     } finally {
       await page.close();
     }
