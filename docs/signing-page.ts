@@ -2,6 +2,7 @@
 // recipe's file as it is, with the line that runs it.
 import { signingHeaders } from '../generated/operations.ts';
 import { escapeHtml } from './landing.ts';
+import { headerStyle, siteHeader } from './layout.ts';
 import { ownPageHead } from './readable-page.ts';
 import { recipeSource, recipes, recipeUsage } from './recipes.ts';
 
@@ -20,9 +21,10 @@ export function renderSigningPage(root?: string): string {
     .join('\n');
   return `${ownPageHead(
     'Signing without the package',
-    '    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }',
+    `${headerStyle}    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }`,
   )}
 <body>
+${siteHeader('./signing.html')}
   <main>
     <h1>Signing a private call without the package</h1>
     <p><a href="./index.html">Back to the docs</a>. Every private call is a <code>POST</code> whose JSON

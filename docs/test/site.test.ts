@@ -76,7 +76,7 @@ describe('docs site', () => {
     });
   }
 
-  it('the index links every page and shows the API version and the getting-started sample', async () => {
+  it('the landing page: header, navigation, versions told plainly, quick start', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const blocked: string[] = [];
     const errors: string[] = [];
@@ -101,21 +101,68 @@ describe('docs site', () => {
       expect(links).toEqual(
         apis.map((api) => ({ href: `./${api.name}.html`, text: stringAt(api.document, 'info', 'title') })),
       );
-      const versions = [...new Set(apis.map((api) => stringAt(api.document, 'info', 'version')))];
-      expect(await page.locator('#api-version').textContent()).toBe(versions.join(', '));
+      // The API's version is the one in its paths; each document's own version is shown as it is.
+      const pathVersions = new Set(
+        Object.values(operations).map((operation) => operation.path.split('/')[2]),
+      );
+      expect([...pathVersions]).toEqual(['v4']);
+      expect(await page.locator('h1').innerText()).toBe('HTTP API v4');
+      expect(await page.locator('#documents .version').allInnerTexts()).toEqual(
+        apis.map((api) => stringAt(api.document, 'info', 'version')),
+      );
+      // The navigation reaches every page, each of which the server has.
+      const nav = await page
+        .locator('header.site nav a')
+        .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+      expect(nav).toEqual([
+        './index.html',
+        ...apis.map((api) => `./${api.name}.html`),
+        './signing.html',
+        './cli.html',
+      ]);
+      for (const href of nav) {
+        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
+        expect(response.status(), href ?? '').toBe(200);
+      }
+      // Quick start: install, sign, first call.
+      expect(await page.locator('#quick-start + ol h3').allInnerTexts()).toEqual([
+        'Install',
+        'Sign',
+        'First call',
+      ]);
+      expect(await page.locator('#install').innerText()).toContain('npm pack');
       const sample = await page.locator('#getting-started').textContent();
       expect(sample).toContain("from 'txc-api-v4'");
       expect(sample).toContain('createPrivateClient');
-      // Every link on the index leads to a page the server has.
-      for (const { href } of links) {
-        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
-        expect(response.status()).toBe(200);
-      }
+      await page.screenshot({ path: join(reports, 'docs-landing.png'), fullPage: true });
       await page.screenshot({ path: join(reports, 'docs-index.png'), fullPage: true });
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  it("the reference pages show each server's origin, not a path under the docs' own origin", async () => {
+    for (const api of apis) {
+      const page = await browser.newPage();
+      await page.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => route.abort('blockedbyclient'),
+      );
+      try {
+        await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
+        const rendered = await page.locator('#redoc').innerHTML();
+        expect(rendered, api.name).not.toMatch(/\{base_url/);
+        expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
+        const servers = (api.document as { servers?: { variables?: Record<string, { default: string }> }[] })
+          .servers;
+        for (const server of servers ?? [])
+          for (const variable of Object.values(server.variables ?? {}))
+            expect(rendered, api.name).toContain(variable.default);
+      } finally {
+        await page.close();
+      }
     }
   });
 });
