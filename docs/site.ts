@@ -27,6 +27,7 @@ import {
 } from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 import { renderSigningPage, signingPage } from './signing-page.ts';
+import { type TryItData, tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 
 const run = promisify(execFile);
 
@@ -130,7 +131,12 @@ export const redocOptions = {
 };
 
 /** Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy. */
-export async function buildPage(documentPath: string, outFile: string, redoc: RedocAssets): Promise<void> {
+export async function buildPage(
+  documentPath: string,
+  outFile: string,
+  redoc: RedocAssets,
+  tryIt?: TryItData,
+): Promise<void> {
   // cwd is the project, so build-docs reads redocly.yaml (its lint config and API aliases).
   await run(
     redoclyBin,
@@ -139,7 +145,8 @@ export async function buildPage(documentPath: string, outFile: string, redoc: Re
   );
   const { servers = [] } = parse(readFileSync(documentPath, 'utf8')) as { servers?: ServerEntry[] };
   const page = localizePage(readFileSync(outFile, 'utf8'), redoc);
-  writeFileSync(outFile, expandServerUrls(readablePage(page), servers));
+  const readable = expandServerUrls(readablePage(page), servers);
+  writeFileSync(outFile, tryIt ? withTryIt(readable, tryIt) : readable);
 }
 
 export interface SitePage {
@@ -231,7 +238,7 @@ ${items}
       <li><h3>First call</h3>
       <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
       <pre><code>npx tsx --env-file=.env example.ts</code></pre>
-      <p>Every operation's page shows its own sample.</p></li>
+      <p>Every operation's page shows its own sample, and its <em>Try it</em> button sends it to the sandbox from the page.</p></li>
     </ol>
     <h2>Operations</h2>
     <div id="operations">
@@ -272,6 +279,7 @@ export async function buildSite(
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
+  writeTryItAssets(join(outDir, 'assets'));
   // The pages build side by side: each is a build-docs process of its own.
   const pages: SitePage[] = await Promise.all(
     loadApiDocuments(root).map(async (api) => {
@@ -280,7 +288,7 @@ export async function buildSite(
         ? join(options.reusePages.from, file)
         : undefined;
       if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
-      else await buildPage(join(root, api.file), join(outDir, file), redoc);
+      else await buildPage(join(root, api.file), join(outDir, file), redoc, tryItData(api));
       return {
         name: api.name,
         file,

@@ -11,6 +11,8 @@ import { parse, stringify } from 'yaml';
 import { operations, signingHeaders } from '../../generated/operations.ts';
 import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
+import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
@@ -19,6 +21,7 @@ import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, sampleFile } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
+import { tryItData } from '../try-it.ts';
 
 const run = promisify(execFile);
 const reports = join(projectRoot, 'reports');
@@ -307,6 +310,110 @@ describe('docs site: the signing recipes', () => {
       const headers = await page.locator('#signing-headers').innerText();
       for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
       await page.screenshot({ path: join(reports, 'docs-signing.png') });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: Try it', () => {
+  const key = credentialKey(loadFixture());
+  const answered: string[] = [];
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    const docsOrigin = new URL(inject('docsUrl')).origin;
+    sandbox = await startSandbox({ port: 0, corsOrigins: [docsOrigin], log: (line) => answered.push(line) });
+  });
+  afterAll(() => sandbox?.close());
+
+  for (const api of apis) {
+    it(`${api.name}: every operation is sent from its page, signed in the browser, and the sandbox accepts it`, async () => {
+      const data = tryItData(api);
+      expect(data.operations.map((operation) => operation.operationId).sort()).toEqual(
+        expectedOperations(api.name)
+          .map((operation) => operation.operationId)
+          .sort(),
+      );
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const left: string[] = [];
+      await page.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => {
+          left.push(route.request().url());
+          return route.abort('blockedbyclient');
+        },
+      );
+      try {
+        for (const operation of data.operations) {
+          await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`, {
+            waitUntil: 'networkidle',
+          });
+          // Another operation of the same page only changes the address: the panel stays open.
+          if (await page.locator('#try-it').isHidden()) await page.locator('#try-it-toggle').click();
+          expect(await page.locator('#try-it-operation').innerText()).toBe(
+            `${operation.method.toUpperCase()} ${operation.path}`,
+          );
+          // The body starts from the first named example.
+          const body = JSON.parse(await page.locator('#try-it-body').inputValue());
+          expect(body).toEqual(operation.examples[0]?.fields ?? {});
+          await page.locator('#try-it-target').fill(sandbox.url);
+          if (operation.signed) {
+            await page.locator('#try-it-key').fill(key.apiKey);
+            await page.locator('#try-it-secret').fill(key.secret);
+            expect(await page.locator('#try-it-secret').getAttribute('type')).toBe('password');
+          }
+          const before = answered.length;
+          await page.locator('#try-it-send').click();
+          await page.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
+          expect(answered.slice(before), operation.operationId).toEqual([
+            expect.stringMatching(new RegExp(`^${operation.operationId} 2\\d\\d$`)),
+          ]);
+          const status = Number(await page.locator('#try-it-answer').getAttribute('data-status'));
+          expect(status, operation.operationId).toBeGreaterThanOrEqual(200);
+          expect(status, operation.operationId).toBeLessThan(300);
+          const request = await page.locator('#try-it-request').innerText();
+          expect(request).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${operation.path}`);
+          if (operation.signed) {
+            for (const name of Object.values(signingHeaders)) expect(request).toContain(name);
+          }
+          // The secret is never on the page, in any text it shows.
+          expect(await page.locator('body').innerText()).not.toContain(key.secret);
+          if (operation === data.operations.at(-1))
+            await page.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+        }
+        expect(left).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('never sends to an origin that is not this machine', async () => {
+    const api = apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0];
+    if (!api) throw new Error('no document');
+    const [operation] = tryItData(api).operations;
+    if (!operation) throw new Error('no operation');
+    const page = await browser.newPage();
+    const left: string[] = [];
+    await page.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        left.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+    try {
+      await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`, {
+        waitUntil: 'networkidle',
+      });
+      await page.locator('#try-it-toggle').click();
+      await page.locator('#try-it-target').fill('https://api.example.com');
+      await page.locator('#try-it-send').click();
+      expect(await page.locator('#try-it-result').innerText()).toMatch(
+        /^Not sent: api\.example\.com is not this machine/,
+      );
+      expect(left).toEqual([]);
     } finally {
       await page.close();
     }
