@@ -34,6 +34,7 @@ const slow = [
   'test/client/fresh-nonces.test.ts',
   'test/client/nonce.test.ts',
   'test/sandbox/limits.test.ts',
+  'test/docs/recipes.test.ts',
 ];
 // The installed package has its own config: npm run test:package.
 const exclude = ['test/package/**', 'test/typecheck/fixtures/**', 'node_modules/**'];

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { headerStyle, siteHeader } from './layout.ts';
 import { ownPageHead } from './readable-page.ts';
 
 const run = promisify(execFile);
@@ -41,8 +42,13 @@ export function renderCliPage(helps: CliHelp[]): string {
       return `    <h2 id="${escapeHtml(id)}"><code>${escapeHtml(title)}</code></h2>\n    <pre><code>${escapeHtml(text)}</code></pre>`;
     })
     .join('\n');
-  return `${ownPageHead('txc command line', '    pre { background: #f6f8fa; padding: 1rem; overflow-x: auto; border-radius: 6px; }')}
+  return `${ownPageHead(
+    'txc command line',
+    // Wrapped inside its box on any screen: the help is as wide as the parser makes it.
+    `${headerStyle}    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }`,
+  )}
 <body>
+${siteHeader('./cli.html')}
   <main>
     <h1>The <code>txc</code> command line</h1>
     <p><a href="./index.html">Back to the docs</a>. One subcommand per operation, its flags generated from

@@ -1,7 +1,7 @@
 // Shown on the docs index page as "getting started with the client"; type-checked with the rest.
 import { createPrivateClient, createPublicClient } from 'txc-api-v4';
 
-// TXC_BASE_URL, TXC_API_KEY and TXC_API_SECRET: the lines `npm run sandbox` prints, or a deployment
+// TXC_BASE_URL, TXC_API_KEY and TXC_API_SECRET: the .env `npm start` writes for its sandbox, or a deployment
 // (both APIs at one origin). Unset, the clients call the two mocks `npm start` serves.
 const pub = createPublicClient({ baseUrl: process.env.TXC_BASE_URL ?? 'http://127.0.0.1:4010' });
 const { data: pong } = await pub.GET('/api/v4/public/ping');

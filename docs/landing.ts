@@ -82,6 +82,7 @@ export function renderOperationGroups(groups: readonly OperationGroup[]): string
         .join('\n');
       return `      <section class="tag" data-tag="${escapeHtml(group.tag)}">
         <h3>${escapeHtml(group.tag)}</h3>
+        ${group.description ? `<p class="tag-description">${escapeHtml(group.description.replace(/\s+/g, ' ').trim())}</p>` : ''}
       <ul class="operations">
 ${items}
       </ul>

@@ -95,3 +95,28 @@ export function readablePage(html: string): string {
   const withHead = `${html.slice(0, head)}${faviconLink}\n${sampleStyle}\n${html.slice(head)}`;
   return unwrapDescriptions(withHead);
 }
+
+export interface ServerEntry {
+  url: string;
+  variables?: Record<string, { default?: string }>;
+}
+
+/**
+ * The documents' servers are `{base_url}` with the origin as the variable's default. Redoc shows
+ * such a URL as it is, resolved against the page's own origin (`http://127.0.0.1:8080/{base_url}`):
+ * the page gets each URL with its variables' defaults filled in, in its markup and its state.
+ */
+export function expandServerUrls(html: string, servers: readonly ServerEntry[]): string {
+  let out = html;
+  for (const server of servers) {
+    const expanded = server.url.replace(
+      /\{([^}]+)\}/g,
+      (whole, name: string) => server.variables?.[name]?.default ?? whole,
+    );
+    if (expanded === server.url) continue;
+    out = out
+      .replaceAll(`"url":${JSON.stringify(server.url)}`, `"url":${JSON.stringify(expanded)}`)
+      .replaceAll(`>${server.url}<`, `>${expanded}<`);
+  }
+  return out;
+}

@@ -9,12 +9,25 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { operations } from '../generated/operations.ts';
 import { loadApiDocuments } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { stringAt } from '../model/json.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
-import { faviconFile, faviconSvg, ownPageHead, readablePage } from './readable-page.ts';
+import { headerStyle, siteHeader } from './layout.ts';
+import {
+  expandServerUrls,
+  faviconFile,
+  faviconSvg,
+  ownPageHead,
+  readablePage,
+  type ServerEntry,
+} from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
+import { renderSigningPage, signingPage } from './signing-page.ts';
+import { type TryItData, tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 
 const run = promisify(execFile);
 
@@ -118,14 +131,22 @@ export const redocOptions = {
 };
 
 /** Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy. */
-export async function buildPage(documentPath: string, outFile: string, redoc: RedocAssets): Promise<void> {
+export async function buildPage(
+  documentPath: string,
+  outFile: string,
+  redoc: RedocAssets,
+  tryIt?: TryItData,
+): Promise<void> {
   // cwd is the project, so build-docs reads redocly.yaml (its lint config and API aliases).
   await run(
     redoclyBin,
     ['build-docs', documentPath, '-o', outFile, '--openapi', JSON.stringify(redocOptions)],
     { cwd: projectRoot, env: redoclyEnv },
   );
-  writeFileSync(outFile, readablePage(localizePage(readFileSync(outFile, 'utf8'), redoc)));
+  const { servers = [] } = parse(readFileSync(documentPath, 'utf8')) as { servers?: ServerEntry[] };
+  const page = localizePage(readFileSync(outFile, 'utf8'), redoc);
+  const readable = expandServerUrls(readablePage(page), servers);
+  writeFileSync(outFile, tryIt ? withTryIt(readable, tryIt) : readable);
 }
 
 export interface SitePage {
@@ -137,20 +158,46 @@ export interface SitePage {
   document: string;
 }
 
+/** The API's own version, from the operations' paths (`/api/v4/…`): not the documents' versions. */
+export function apiVersion(): string {
+  const versions = new Set(
+    Object.values(operations).map((operation) => /^\/api\/(v\d+)\//.exec(operation.path)?.[1] ?? '?'),
+  );
+  return [...versions].join(', ');
+}
+
+/** How a reader installs the package until it is published: the tarball `npm pack` writes. */
+function installCommand(): string {
+  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  const tarball = `${manifest.name}-${manifest.version}.tgz`;
+  return `npm pack                      # in this repository: writes ${tarball}
+cd ../your-project && npm pkg set type=module
+npm install tsx ../txc-api/${tarball}`;
+}
+
 export function renderIndex(pages: SitePage[], gettingStarted: string, operationList = ''): string {
-  const versions = [...new Set(pages.map((page) => page.version))].join(', ');
   const items = pages
     .map(
       (page) =>
-        `      <li><a href="./${page.file}">${escapeHtml(page.title)}</a> <span class="version">v${escapeHtml(page.version)}</span>` +
+        `      <li><a href="./${page.file}">${escapeHtml(page.title)}</a>: document version <span class="version">${escapeHtml(page.version)}</span>` +
         `<br><span class="summary">${escapeHtml(page.summary)}</span> <code>${escapeHtml(page.document)}</code></li>`,
     )
     .join('\n');
+  const variables = Object.values(environmentVariables)
+    .map((name) => `<code>${name}</code>`)
+    .join(', ');
   return `${ownPageHead(
-    `HTTP API v${escapeHtml(versions)} docs`,
-    `    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
+    `HTTP API ${escapeHtml(apiVersion())}: docs`,
+    `${headerStyle}    pre { background: #f6f8fa; padding: 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
     li { margin-bottom: 0.75rem; }
-    .version { color: #59636e; }
+    .lead { font-size: 1.15rem; color: #59636e; }
+    .version { font-weight: 600; }
+    ol.steps > li { margin-bottom: 1.25rem; }
+    ol.steps h3 { margin: 0 0 0.25rem; font-size: 1.05rem; }
+    .tag-description { color: #59636e; margin-top: -0.5rem; }
     ul.operations { list-style: none; padding: 0; }
     ul.operations li { margin-bottom: 0.5rem; }
     ul.operations a { text-decoration: none; color: inherit; }
@@ -163,24 +210,43 @@ export function renderIndex(pages: SitePage[], gettingStarted: string, operation
     .writes { color: #bc4c00; border-color: #fb8f44; }`,
   )}
 <body>
+${siteHeader('./index.html')}
   <main>
-    <h1>HTTP API v<span id="api-version">${escapeHtml(versions)}</span></h1>
-    <p>Reference documentation, built from the OpenAPI documents in <code>openapi/</code>.</p>
+    <h1>HTTP API <span id="api-version">${escapeHtml(apiVersion())}</span></h1>
+    <p class="lead">The reference of every operation, a typed TypeScript client that signs each call for
+    you, the <code>txc</code> command line and a local sandbox that verifies signatures: all built from
+    the OpenAPI documents in <code>openapi/</code>.</p>
+    <h2 id="versions">Versions</h2>
+    <p>The API is <strong>${escapeHtml(apiVersion())}</strong>: every path starts with
+    <code>/api/${escapeHtml(apiVersion())}/</code>. The documents that describe it have version numbers of
+    their own, raised with every change to a document (<code>CHANGELOG.md</code>):</p>
     <ul id="documents">
 ${items}
     </ul>
+    <h2 id="quick-start">Quick start</h2>
+    <ol class="steps">
+      <li><h3>Install</h3>
+      <pre id="install"><code>${escapeHtml(installCommand())}</code></pre>
+      <p>In this repository, <code>npm start</code> serves these pages, a mock server for each document
+      and the sandbox, on 127.0.0.1.</p></li>
+      <li><h3>Sign</h3>
+      <p>Private calls are signed with an API key and its secret: the client reads ${variables}.
+      <code>npm start</code> prints the sandbox's key and secret and writes all three to <code>.env</code>.
+      The client adds <code>request</code> and <code>nonce</code> to the body and the three signing
+      headers; to sign without the package, see <a href="./signing.html">the signing recipes</a>
+      (curl and openssl, Python, plain JavaScript).</p></li>
+      <li><h3>First call</h3>
+      <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
+      <pre><code>npx tsx --env-file=.env example.ts</code></pre>
+      <p>Every operation's page shows its own sample, and its <em>Try it</em> button sends it to the sandbox from the page.</p></li>
+    </ol>
     <h2>Operations</h2>
     <div id="operations">
 ${operationList}
     </div>
-    <h2>Getting started with the client</h2>
-    <p>The package <code>txc-api-v4</code> exports a typed client for each document. It signs private
-    calls and fills in <code>request</code> and <code>nonce</code> for you; every call answers with
-    <code>{ data, error }</code>. <code>npm start</code> serves these docs and a mock server for each
-    document; the README lists their ports.</p>
-    <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
-    <p>Every operation in the reference shows its own sample; the samples live in
-    <code>docs/samples/</code> and are type-checked with the rest of the code.</p>
+    <h2>Signing without the package</h2>
+    <p id="signing">Recipes that sign a call with curl and openssl, Python's <code>hmac</code> or plain
+    JavaScript: <a href="./${signingPage}.html">signing without the package</a>.</p>
     <h2>Command line</h2>
     <p id="command-line">The <code>txc</code> command line calls every operation from a shell:
     <a href="./cli.html">its --help, per subcommand</a>.</p>
@@ -213,6 +279,7 @@ export async function buildSite(
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
+  writeTryItAssets(join(outDir, 'assets'));
   // The pages build side by side: each is a build-docs process of its own.
   const pages: SitePage[] = await Promise.all(
     loadApiDocuments(root).map(async (api) => {
@@ -221,7 +288,7 @@ export async function buildSite(
         ? join(options.reusePages.from, file)
         : undefined;
       if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
-      else await buildPage(join(root, api.file), join(outDir, file), redoc);
+      else await buildPage(join(root, api.file), join(outDir, file), redoc, tryItData(api));
       return {
         name: api.name,
         file,
@@ -240,6 +307,8 @@ export async function buildSite(
     join(outDir, 'index.html'),
     renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),
   );
+  // The recipes are code, like txc: read from the project wherever the documents being built live.
+  writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());
   const earlierCli = options.reusePages?.names.includes(cliPage)
     ? join(options.reusePages.from, `${cliPage}.html`)
     : undefined;

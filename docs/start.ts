@@ -3,13 +3,16 @@
 // them following every save under openapi/ and docs/samples/ (docs/watch.ts), until Ctrl-C
 // (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
 // service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
-// is one line naming it and its variable, before anything is built.
+// is one line naming it and its variable, before anything is built. It writes the sandbox's
+// credentials to .env (SANDBOX_ENV_FILE moves it; docs/sandbox-env.ts) for the README's examples.
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { PortInUseError, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
+import { writeSandboxEnv } from './sandbox-env.ts';
 import { startDevServer } from './watch.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -101,9 +104,21 @@ console.log(
 console.log(`  ${'docs'.padEnd(18)} ${dev.docsUrl}`);
 for (const [name, url] of Object.entries(dev.mockUrls))
   console.log(`  ${`mock ${name}`.padEnd(18)} ${url}  (any key and secret)`);
-if (dev.sandboxUrl)
+if (dev.sandboxUrl) {
   console.log(
     `  ${'sandbox'.padEnd(18)} ${dev.sandboxUrl}  ${environmentVariables.apiKey}=${key.apiKey} ${environmentVariables.apiSecret}=${key.secret}`,
   );
+  const envFile = process.env.SANDBOX_ENV_FILE || join(root, '.env');
+  const credentials = { url: dev.sandboxUrl, apiKey: key.apiKey, secret: key.secret };
+  const variables = `${environmentVariables.baseUrl}, ${environmentVariables.apiKey} and ${environmentVariables.apiSecret}`;
+  const nearby = relative(process.cwd(), envFile);
+  const shown = nearby && !nearby.startsWith('..') ? nearby : envFile;
+  if (writeSandboxEnv(envFile, credentials) === 'written')
+    console.log(`Wrote ${shown} (the sandbox's ${variables}): npx tsx --env-file=${shown} example.ts`);
+  else
+    console.log(
+      `Left ${shown} alone (npm start did not write it): set ${variables} from the sandbox line above`,
+    );
+}
 if (!first.ok)
   console.log('The documents have problems (above): the mocks and the sandbox start once they are fixed.');

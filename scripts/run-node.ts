@@ -25,9 +25,14 @@ export interface RunOptions {
 
 /** `node <args>`, until it exits. */
 export function runNode(args: readonly string[], options: RunOptions = {}): Promise<Run> {
+  return runProgram(process.execPath, args, options);
+}
+
+/** Any program (`sh`, `python3`, …) with `args`, from the project root, until it exits. */
+export function runProgram(command: string, args: readonly string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(command, args, {
       cwd: projectRoot,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,10 @@
 // and the sandbox of `npm start`, and the Prisms of the contract runner (and its vitest). Each is
 // killed hard here, and every port its children held must become free again.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { pickFreePorts, portIsFree } from '../scripts/port-in-use.ts';
@@ -83,6 +86,8 @@ describe('children end with their parent, even one killed with SIGKILL', () => {
         PUBLIC_MOCK_PORT: String(publicMock),
         PRIVATE_MOCK_PORT: String(privateMock),
         SANDBOX_PORT: String(sandbox),
+        // Its .env goes to a scratch file, never the repository's.
+        SANDBOX_ENV_FILE: join(tmpdir(), `txc-exit-with-parent-${process.pid}.env`),
       },
       /^ {2}sandbox /m,
     );
@@ -91,6 +96,7 @@ describe('children end with their parent, even one killed with SIGKILL', () => {
       expect(await portIsFree(port), String(port)).toBe(false);
     await killHard(child);
     await expectPortsFreed([publicMock, privateMock, sandbox]);
+    rmSync(join(tmpdir(), `txc-exit-with-parent-${process.pid}.env`), { force: true });
   });
 
   it('npm start killed with SIGKILL: the docs server, the mocks and the sandbox', async () => {

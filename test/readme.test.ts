@@ -1,7 +1,7 @@
 // The README's TypeScript examples are type-checked against the real client and generated types,
 // so that they cannot drift from the API.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,21 @@ const program = blocks.find(
   (code) => code.includes('createPublicClient(') && code.includes('createPrivateClient('),
 );
 
+/** The README's openapi-fetch snippet: the shortest complete program, for the new-project runs. */
+const middlewareSnippet = blocks.find((code) => code.includes('createSigningMiddleware('));
+
+/** Runs `tsx <args>` in `cwd` with only the environment a reader has (no TXC_* of this machine). */
+function tsx(cwd: string, args: string[]) {
+  const clean = { ...process.env };
+  for (const name of Object.values(environmentVariables)) delete clean[name];
+  return spawnSync(join(projectRoot, 'node_modules/.bin/tsx'), args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...clean, NO_COLOR: '1' },
+    timeout: timeLimits.runMs,
+  });
+}
+
 describe('README examples', () => {
   it('show every operation of the documents', () => {
     const code = blocks.join('\n');
@@ -59,6 +74,71 @@ describe('README examples', () => {
     );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+
+  it('are lint-clean as files of their own at the repository root (Biome, as npm run lint checks)', () => {
+    blocks.forEach((code, index) => {
+      writeFileSync(files[index] as string, code);
+    });
+    const result = spawnSync(
+      join(projectRoot, 'node_modules/.bin/biome'),
+      ['check', '--error-on-warnings', '--colors=off', ...files],
+      { cwd: projectRoot, encoding: 'utf8' },
+    );
+    expect(result.stdout + result.stderr).not.toMatch(/×|!/);
+    expect(result.status).toBe(0);
+  });
+
+  it('run in a new project: as example.mts when it is CommonJS (npm init -y), as example.ts with "type": "module"', async () => {
+    if (!middlewareSnippet) throw new Error('the README has no openapi-fetch snippet');
+    const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
+    try {
+      const project = mkdtempSync(join(scratch, 'project-'));
+      writeFileSync(join(project, '.env'), sandbox.envText);
+      // What npm init -y writes; the package is resolved to this repository's sources, as the
+      // installed one would be (the package tests cover the installed package itself).
+      const manifest = { name: 'project', version: '1.0.0', main: 'index.js', type: 'commonjs' };
+      writeFileSync(join(project, 'package.json'), JSON.stringify(manifest));
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'nodenext',
+            paths: {
+              'txc-api-v4': [join(projectRoot, 'src/index.ts')],
+              'txc-api-v4/middleware': [join(projectRoot, 'src/middleware.ts')],
+              '#transport': [join(projectRoot, 'src/transport/undici.ts')],
+            },
+          },
+        }),
+      );
+      // Its own dependencies (openapi-fetch, which the snippet imports) as installed ones.
+      symlinkSync(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+      writeFileSync(join(project, 'example.ts'), middlewareSnippet);
+      writeFileSync(join(project, 'example.mts'), middlewareSnippet);
+      // Why the README says so: as .ts in a CommonJS project, top-level await does not compile.
+      const commonJs = tsx(project, ['--env-file=.env', 'example.ts']);
+      expect(commonJs.stderr).toContain(
+        'Top-level await is currently not supported with the "cjs" output format',
+      );
+      expect(commonJs.status).not.toBe(0);
+
+      // The sandbox's collateral summary of BTC, as the snippet prints it.
+      const expected = /asset: 'BTC',\n\s+balance: '0\.5'/;
+      const mts = tsx(project, ['--env-file=.env', 'example.mts']);
+      expect(mts.stderr).toBe('');
+      expect(mts.status).toBe(0);
+      expect(mts.stdout).toMatch(expected);
+      expect(mts.stdout).not.toMatch(/kind|error/i);
+
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
+      const esm = tsx(project, ['--env-file=.env', 'example.ts']);
+      expect(esm.stderr).toBe('');
+      expect(esm.status).toBe(0);
+      expect(esm.stdout).toBe(mts.stdout);
+    } finally {
+      await sandbox.stop();
+    }
   });
 
   it('the complete program succeeds at all six operations against the sandbox, with its printed .env', async () => {

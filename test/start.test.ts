@@ -1,15 +1,20 @@
 // `npm start` as a reader runs it: one line per service and no request log (unless --verbose),
 // and a port in use is one line naming it and its variable, for every server it starts.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxEnvText, writeSandboxEnv } from '../docs/sandbox-env.ts';
 import { serveStatic } from '../docs/serve.ts';
 import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
+import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
+import { parseEnvText } from '../sandbox/process.ts';
 import { startDevProcess } from '../scripts/dev-process.ts';
 import { PortInUseError, pickFreePorts } from '../scripts/port-in-use.ts';
+import { createPrivateClient } from '../src/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-start-'));
 const holders: Server[] = [];
@@ -103,14 +108,34 @@ describe('port clashes', () => {
   });
 });
 
+describe('the .env npm start writes', () => {
+  const credentials = { url: 'http://127.0.0.1:1', apiKey: 'key', secret: 'secret' };
+
+  it('is written, and rewritten over one it wrote itself', () => {
+    const path = join(scratch, 'own.env');
+    expect(writeSandboxEnv(path, credentials)).toBe('written');
+    expect(writeSandboxEnv(path, { ...credentials, url: 'http://127.0.0.1:2' })).toBe('written');
+    expect(readFileSync(path, 'utf8')).toBe(sandboxEnvText({ ...credentials, url: 'http://127.0.0.1:2' }));
+  });
+
+  it("never over a reader's own .env", () => {
+    const path = join(scratch, 'theirs.env');
+    writeFileSync(path, 'TXC_API_KEY=mine\n');
+    expect(writeSandboxEnv(path, credentials)).toBe('kept');
+    expect(readFileSync(path, 'utf8')).toBe('TXC_API_KEY=mine\n');
+  });
+});
+
 describe('npm start', () => {
-  it('shows one line per service and no request log without --verbose', async () => {
+  it('shows one line per service and no request log without --verbose, and writes the .env', async () => {
     const [docs, publicMock, privateMock, sandbox] = await freePorts(4);
+    const envFile = join(scratch, 'start.env');
     const { child, output, exited } = start({
       DOCS_PORT: String(docs),
       PUBLIC_MOCK_PORT: String(publicMock),
       PRIVATE_MOCK_PORT: String(privateMock),
       SANDBOX_PORT: String(sandbox),
+      SANDBOX_ENV_FILE: envFile,
     });
     await new Promise<void>((resolve, reject) => {
       const seen = () => {
@@ -125,6 +150,22 @@ describe('npm start', () => {
     for (const port of [publicMock, sandbox])
       expect((await fetch(`http://127.0.0.1:${port}${ping}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${docs}/`)).status).toBe(200);
+    // The .env holds the running sandbox's variables, and a signed call with them is accepted.
+    const key = credentialKey(loadFixture());
+    const sandboxUrl = `http://127.0.0.1:${sandbox}`;
+    expect(readFileSync(envFile, 'utf8')).toBe(
+      sandboxEnvText({ url: sandboxUrl, apiKey: key.apiKey, secret: key.secret }),
+    );
+    const values = parseEnvText(readFileSync(envFile, 'utf8'));
+    const client = createPrivateClient({
+      baseUrl: values[environmentVariables.baseUrl] as string,
+      apiKey: values[environmentVariables.apiKey] as string,
+      apiSecret: values[environmentVariables.apiSecret] as string,
+    });
+    const balance = await client.POST('/api/v4/main-account/balance');
+    await client.close();
+    expect(balance.error).toBeUndefined();
+    expect(output.stdout).toContain(`Wrote ${envFile} (the sandbox's`);
     // Stopping waits for every child to end: whatever they logged of those requests is in by then.
     child.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -8,16 +8,20 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { operations } from '../../generated/operations.ts';
+import { operations, signingHeaders } from '../../generated/operations.ts';
 import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
+import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
+import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, sampleFile } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
+import { tryItData } from '../try-it.ts';
 
 const run = promisify(execFile);
 const reports = join(projectRoot, 'reports');
@@ -75,7 +79,7 @@ describe('docs site', () => {
     });
   }
 
-  it('the index links every page and shows the API version and the getting-started sample', async () => {
+  it('the landing page: header, navigation, versions told plainly, quick start', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const blocked: string[] = [];
     const errors: string[] = [];
@@ -100,21 +104,68 @@ describe('docs site', () => {
       expect(links).toEqual(
         apis.map((api) => ({ href: `./${api.name}.html`, text: stringAt(api.document, 'info', 'title') })),
       );
-      const versions = [...new Set(apis.map((api) => stringAt(api.document, 'info', 'version')))];
-      expect(await page.locator('#api-version').textContent()).toBe(versions.join(', '));
+      // The API's version is the one in its paths; each document's own version is shown as it is.
+      const pathVersions = new Set(
+        Object.values(operations).map((operation) => operation.path.split('/')[2]),
+      );
+      expect([...pathVersions]).toEqual(['v4']);
+      expect(await page.locator('h1').innerText()).toBe('HTTP API v4');
+      expect(await page.locator('#documents .version').allInnerTexts()).toEqual(
+        apis.map((api) => stringAt(api.document, 'info', 'version')),
+      );
+      // The navigation reaches every page, each of which the server has.
+      const nav = await page
+        .locator('header.site nav a')
+        .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+      expect(nav).toEqual([
+        './index.html',
+        ...apis.map((api) => `./${api.name}.html`),
+        './signing.html',
+        './cli.html',
+      ]);
+      for (const href of nav) {
+        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
+        expect(response.status(), href ?? '').toBe(200);
+      }
+      // Quick start: install, sign, first call.
+      expect(await page.locator('#quick-start + ol h3').allInnerTexts()).toEqual([
+        'Install',
+        'Sign',
+        'First call',
+      ]);
+      expect(await page.locator('#install').innerText()).toContain('npm pack');
       const sample = await page.locator('#getting-started').textContent();
       expect(sample).toContain("from 'txc-api-v4'");
       expect(sample).toContain('createPrivateClient');
-      // Every link on the index leads to a page the server has.
-      for (const { href } of links) {
-        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
-        expect(response.status()).toBe(200);
-      }
+      await page.screenshot({ path: join(reports, 'docs-landing.png'), fullPage: true });
       await page.screenshot({ path: join(reports, 'docs-index.png'), fullPage: true });
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  it("the reference pages show each server's origin, not a path under the docs' own origin", async () => {
+    for (const api of apis) {
+      const page = await browser.newPage();
+      await page.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => route.abort('blockedbyclient'),
+      );
+      try {
+        await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
+        const rendered = await page.locator('#redoc').innerHTML();
+        expect(rendered, api.name).not.toMatch(/\{base_url/);
+        expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
+        const servers = (api.document as { servers?: { variables?: Record<string, { default: string }> }[] })
+          .servers;
+        for (const server of servers ?? [])
+          for (const variable of Object.values(server.variables ?? {}))
+            expect(rendered, api.name).toContain(variable.default);
+      } finally {
+        await page.close();
+      }
     }
   });
 });
@@ -238,6 +289,131 @@ describe('docs site: the txc page', () => {
         expect(text).toContain(`Usage: txc ${operation.name}|${operation.facts.operationId} [options]`);
         expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
       }
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: the signing recipes', () => {
+  it('the index links the signing page, which shows each recipe file as it is', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
+      const href = await page.locator('#signing a').getAttribute('href');
+      await page.goto(new URL(href ?? '', inject('docsUrl')).href, { waitUntil: 'networkidle' });
+      for (const recipe of recipes) {
+        const section = page.locator(`section.recipe#${recipe.id}`);
+        expect(await section.locator('pre.source').textContent()).toBe(recipeSource(recipe));
+        expect(await section.locator('pre.usage').innerText()).toBe(recipeUsage(recipe));
+      }
+      const headers = await page.locator('#signing-headers').innerText();
+      for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
+      await page.screenshot({ path: join(reports, 'docs-signing.png') });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('docs site: Try it', () => {
+  const key = credentialKey(loadFixture());
+  const answered: string[] = [];
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    const docsOrigin = new URL(inject('docsUrl')).origin;
+    sandbox = await startSandbox({ port: 0, corsOrigins: [docsOrigin], log: (line) => answered.push(line) });
+  });
+  afterAll(() => sandbox?.close());
+
+  for (const api of apis) {
+    it(`${api.name}: every operation is sent from its page, signed in the browser, and the sandbox accepts it`, async () => {
+      const data = tryItData(api);
+      expect(data.operations.map((operation) => operation.operationId).sort()).toEqual(
+        expectedOperations(api.name)
+          .map((operation) => operation.operationId)
+          .sort(),
+      );
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const left: string[] = [];
+      await page.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => {
+          left.push(route.request().url());
+          return route.abort('blockedbyclient');
+        },
+      );
+      try {
+        for (const operation of data.operations) {
+          await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`, {
+            waitUntil: 'networkidle',
+          });
+          // Another operation of the same page only changes the address: the panel stays open.
+          if (await page.locator('#try-it').isHidden()) await page.locator('#try-it-toggle').click();
+          expect(await page.locator('#try-it-operation').innerText()).toBe(
+            `${operation.method.toUpperCase()} ${operation.path}`,
+          );
+          // The body starts from the first named example.
+          const body = JSON.parse(await page.locator('#try-it-body').inputValue());
+          expect(body).toEqual(operation.examples[0]?.fields ?? {});
+          await page.locator('#try-it-target').fill(sandbox.url);
+          if (operation.signed) {
+            await page.locator('#try-it-key').fill(key.apiKey);
+            await page.locator('#try-it-secret').fill(key.secret);
+            expect(await page.locator('#try-it-secret').getAttribute('type')).toBe('password');
+          }
+          const before = answered.length;
+          await page.locator('#try-it-send').click();
+          await page.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
+          expect(answered.slice(before), operation.operationId).toEqual([
+            expect.stringMatching(new RegExp(`^${operation.operationId} 2\\d\\d$`)),
+          ]);
+          const status = Number(await page.locator('#try-it-answer').getAttribute('data-status'));
+          expect(status, operation.operationId).toBeGreaterThanOrEqual(200);
+          expect(status, operation.operationId).toBeLessThan(300);
+          const request = await page.locator('#try-it-request').innerText();
+          expect(request).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${operation.path}`);
+          if (operation.signed) {
+            for (const name of Object.values(signingHeaders)) expect(request).toContain(name);
+          }
+          // The secret is never on the page, in any text it shows.
+          expect(await page.locator('body').innerText()).not.toContain(key.secret);
+          if (operation === data.operations.at(-1))
+            await page.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+        }
+        expect(left).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('never sends to an origin that is not this machine', async () => {
+    const api = apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0];
+    if (!api) throw new Error('no document');
+    const [operation] = tryItData(api).operations;
+    if (!operation) throw new Error('no operation');
+    const page = await browser.newPage();
+    const left: string[] = [];
+    await page.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        left.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+    try {
+      await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`, {
+        waitUntil: 'networkidle',
+      });
+      await page.locator('#try-it-toggle').click();
+      await page.locator('#try-it-target').fill('https://api.example.com');
+      await page.locator('#try-it-send').click();
+      expect(await page.locator('#try-it-result').innerText()).toMatch(
+        /^Not sent: api\.example\.com is not this machine/,
+      );
+      expect(left).toEqual([]);
     } finally {
       await page.close();
     }

@@ -7,6 +7,7 @@ import { exitCodes } from './exit-codes.ts';
 import { commanderOption, type FieldFlag, fieldFlags, flagName } from './flags.ts';
 import { cliOperations, type RetrySafe } from './operations.ts';
 import { listOperations } from './ops.ts';
+import { parserErrorLine } from './output/error-line.ts';
 import { type OperationFlags, runOperation } from './run-operation.ts';
 
 const serverNames = [...new Set(Object.values(servers).flatMap((list) => list.map((server) => server.name)))];
@@ -48,7 +49,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'The exchange API v4 from the command line; every subcommand is an operation of the documents.',
     )
     .exitOverride()
-    .showHelpAfterError('(add --help for usage)')
+    // Subcommands inherit it: every parser error is one `txc:` line.
+    .configureOutput({ outputError: (text, write) => write(parserErrorLine(text)) })
     .helpCommand(false)
     .addHelpText('after', commonHelp);
 

@@ -18,6 +18,12 @@ export interface OperationFlags extends ConnectionFlags {
   yes?: boolean;
 }
 
+const isEmptyAnswer = (data: unknown): boolean =>
+  data === undefined ||
+  data === null ||
+  (Array.isArray(data) && data.length === 0) ||
+  (typeof data === 'object' && Object.keys(data as object).length === 0);
+
 // The path comes from the facts at run time, so the clients' per-path signatures cannot apply.
 export async function runOperation(
   operation: CliOperation,
@@ -78,6 +84,14 @@ export async function runOperation(
     process.stderr.write(`${errorLine(error, flagOf)}\n`);
     return exitCodeOf(error.kind);
   }
-  writeAnswer(result.data, wantsJson(values.json));
+  const json = wantsJson(values.json);
+  // A write whose answer holds nothing (an empty list reads as "nothing was done") says what it did.
+  if (!json && operation.writes && isEmptyAnswer(result.data)) {
+    process.stdout.write(
+      `Done: ${facts.summary.toLowerCase()} (${JSON.stringify(body)}); the service answered HTTP ${result.response.status} with nothing more.\n`,
+    );
+    return exitCodes.success;
+  }
+  writeAnswer(result.data, json);
   return exitCodes.success;
 }

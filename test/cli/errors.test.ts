@@ -63,7 +63,17 @@ describe('txc usage errors exit 2', () => {
   it('an unknown flag', async () => {
     const run = await runTxc(['balance', '--no-such-flag'], env);
     expect(run.code).toBe(exitCodes.usage);
-    expect(run.stderr).toContain('--no-such-flag');
+    expect(run.stderr).toBe("txc: unknown option '--no-such-flag' (txc --help for usage)\n");
+  });
+
+  it('an unknown subcommand: one txc line, with the suggestion on it', async () => {
+    const [operation] = cliOperations;
+    if (!operation) throw new Error('no operation');
+    const misspelt = operation.name.slice(0, -1);
+    const run = await runTxc([misspelt], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr.split('\n')).toEqual([expect.stringMatching(/^txc: unknown command /), '']);
+    expect(run.stderr).toContain(operation.name);
   });
 
   it('no subcommand', async () => {

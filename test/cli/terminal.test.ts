@@ -9,6 +9,7 @@ import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
+import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
 import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
 
@@ -107,8 +108,19 @@ describe('txc in a terminal', () => {
     await tmux('send-keys', '-t', 'accept', 'y', 'Enter');
     const done = await waitForExit('accept');
     expect(done).toContain('[exit 0]');
+    // It says what it did: an empty answer is not printed as "(none)".
+    const summary = cliOperations.find((operation) => operation.name === 'cancel-all')?.facts.summary ?? '';
+    expect(done).toContain(`Done: ${summary.toLowerCase()} (${JSON.stringify({ market })})`);
+    expect(done).not.toContain('(none)');
     expect(done).not.toContain(key.secret);
     expect(orders()).toEqual(before.filter((order) => order.market !== market));
+  });
+
+  it('an unknown option is one txc: line on the terminal', async () => {
+    await startTxc('unknown', ['balance', '--no-such-flag', '--env-file', envFile]);
+    const text = await waitForExit('unknown');
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toEqual(["txc: unknown option '--no-such-flag' (txc --help for usage)", '[exit 2]']);
   });
 
   it('balance prints a table aligned on the decimal point, amounts as the service sent them', async () => {

@@ -19,3 +19,15 @@ export function errorLine(error: ApiError, flagOf: (field: string) => string | u
   const invalidFlag = error.kind === 'invalid-request' && error.field ? flagOf(error.field) : undefined;
   return `txc: ${parts.join(', ')}: ${message}${invalidFlag ? ` (${invalidFlag})` : ''}${detail}${retry}`;
 }
+
+/**
+ * The parser's own message (an unknown option or subcommand, a missing value) as one `txc:` line,
+ * like every other error: the parser writes `error: …` and its hints on lines of their own.
+ */
+export function parserErrorLine(text: string): string {
+  const message = text
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+  return `txc: ${message} (txc --help for usage)\n`;
+}

@@ -1,0 +1,72 @@
+// What the "Try it" panel of a reference page (docs/try-it/try-it.mjs) knows of its operations:
+// each one's route on the page, method, path, whether it is signed, and its named request
+// examples as the fields a caller writes. All read from the documents and generated facts.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { signedBodyFields } from '../generated/operations.ts';
+import type { ApiDocument } from '../model/document.ts';
+import { documentModel } from '../model/model.ts';
+import { operationGroups, tagSlug } from './landing.ts';
+import { projectRoot } from './samples.ts';
+
+export interface TryItOperation {
+  operationId: string;
+  /** Redoc's route of the operation's section, as in the page's address after `#`. */
+  route: string;
+  method: string;
+  path: string;
+  signed: boolean;
+  examples: { name: string; summary: string; fields: Record<string, unknown> }[];
+}
+
+export interface TryItData {
+  /** Where calls go unless the reader types another local origin: the sandbox of npm start. */
+  defaultTarget: string;
+  operations: TryItOperation[];
+}
+
+const signedFields = new Set<string>(signedBodyFields);
+
+export function tryItData(api: ApiDocument): TryItData {
+  const model = documentModel();
+  const list: TryItOperation[] = [];
+  for (const group of operationGroups([api])) {
+    for (const facts of group.operations) {
+      const view = model.operation(facts.operationId);
+      // biome-ignore lint/suspicious/noExplicitAny: parsed YAML
+      const declared = (view.object.requestBody as any)?.content?.['application/json']?.examples ?? {};
+      list.push({
+        operationId: facts.operationId,
+        route: `/${tagSlug(group.tag)}/${facts.operationId.toLowerCase()}`,
+        method: facts.method,
+        path: facts.path,
+        signed: facts.auth === 'signed',
+        examples: view.requestExamples.map((example) => ({
+          name: example.name,
+          summary: String(declared[example.name]?.summary ?? example.name),
+          fields: Object.fromEntries(
+            Object.entries((example.value ?? {}) as Record<string, unknown>).filter(
+              ([field]) => !signedFields.has(field),
+            ),
+          ),
+        })),
+      });
+    }
+  }
+  return { defaultTarget: `http://127.0.0.1:${process.env.SANDBOX_PORT || 4012}`, operations: list };
+}
+
+/** The panel's script and the signing recipe it imports, into the site's assets. */
+export function writeTryItAssets(assetsDir: string): void {
+  mkdirSync(assetsDir, { recursive: true });
+  copyFileSync(join(projectRoot, 'docs/try-it/try-it.mjs'), join(assetsDir, 'try-it.mjs'));
+  copyFileSync(join(projectRoot, 'docs/recipes/sign.mjs'), join(assetsDir, 'sign.mjs'));
+}
+
+/** A reference page with the panel: its data as JSON, then the script. */
+export function withTryIt(html: string, data: TryItData): string {
+  const json = JSON.stringify(data).replaceAll('<', '\\u003c');
+  const tags = `<script type="application/json" id="try-it-data">${json}</script>\n<script type="module" src="./assets/try-it.mjs"></script>\n`;
+  const end = html.lastIndexOf('</body>');
+  return end < 0 ? html + tags : `${html.slice(0, end)}${tags}${html.slice(end)}`;
+}

@@ -1,0 +1,78 @@
+// The signing recipes of docs/recipes/ (curl with openssl, Python's hmac, plain JavaScript), run
+// as a reader runs them: a child process with the three variables set, against a sandbox that
+// verifies every signature. Each recipe calls every signed operation with the fields of its first
+// named request example, and the sandbox must have accepted each; with a wrong secret it refuses.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recipes } from '../../docs/recipes.ts';
+import { operations, signedBodyFields } from '../../generated/operations.ts';
+import { projectRoot } from '../../model/document.ts';
+import { environmentVariables } from '../../model/environment.ts';
+import { documentModel } from '../../model/model.ts';
+import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { runProgram } from '../../scripts/run-node.ts';
+
+const key = credentialKey(loadFixture());
+const model = documentModel();
+let sandbox: Sandbox;
+/** The sandbox's log: one `operationId status` line per request. */
+const answered: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, log: (line) => answered.push(line) });
+});
+afterAll(() => sandbox?.close());
+
+const signed = Object.values(operations).filter((facts) => facts.auth === 'signed');
+const signedFields = new Set<string>(signedBodyFields);
+
+/** The body fields of an operation's first named example, without the ones a recipe adds. */
+function exampleFields(operationId: string): Record<string, unknown> {
+  const [example] = model.operation(operationId).requestExamples;
+  const value = (example?.value ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(value).filter(([field]) => !signedFields.has(field)));
+}
+
+function runRecipe(recipe: (typeof recipes)[number], path: string, fields: object, secret = key.secret) {
+  const command = recipe.command === 'node' ? process.execPath : recipe.command;
+  return runProgram(command, [join(projectRoot, recipe.file), path, JSON.stringify(fields)], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      [environmentVariables.baseUrl]: sandbox.url,
+      [environmentVariables.apiKey]: key.apiKey,
+      [environmentVariables.apiSecret]: secret,
+    },
+  });
+}
+
+describe('signing recipes against the sandbox', () => {
+  it('cover every signed operation of the documents', () => {
+    expect(signed.length).toBeGreaterThan(0);
+    expect(recipes.map((recipe) => recipe.command)).toEqual(['sh', 'python3', 'node']);
+  });
+
+  for (const recipe of recipes) {
+    it(`${recipe.title}: the sandbox accepts its signature for every signed operation`, async () => {
+      for (const facts of signed) {
+        const before = answered.length;
+        const run = await runRecipe(recipe, facts.path, exampleFields(facts.operationId));
+        expect(answered.slice(before), facts.operationId).toEqual([
+          expect.stringMatching(new RegExp(`^${facts.operationId} 2\\d\\d$`)),
+        ]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(() => JSON.parse(run.stdout)).not.toThrow();
+        expect(run.stdout + run.stderr).not.toContain(key.secret);
+      }
+    });
+
+    it(`${recipe.title}: with a wrong secret the sandbox refuses it (401) and the recipe fails`, async () => {
+      const [facts] = signed;
+      if (!facts) throw new Error('no signed operation');
+      const before = answered.length;
+      const run = await runRecipe(recipe, facts.path, exampleFields(facts.operationId), `${key.secret}x`);
+      expect(answered.slice(before)).toEqual([`${facts.operationId} 401`]);
+      expect(run.code).not.toBe(0);
+    });
+  }
+});
