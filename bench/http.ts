@@ -185,8 +185,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Adds the client as of git `ref` as contender (a0), built as that commit built its package: its
- * src/, generated/, package.json and tsconfig files are written to a temporary directory (with
- * node_modules linked to ours), compiled by tsc, and the built entry is imported from there.
+ * src/, generated/, model/ (src/cli imports it), package.json and tsconfig files are written to a
+ * temporary directory (with node_modules linked to ours), compiled by tsc, and the built entry is
+ * imported from there.
  */
 export async function addBeforeContender(ref: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'txc-bench-before-'));
@@ -200,6 +201,7 @@ export async function addBeforeContender(ref: string): Promise<void> {
       ref,
       'src',
       'generated',
+      'model',
       'package.json',
       'tsconfig.json',
       'tsconfig.build.json',

@@ -186,6 +186,27 @@ describe('each failure arrives typed, with status and operation, and without the
   });
 });
 
+describe("an answer's headers", () => {
+  it.each(['default transport', 'injected fetch'] as const)(
+    'read as Headers.get does, whatever the case, a repeated one joined (%s)',
+    async (transport) => {
+      answers.set('headers', (response) => {
+        response.setHeader('X-Repeated', ['first', 'second']);
+        response.setHeader('Retry-After', '4');
+        json(response, 429, { code: 0, message: 'Too many requests.' });
+      });
+      const client = clientFor('headers', transport);
+      const { error, response } = await client.POST(mainBalancePath);
+      await client.close();
+      expect(response?.headers.get('x-repeated')).toBe('first, second');
+      expect(response?.headers.get('X-REPEATED')).toBe('first, second');
+      expect(response?.headers.get('content-type')).toBe('application/json');
+      expect(response?.headers.get('x-absent')).toBeNull();
+      expect(error?.retryAfterMs).toBe(4000);
+    },
+  );
+});
+
 describe('transport failures', () => {
   it('connection refused', async () => {
     const port = await closedPort();
