@@ -194,4 +194,41 @@ describe('txc in a terminal', () => {
     expect(json).toContain(`"createdAt": ${first?.createdAt}`);
     expect(json).toContain(`"actionType": ${first?.actionType}`);
   });
+
+  // -J joins the lines the terminal wrapped, so a line longer than the pane shows as one.
+  const joinedLines = async (session: string) =>
+    (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line !== '');
+
+  it('tables fit the width of the terminal: text cut with an ellipsis, then key/value lines', async () => {
+    const records = sandbox.state.account(partner?.account as string).history;
+    for (const [session, width] of [
+      ['narrow', 100],
+      ['narrowest', 50],
+    ] as const) {
+      await startTxc(session, ['history', '--env-file', partnerEnvFile], width);
+      expect(await waitForExit(session)).toContain('[exit 0]');
+      const lines = await joinedLines(session);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      expect(lines.some((line) => line.includes('…'))).toBe(true);
+      for (const record of records) expect(lines.join('\n')).not.toContain(record.transaction_id);
+      const amounts = lines.flatMap((line) => line.trim().split(/\s+/));
+      for (const record of records) expect(amounts).toContain(record.amount);
+    }
+    // At 50 columns each record is a list of `key  value` lines.
+    const listed = await joinedLines('narrowest');
+    expect(listed.filter((line) => /^createdAt\s+\d{4}-/.test(line))).toHaveLength(records.length);
+  });
+
+  it('ops fits 140 columns without wrapping', async () => {
+    await startTxc('ops', ['ops'], 140);
+    expect(await waitForExit('ops')).toContain('[exit 0]');
+    const lines = await joinedLines('ops');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(140);
+    for (const operation of cliOperations) {
+      expect(lines.some((line) => line.startsWith(`${operation.name} `))).toBe(true);
+    }
+  });
 });

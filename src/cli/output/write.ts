@@ -9,10 +9,20 @@ export function wantsJson(json: boolean | undefined): boolean {
   return json === true || !process.stdout.isTTY;
 }
 
+/** The terminal's width: what stdout reports, else COLUMNS, else none (no limit). */
+export function terminalWidth(): number | undefined {
+  const reported = process.stdout.isTTY ? process.stdout.columns : undefined;
+  if (reported !== undefined && reported > 0) return reported;
+  const columns = Number(process.env.COLUMNS);
+  return Number.isSafeInteger(columns) && columns > 0 ? columns : undefined;
+}
+
 /** Prints an operation's answer; its shape in the documents says which fields are dates or codes. */
 export function writeAnswer(value: unknown, json: boolean, operationId?: string): void {
   const text = json
     ? JSON.stringify(value, null, 2)
-    : renderValue(readable(value, operationId === undefined ? undefined : answerShapes[operationId]));
+    : renderValue(readable(value, operationId === undefined ? undefined : answerShapes[operationId]), {
+        width: terminalWidth(),
+      });
   process.stdout.write(`${text}\n`);
 }
