@@ -188,6 +188,7 @@ export function createSchemaValidator(): Ajv2020 {
     'x-enum-descriptions',
     'x-window-seconds',
     'x-minimum-amount',
+    'x-unix-time',
   ]);
   return ajv;
 }

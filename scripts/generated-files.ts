@@ -8,6 +8,7 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
+import { renderAnswerShapesModule } from './answer-shapes.ts';
 import { renderOperationModules } from './operation-facts.ts';
 
 /**
@@ -59,5 +60,6 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
   const modules = renderOperationModules(root);
   outputs.set('generated/operations.ts', modules.operations);
   outputs.set('generated/routes.ts', modules.routes);
+  outputs.set('generated/answers.ts', renderAnswerShapesModule(root));
   return outputs;
 }

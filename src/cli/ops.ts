@@ -2,7 +2,7 @@
 // retry-safe), from the operation facts.
 import { cliOperations, type RetrySafe } from './operations.ts';
 import { renderTable } from './output/table.ts';
-import { wantsJson } from './output/write.ts';
+import { terminalWidth, wantsJson } from './output/write.ts';
 
 export function listOperations(json: boolean | undefined): void {
   const rows = cliOperations.map(({ name, facts, writes }) => ({
@@ -33,6 +33,7 @@ export function listOperations(json: boolean | undefined): void {
       yes(row.writes),
       retries(row.retrySafe),
     ]),
+    { width: terminalWidth() },
   );
   process.stdout.write(`${table}\n`);
 }

@@ -92,6 +92,6 @@ export async function runOperation(
     );
     return exitCodes.success;
   }
-  writeAnswer(result.data, json);
+  writeAnswer(result.data, json, facts.operationId);
   return exitCodes.success;
 }

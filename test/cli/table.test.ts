@@ -50,3 +50,71 @@ describe('table output', () => {
     ).toEqual(['a     n', 'x       5', 'long  100']);
   });
 });
+
+describe('table output within a width', () => {
+  const uuid = (digit: string) =>
+    `${digit.repeat(8)}-${digit.repeat(4)}-4${digit.repeat(3)}-8${digit.repeat(3)}-${digit.repeat(12)}`;
+  const records = [
+    {
+      createdAt: '2023-11-03T08:26:40Z',
+      planId: uuid('a'),
+      transaction_id: uuid('b'),
+      amount: '100',
+      actionType: 'INVEST',
+    },
+    {
+      createdAt: '2023-11-04T08:26:40Z',
+      planId: uuid('c'),
+      transaction_id: uuid('d'),
+      amount: '0.0274',
+      actionType: 'DAILY_EARNING',
+    },
+  ];
+  const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+
+  it('prints the whole table when it fits, and without a width', () => {
+    const full = renderValue(records);
+    expect(renderValue(records, { width: widest(full) })).toBe(full);
+    expect(full).toContain(uuid('a'));
+    expect(full).not.toContain('…');
+  });
+
+  it('cuts the widest text columns with an ellipsis, never an amount', () => {
+    const full = renderValue(records);
+    const text = renderValue(records, { width: widest(full) - 20 });
+    expect(widest(text)).toBeLessThanOrEqual(widest(full) - 20);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/ aaaaaaaa-[-a48]*… /);
+    expect(lines[1]).not.toContain(uuid('a'));
+    expect(lines[1]).toContain('2023-11-03T08:26:40Z');
+    expect(lines[2]?.trim().split(/\s+/)).toContain('0.0274');
+    // Amounts stay aligned on the point.
+    expect(lines[1]?.indexOf('100') as number).toBe((lines[2]?.indexOf('0.0274') as number) - 2);
+  });
+
+  it('turns each row into key/value lines when the columns cannot get narrow enough', () => {
+    const text = renderValue(records, { width: 40 });
+    expect(widest(text)).toBeLessThanOrEqual(40);
+    const blocks = text.split('\n\n');
+    expect(blocks).toHaveLength(2);
+    expect(blocks[1]?.split('\n')).toEqual([
+      'createdAt       2023-11-04T08:26:40Z',
+      `planId          ${uuid('c').slice(0, 23)}…`,
+      `transaction_id  ${uuid('d').slice(0, 23)}…`,
+      'amount          0.0274',
+      'actionType      DAILY_EARNING',
+    ]);
+  });
+
+  it('heads each keyed record with its key in the list form, and never cuts a decimal', () => {
+    const amount = '123456789012345678901234567890.000000000000000001';
+    const text = renderValue({ BTC: { main_balance: amount, note: 'x'.repeat(60) } }, { width: 30 });
+    expect(text.split('\n')).toEqual(['BTC', `main_balance  ${amount}`, `note          ${'x'.repeat(15)}…`]);
+  });
+
+  it('cuts the text values of plain fields to the width', () => {
+    const text = renderValue({ id: uuid('e'), limit: 50 }, { width: 20 });
+    expect(text.split('\n')).toEqual([`id     ${uuid('e').slice(0, 12)}…`, 'limit  50']);
+  });
+});

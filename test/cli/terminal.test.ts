@@ -1,5 +1,6 @@
 // txc in a real terminal (tmux): a write asks for confirmation showing what it will send and
-// sends nothing until "y"; a read prints a table with balances aligned on the decimal point.
+// sends nothing until "y"; a read prints a table with balances aligned on the decimal point,
+// dates in ISO 8601 and action types by name.
 // The tests run their own tmux server (its own socket), killed at the end with the sandbox.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -21,15 +22,23 @@ const scratch = scratchDirectory();
 const socket = join(scratch.dir, 'tmux.sock');
 let sandbox: Sandbox;
 let envFile: string;
+let partnerEnvFile: string;
+// A partner key whose account has history records (the history is partner-only).
+const partner = fixture.keys.find(
+  (candidate) =>
+    candidate.partner &&
+    (fixture.accounts.find((account) => account.id === candidate.account)?.history?.length ?? 0) > 1,
+);
 
+// -u: UTF-8 whatever the locale, so an ellipsis is one column.
 const tmux = (...args: string[]) =>
-  run('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
+  run('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...args], {
     env: cleanEnvironment(),
     timeout: timeLimits.runMs,
   });
 
-/** Starts txc in a detached 160x40 terminal; the pane stays open after it exits, showing its code. */
-async function startTxc(session: string, args: string[]) {
+/** Starts txc in a detached terminal (160x40 unless told); the pane stays open after it exits, showing its code. */
+async function startTxc(session: string, args: string[], width = 160) {
   const command = [`${projectRoot}node_modules/.bin/tsx`, txcEntry, ...args]
     .map((arg) => `'${arg}'`)
     .join(' ');
@@ -39,7 +48,7 @@ async function startTxc(session: string, args: string[]) {
     '-s',
     session,
     '-x',
-    '160',
+    String(width),
     '-y',
     '40',
     '-c',
@@ -77,6 +86,8 @@ beforeAll(async () => {
   }
   sandbox = await startSandbox({ port: 0, strict: true });
   envFile = writeEnvFile(scratch.dir, credentials(sandbox.url, key));
+  if (!partner) throw new Error('the fixture has no partner key with history');
+  partnerEnvFile = writeEnvFile(scratch.dir, credentials(sandbox.url, partner), 'partner.env');
 });
 afterAll(async () => {
   await tmux('kill-server').catch(() => undefined);
@@ -148,5 +159,76 @@ describe('txc in a terminal', () => {
       points.push(column + (amount.includes('.') ? amount.indexOf('.') : amount.length));
     }
     expect(new Set(points).size).toBe(1);
+  });
+
+  it('history shows ISO dates and action type names; --json keeps the numbers', async () => {
+    const records = sandbox.state.account(partner?.account as string).history;
+    expect(records.length).toBeGreaterThan(1);
+    // The names the history's --action-types flag takes, from the request schema.
+    const actionType = cliOperations.flatMap(
+      (operation) => operation.body.properties.actionTypes?.items ?? [],
+    )[0];
+    const names = new Map(
+      (actionType?.enum ?? []).map((value, index) => [value, actionType?.enumNames?.[index]] as const),
+    );
+    expect(names.size).toBeGreaterThan(0);
+
+    await startTxc('history', ['history', '--env-file', partnerEnvFile], 240);
+    const text = await waitForExit('history');
+    expect(text).toContain('[exit 0]');
+    for (const record of records) {
+      const line = text.split('\n').find((candidate) => candidate.includes(record.transaction_id));
+      expect(line, record.transaction_id).toBeDefined();
+      const cells = line?.trim().split(/\s+/) ?? [];
+      expect(cells).toContain(new Date(record.createdAt * 1000).toISOString().replace('.000Z', 'Z'));
+      expect(cells).toContain(names.get(record.actionType));
+      expect(cells).toContain(record.amount);
+      expect(cells).not.toContain(String(record.createdAt));
+      expect(cells).not.toContain(String(record.actionType));
+    }
+
+    await startTxc('history-json', ['history', '--json', '--env-file', partnerEnvFile], 240);
+    const json = await waitForExit('history-json');
+    expect(json).toContain('[exit 0]');
+    const [first] = records;
+    expect(json).toContain(`"createdAt": ${first?.createdAt}`);
+    expect(json).toContain(`"actionType": ${first?.actionType}`);
+  });
+
+  // -J joins the lines the terminal wrapped, so a line longer than the pane shows as one.
+  const joinedLines = async (session: string) =>
+    (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line !== '');
+
+  it('tables fit the width of the terminal: text cut with an ellipsis, then key/value lines', async () => {
+    const records = sandbox.state.account(partner?.account as string).history;
+    for (const [session, width] of [
+      ['narrow', 100],
+      ['narrowest', 50],
+    ] as const) {
+      await startTxc(session, ['history', '--env-file', partnerEnvFile], width);
+      expect(await waitForExit(session)).toContain('[exit 0]');
+      const lines = await joinedLines(session);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      expect(lines.some((line) => line.includes('…'))).toBe(true);
+      for (const record of records) expect(lines.join('\n')).not.toContain(record.transaction_id);
+      const amounts = lines.flatMap((line) => line.trim().split(/\s+/));
+      for (const record of records) expect(amounts).toContain(record.amount);
+    }
+    // At 50 columns each record is a list of `key  value` lines.
+    const listed = await joinedLines('narrowest');
+    expect(listed.filter((line) => /^createdAt\s+\d{4}-/.test(line))).toHaveLength(records.length);
+  });
+
+  it('ops fits 140 columns without wrapping', async () => {
+    await startTxc('ops', ['ops'], 140);
+    expect(await waitForExit('ops')).toContain('[exit 0]');
+    const lines = await joinedLines('ops');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(140);
+    for (const operation of cliOperations) {
+      expect(lines.some((line) => line.startsWith(`${operation.name} `))).toBe(true);
+    }
   });
 });

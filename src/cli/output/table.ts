@@ -1,9 +1,22 @@
 // A readable rendering of any JSON answer for a terminal: arrays of objects and objects of objects
 // become tables, decimal strings line up on the decimal point and are otherwise left exactly as
 // they arrived (never parsed as numbers), plain values print as they are.
+//
+// Given a width (the terminal's), nothing is wider: text columns (identifiers, names, dates) are
+// cut with an ellipsis, widest first; amounts and numbers never are, since a cut amount reads as
+// another amount. When even that does not fit, each row becomes a list of `key  value` lines.
 const decimal = /^-?[0-9]+(\.[0-9]+)?$/;
+const gap = '  ';
+/** The narrowest a cut text column gets before the table turns into a list. */
+const narrowestCut = 8;
+const ellipsis = '…';
 
 type Json = unknown;
+
+export interface RenderOptions {
+  /** The terminal's width in columns; no limit when undefined. */
+  readonly width?: number | undefined;
+}
 
 const isObject = (value: Json): value is Record<string, Json> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -11,40 +24,111 @@ const isObject = (value: Json): value is Record<string, Json> =>
 const cellText = (value: Json): string =>
   value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
-/** Pads a column's cells: decimals aligned on the point, numbers to the right, text to the left. */
-function alignColumn(cells: Json[]): string[] {
+/** Text cut to `width` columns, its last one an ellipsis when anything was cut. */
+export function cut(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}${ellipsis}`;
+}
+
+const isDecimalColumn = (present: Json[]) =>
+  present.length > 0 && present.every((cell) => typeof cell === 'string' && decimal.test(cell));
+const isNumberColumn = (present: Json[]) =>
+  present.length > 0 && present.every((cell) => typeof cell === 'number');
+
+interface Column {
+  header: string;
+  cells: string[];
+  /** Amounts and numbers: never cut. */
+  fixed: boolean;
+}
+
+/** A column's cells: decimals aligned on the point, numbers to the right, text to the left. */
+function column(header: string, cells: Json[]): Column {
   const present = cells.filter((cell) => cell !== undefined);
-  if (present.length > 0 && present.every((cell) => typeof cell === 'string' && decimal.test(cell))) {
+  if (isDecimalColumn(present)) {
     const parts = cells.map((cell) => {
       const [whole = '', fraction] = cellText(cell).split('.');
       return { whole, fraction: fraction === undefined ? '' : `.${fraction}` };
     });
     const wholeWidth = Math.max(...parts.map((part) => part.whole.length));
     const fractionWidth = Math.max(...parts.map((part) => part.fraction.length));
-    return parts.map((part, index) =>
-      cells[index] === undefined ? '' : part.whole.padStart(wholeWidth) + part.fraction.padEnd(fractionWidth),
-    );
+    return {
+      header,
+      fixed: true,
+      cells: parts.map((part, index) =>
+        cells[index] === undefined
+          ? ''
+          : part.whole.padStart(wholeWidth) + part.fraction.padEnd(fractionWidth),
+      ),
+    };
   }
   const texts = cells.map(cellText);
-  if (present.length > 0 && present.every((cell) => typeof cell === 'number')) {
+  if (isNumberColumn(present)) {
     const width = Math.max(...texts.map((text) => text.length));
-    return texts.map((text) => text.padStart(width));
+    return { header, fixed: true, cells: texts.map((text) => text.padStart(width)) };
   }
-  return texts;
+  return { header, fixed: false, cells: texts };
 }
 
-/** Columns of cells under headers, two spaces apart, trailing spaces trimmed. */
-export function renderTable(headers: string[], rows: Json[][]): string {
-  const columns = headers.map((header, index) => {
-    const cells = alignColumn(rows.map((row) => row[index]));
-    const width = Math.max(header.length, ...cells.map((cell) => cell.length));
-    return { header: header.padEnd(width), cells: cells.map((cell) => cell.padEnd(width)) };
-  });
-  const lines = [
-    columns.map((column) => column.header).join('  '),
-    ...rows.map((_, row) => columns.map((column) => column.cells[row]).join('  ')),
-  ];
-  return lines.map((line) => line.trimEnd()).join('\n');
+const naturalWidth = (column: Column) =>
+  Math.max(column.header.length, ...column.cells.map((cell) => cell.length));
+
+/**
+ * The width of each column so that the table fits `width`: text columns capped at one common
+ * width, as wide as fits; undefined when a cap of `narrowestCut` is still too wide.
+ */
+function fitWidths(columns: Column[], width: number | undefined): number[] | undefined {
+  const natural = columns.map(naturalWidth);
+  const gaps = gap.length * Math.max(0, columns.length - 1);
+  const total = (widths: number[]) => widths.reduce((sum, each) => sum + each, 0) + gaps;
+  if (width === undefined || total(natural) <= width) return natural;
+  const widest = Math.max(...natural.filter((_, index) => !columns[index]?.fixed), 0);
+  for (let cap = widest - 1; cap >= narrowestCut; cap--) {
+    const capped = natural.map((each, index) => (columns[index]?.fixed ? each : Math.min(each, cap)));
+    if (total(capped) <= width) return capped;
+  }
+  return undefined;
+}
+
+/** Each row as `header  cell` lines, rows apart; an empty header's cell heads its row. */
+function renderList(columns: Column[], rows: number, width: number): string {
+  const named = columns.filter((each) => each.header !== '');
+  const keyWidth = Math.max(0, ...named.map((each) => each.header.length));
+  const valueWidth = Math.max(narrowestCut, width - keyWidth - gap.length);
+  const blocks: string[] = [];
+  for (let row = 0; row < rows; row++) {
+    const lines = columns.map((each) => {
+      const cell = (each.cells[row] ?? '').trim();
+      if (each.header === '') return cut(cell, width);
+      return `${each.header.padEnd(keyWidth)}${gap}${each.fixed ? cell : cut(cell, valueWidth)}`.trimEnd();
+    });
+    blocks.push(lines.join('\n'));
+  }
+  return blocks.join('\n\n');
+}
+
+function renderColumns(columns: Column[], rows: number, options: RenderOptions): string {
+  const widths = fitWidths(columns, options.width);
+  if (!widths) return renderList(columns, rows, options.width as number);
+  const line = (text: (each: Column) => string) =>
+    columns
+      .map((each, index) => cut(text(each), widths[index] as number).padEnd(widths[index] as number))
+      .join(gap)
+      .trimEnd();
+  return [
+    line((each) => each.header),
+    ...Array.from({ length: rows }, (_, row) => line((each) => each.cells[row] ?? '')),
+  ].join('\n');
+}
+
+/** Columns of cells under headers, two spaces apart, trailing spaces trimmed, within the width. */
+export function renderTable(headers: string[], rows: Json[][], options: RenderOptions = {}): string {
+  const columns = headers.map((header, index) =>
+    column(
+      header,
+      rows.map((row) => row[index]),
+    ),
+  );
+  return renderColumns(columns, rows.length, options);
 }
 
 function objectRows(objects: Record<string, Json>[]): { headers: string[]; rows: Json[][] } {
@@ -52,13 +136,32 @@ function objectRows(objects: Record<string, Json>[]): { headers: string[]; rows:
   return { headers, rows: objects.map((object) => headers.map((header) => object[header])) };
 }
 
+/** Plain fields as `key  value` lines, values aligned; text values cut to the width. */
+function renderFields(entries: [string, Json][], options: RenderOptions): string {
+  const keyWidth = Math.max(...entries.map(([key]) => key.length));
+  const values = column(
+    '',
+    entries.map(([, entry]) => entry),
+  );
+  const valueWidth =
+    options.width === undefined
+      ? Number.POSITIVE_INFINITY
+      : Math.max(narrowestCut, options.width - keyWidth - 2);
+  return entries
+    .map(([key], index) => {
+      const cell = values.cells[index] ?? '';
+      return `${key.padEnd(keyWidth)}${gap}${values.fixed ? cell : cut(cell, valueWidth)}`.trimEnd();
+    })
+    .join('\n');
+}
+
 /** Any JSON answer as text for a terminal. */
-export function renderValue(value: Json): string {
+export function renderValue(value: Json, options: RenderOptions = {}): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '(none)';
     if (value.every(isObject)) {
       const { headers, rows } = objectRows(value);
-      return renderTable(headers, rows);
+      return renderTable(headers, rows, options);
     }
     return value.map(cellText).join('\n');
   }
@@ -73,16 +176,13 @@ export function renderValue(value: Json): string {
     return renderTable(
       ['', ...headers],
       rows.map((row, index) => [entries[index]?.[0], ...row]),
+      options,
     );
   }
   const plain = entries.filter(([, entry]) => !isObject(entry) && !Array.isArray(entry));
   const nested = entries.filter(([, entry]) => isObject(entry) || Array.isArray(entry));
   const blocks: string[] = [];
-  if (plain.length > 0) {
-    const cells = alignColumn(plain.map(([, entry]) => entry));
-    const width = Math.max(...plain.map(([key]) => key.length));
-    blocks.push(plain.map(([key], index) => `${key.padEnd(width)}  ${cells[index]}`.trimEnd()).join('\n'));
-  }
-  for (const [key, entry] of nested) blocks.push(`${key}:\n${renderValue(entry)}`);
+  if (plain.length > 0) blocks.push(renderFields(plain, options));
+  for (const [key, entry] of nested) blocks.push(`${key}:\n${renderValue(entry, options)}`);
   return blocks.join('\n\n');
 }
