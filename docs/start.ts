@@ -15,6 +15,10 @@ import { PortInUseError, portInUseLine, portIsFree } from '../scripts/port-in-us
 import { writeSandboxEnv } from './sandbox-env.ts';
 import { startDevServer } from './watch.ts';
 
+// Found before anything is printed: a caller may kill npm as soon as it reads the first line. Until
+// the handlers below are set, SIGTERM ends the process, and its children with it (their IPC channel).
+endWithLauncher(() => process.kill(process.pid, 'SIGTERM'));
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const verbose = process.argv.includes('--verbose');
 const unknown = process.argv.slice(2).filter((arg) => arg !== '--verbose');
@@ -94,7 +98,6 @@ async function stop(reason: string): Promise<void> {
 }
 process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));
-endWithLauncher(() => void stop('npm is gone'));
 
 const first = await dev.nextBuild();
 const key = credentialKey(loadFixture());

@@ -19,6 +19,9 @@ function fail(line: string): never {
   process.exit(1);
 }
 
+// Found before anything is printed: a caller may kill npm as soon as it reads the first line.
+endWithLauncher(() => process.kill(process.pid, 'SIGTERM'));
+
 const port = process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 4012;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   fail(`sandbox: SANDBOX_PORT must be a port number (0 picks a free one), not ${process.env.SANDBOX_PORT}`);
@@ -82,4 +85,3 @@ const stop = () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-endWithLauncher(stop);

@@ -17,27 +17,46 @@ export function withParentChannel(stdin: Stream, stdout: Stream, stderr: Stream)
   return [stdin, stdout, stderr, 'ipc'];
 }
 
+/** The parent of a process and its command line, from /proc (Linux), or undefined. */
+function processInfo(pid: number): { parent: number; command: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …"; comm may hold spaces, so split after the last ')'.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    return { parent, command };
+  } catch {
+    return undefined;
+  }
+}
+
+/** npm names its process `npm <command>`, or runs as `node …/npm-cli.js`. */
+const isNpm = (command: string) => /^(\S*\/)?npm( |$)|\/npm-cli\.js( |$)/.test(command);
+
 /**
  * For a program a user starts through npm (`npm start`, `npm run sandbox`): npm runs it as
  * npm → sh → tsx → node, and when npm is killed with SIGKILL nothing reaches the end of that
- * chain: the shell and tsx live on, and so do the servers and their ports. The shell that ran npm
- * made npm its process group's leader, so this process checks, twice a second, that the leader
- * still exists, and calls `stop` (as Ctrl-C would) once it is gone. Linux only (/proc); a process
- * that leads its own group, or that cannot read /proc, has nothing to watch. The timer is unref'd.
+ * chain: the shell and tsx live on, and so do the servers and their ports. So this process finds
+ * the nearest npm among its ancestors, checks twice a second that it still exists, and calls
+ * `stop` (as Ctrl-C would) once it is gone. Without /proc (not Linux), or with no npm above it,
+ * there is nothing to watch. The timer is unref'd.
  */
 export function endWithLauncher(stop: () => void, everyMs = 500): void {
-  let leader: number;
-  try {
-    // /proc/self/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces, so split after ')'.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    leader = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-  } catch {
-    return;
+  let npm: number | undefined;
+  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 16; depth++) {
+    const info = processInfo(pid);
+    if (!info) return;
+    if (isNpm(info.command)) {
+      npm = pid;
+      break;
+    }
+    pid = info.parent;
   }
-  if (!Number.isInteger(leader) || leader <= 1 || leader === process.pid) return;
+  if (npm === undefined) return;
+  const launcher = npm;
   const timer = setInterval(() => {
     try {
-      process.kill(leader, 0);
+      process.kill(launcher, 0);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return;
       clearInterval(timer);
