@@ -120,7 +120,10 @@ export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
             windowSeconds: rateLimit.windowSeconds,
             source: rateLimit.source,
           },
-          retrySafe: operation['x-retry-safe'],
+          // Only `true` lets the client repeat a call on its own. The object form (safe only with
+          // the idempotency key it names, e.g. an order's clientOrderId) stays false here until the
+          // client can tell a call that carries the key from one that does not.
+          retrySafe: operation['x-retry-safe'] === true,
           writes: operation['x-writes'],
           partnerOnly: operation['x-partner-only'],
           noCache: operation['x-no-cache'],

@@ -91,6 +91,32 @@ describe('operation facts', () => {
     }
   });
 
+  it('counts only `x-retry-safe: true` as retry-safe, never the object form that names a key', () => {
+    const withRetrySafe = (retrySafe: unknown) => {
+      const document = {
+        paths: {
+          '/orders': {
+            post: {
+              operationId: 'placeOrder',
+              'x-rate-limit': { requests: 1, windowSeconds: 1, source: 'specification', description: '' },
+              'x-retry-safe': retrySafe,
+              responses: { '200': { description: 'Placed.' } },
+            },
+          },
+        },
+      };
+      const [facts] = collectOperationFacts([
+        { name: 'fixture', file: 'fixture.yaml', document, dereferenced: document, files: [] },
+      ]);
+      return facts?.retrySafe;
+    };
+    expect(withRetrySafe(true)).toBe(true);
+    expect(withRetrySafe(false)).toBe(false);
+    expect(
+      withRetrySafe({ idempotencyKey: 'clientOrderId', source: 'observed-upstream', description: '' }),
+    ).toBe(false);
+  });
+
   it('every 429 carries the backoff advice the client retries with, as an upstream fact', () => {
     for (const { api, method, path } of specifiedOperations) {
       const tooMany = at(operationAt(api, method, path), 'responses', '429');
