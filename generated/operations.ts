@@ -97,9 +97,9 @@ export const operations = {
               "margin",
               "futures"
             ],
-            "description": "An order kind; the values shown are `spot`, `margin` and `futures`."
+            "description": "An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`."
           },
-          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional."
+          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled."
         },
         "positionSide": {
           "type": "string",

@@ -149,13 +149,16 @@ export interface paths {
          *     not cached.
          *
          *     Which of `market` and `type` are required is not shown in the
-         *     specification. Observed upstream: both are optional, and with neither
-         *     every order is cancelled; a third optional field, `positionSide`, is
-         *     accepted for perpetual futures markets only.
+         *     specification. Observed upstream: both are optional; without `market`
+         *     the orders of every market are cancelled, without `type` those of every
+         *     kind, and with neither every order. A third optional field,
+         *     `positionSide`, is accepted for perpetual futures markets only (observed
+         *     in the operator's earlier files; its latest file does not list it).
          *
          *     The response body is not shown in the specification, which states the
          *     success outcome only as orders cancelled successfully. Observed upstream:
-         *     HTTP 200 with a body that is always the empty array.
+         *     HTTP 200 with a body that is always the empty array (the operator's
+         *     latest file describes the 200 without a body).
          *
          *     Failures: `code` 31 with `errors.market` when the market is not
          *     available; `code` 30 with `errors.type` when `type` is not an array, or
@@ -163,8 +166,9 @@ export interface paths {
          *     (messages observed upstream). The statuses are not shown in the
          *     specification. Observed upstream: the operator lists both 400 (`Inner
          *     validation failed`) and 422 (`Validation failed`) without tying a code
-         *     to either. This document files `code` 31 under 400 and `code` 30 under
-         *     422; that pairing is its own choice, so key off `code`, not the status.
+         *     to either. As for the other trading operations, this document files each
+         *     example under the status whose name its message carries: all three say
+         *     `Validation failed`, so all are 422. Key off `code`, not the status.
          */
         post: operations["cancelAllOrders"];
         delete?: never;
@@ -206,7 +210,7 @@ export interface components {
          */
         PositionSide: "both" | "long" | "short";
         /**
-         * @description An order kind; the values shown are `spot`, `margin` and `futures`.
+         * @description An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`.
          * @enum {string}
          */
         OrderKind: "spot" | "margin" | "futures";
@@ -702,7 +706,7 @@ export interface operations {
                     nonceWindow?: components["schemas"]["NonceWindow"];
                     /** @description Market in the form `<BASE>_<QUOTE>`. Whether it is required is not shown in the specification; observed upstream, it is optional. */
                     market?: components["schemas"]["Market"];
-                    /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional. */
+                    /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled. */
                     type?: components["schemas"]["OrderKind"][];
                     positionSide?: components["schemas"]["PositionSide"];
                 };
@@ -718,18 +722,16 @@ export interface operations {
                     "application/json": unknown[];
                 };
             };
-            /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published. This document files `code` 31 (market not available) here. */
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published, and no example of it is. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["PrivateError"];
-                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description Observed upstream: listed by the operator as `Validation failed`; which codes it carries is not published. This document files `code` 30 here. */
+            /** @description Observed upstream: listed by the operator as `Validation failed`; which codes it carries is not published. This document files here the examples whose message is `Validation failed`, codes 30 and 31. */
             422: {
                 headers: {
                     [name: string]: unknown;
