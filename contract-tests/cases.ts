@@ -166,4 +166,6 @@ export const cases: Record<OperationId, OperationCase> = {
       },
     ],
   },
+  listMarkets: { invalid: [], documented: [] },
+  listAssets: { invalid: [], documented: [] },
 };

@@ -76,6 +76,20 @@ const typedCalls: Record<OperationId, (clients: Clients) => Promise<CallResult<u
     expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/cancel/all', 200> | undefined>();
     return result;
   },
+  listMarkets: async (clients) => {
+    const result = await clients.public.GET(operations.listMarkets.path);
+    expectTypeOf(result.data).toEqualTypeOf<
+      JsonAt<PublicPaths['/api/v4/public/markets']['get']['responses'], 200> | undefined
+    >();
+    return result;
+  },
+  listAssets: async (clients) => {
+    const result = await clients.public.GET(operations.listAssets.path);
+    expectTypeOf(result.data).toEqualTypeOf<
+      JsonAt<PublicPaths['/api/v4/public/assets']['get']['responses'], 200> | undefined
+    >();
+    return result;
+  },
 };
 
 describe('typed data', () => {

@@ -322,6 +322,30 @@ export const operations = {
       }
     }
   },
+  "listAssets": {
+    "operationId": "listAssets",
+    "summary": "List the assets and whether they can be deposited and withdrawn",
+    "cliName": "assets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/assets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
     "summary": "Read the history of flex investment operations",
@@ -438,6 +462,30 @@ export const operations = {
         }
       }
     }
+  },
+  "listMarkets": {
+    "operationId": "listMarkets",
+    "summary": "List the markets and their trading rules",
+    "cliName": "markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/markets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
   },
   "pingApi": {
     "operationId": "pingApi",
@@ -578,6 +626,16 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/assets": {
+    "operationId": "listAssets",
+    "method": "get",
+    "path": "/api/v4/public/assets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "post /api/v4/main-account/smart-flex/investments/history": {
     "operationId": "listFlexInvestmentHistory",
     "method": "post",
@@ -628,6 +686,16 @@ export const clientRoutes = {
         }
       }
     }
+  },
+  "get /api/v4/public/markets": {
+    "operationId": "listMarkets",
+    "method": "get",
+    "path": "/api/v4/public/markets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
   },
   "get /api/v4/public/ping": {
     "operationId": "pingApi",

@@ -8,6 +8,7 @@ import {
   specifiedOperations,
   specifiedRateLimits,
 } from './specification.ts';
+import { upstreamOperations } from './upstream.ts';
 
 describe('operations', () => {
   it.each(specifiedOperations)('$method $path is in $api', ({ api, method, path }) => {
@@ -16,9 +17,12 @@ describe('operations', () => {
     expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
   });
 
-  it('holds no operation the specification does not name', () => {
-    const found = Object.values(operations).map((facts) => `${facts.method} ${facts.path}`);
-    expect(found.sort()).toEqual(specifiedOperations.map(({ method, path }) => `${method} ${path}`).sort());
+  it("holds the specification's operations and the operator's, and no other", () => {
+    const found = Object.values(operations).map((facts) => `${facts.api} ${facts.method} ${facts.path}`);
+    const named = [...specifiedOperations, ...upstreamOperations].map(
+      ({ api, method, path }) => `${api} ${method} ${path}`,
+    );
+    expect(found.sort()).toEqual(named.sort());
   });
 
   it('signs every private operation with all three headers together, and no public one', () => {

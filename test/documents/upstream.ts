@@ -12,6 +12,15 @@ export const notCachedUpstream = [
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = ['/api/v4/main-account/smart/investment', '/api/v4/order/cancel/all'];
 
+/**
+ * The operations added from the operator's own files (`openapi/public/http-v4.yaml`), with the rate
+ * limit it states for each (requests per 10 seconds; `null` where it states none).
+ */
+export const upstreamOperations = [
+  { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/assets', api: 'public-v4', requests: 2000 },
+] as const;
+
 export const investOperationId = 'createFixedInvestment';
 
 interface ErrorCase {
