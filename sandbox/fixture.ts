@@ -6,7 +6,7 @@ import { operations } from '../generated/operations.ts';
 import { createSchemaValidator } from '../model/document.ts';
 import type { CollateralItem, HistoryRecord, OrderKind } from './api-types.ts';
 import { compare } from './decimal.ts';
-import { schemaEnum } from './document.ts';
+import { projectDocuments } from './document.ts';
 
 export interface FixturePlan {
   id: string;
@@ -84,7 +84,7 @@ export function checkFixture(value: unknown): Fixture {
   const problems: string[] = [];
   const assets = new Set(fixture.assets);
   const accounts = new Set(fixture.accounts.map((account) => account.id));
-  const actionTypes = schemaEnum('private-v4', 'ActionType');
+  const actionTypes = projectDocuments().schemaEnum('private-v4', 'ActionType');
   const unique = (what: string, ids: string[]) => {
     const seen = new Set<string>();
     for (const id of ids) {

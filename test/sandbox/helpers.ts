@@ -3,11 +3,15 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
+import { projectDocuments } from '../../sandbox/document.ts';
 import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
 import { defaultFixturePath } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 
 export { operations };
+
+/** An operation of the project's documents, as the sandbox reads it (named examples, wording). */
+export const documentOf = (operationId: OperationId) => projectDocuments().operation(operationId);
 
 /** A fresh copy of the default fixture. */
 export function defaultFixture(): Fixture {
@@ -59,13 +63,22 @@ export interface CallOptions {
   payload?: string;
 }
 
-export async function call(
+export function call(
   baseUrl: string,
   key: Pick<FixtureKey, 'apiKey' | 'secret'>,
   operationId: OperationId,
   options: CallOptions = {},
 ): Promise<Reply> {
-  const path = operations[operationId].path;
+  return callPath(baseUrl, key, operations[operationId].path, options);
+}
+
+/** A signed POST to a path, of this project's documents or of any other. */
+export async function callPath(
+  baseUrl: string,
+  key: Pick<FixtureKey, 'apiKey' | 'secret'>,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const body: Record<string, unknown> = { request: path, nonce: nextNonce(), ...options.fields };
   for (const field of options.omit ?? []) delete body[field];
   const text = options.bodyText ?? JSON.stringify(body);

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { at } from '../../model/json.ts';
 import { documentModel } from '../../model/model.ts';
-import { fillTemplate, operationMessage } from '../../sandbox/document.ts';
+import { fillTemplate } from '../../sandbox/document.ts';
 import { exampleRecipes } from '../../sandbox/example-recipes.ts';
-import { call, defaultFixture, strictSandbox } from './helpers.ts';
+import { call, defaultFixture, documentOf, strictSandbox } from './helpers.ts';
 
 /** Named error examples of invest, by name: status and value. */
 const documented = new Map<string, { status: number; value: unknown }>();
@@ -43,7 +43,7 @@ describe('invest: every documented refusal', () => {
       message: at(expected?.value, 'message'),
     });
     expect(reply.body.errors.amount).toEqual([
-      fillTemplate(operationMessage('createFixedInvestment', 'notEnoughBalance'), {
+      fillTemplate(documentOf('createFixedInvestment').message('notEnoughBalance'), {
         available: String(balance),
         amount: String(recipe.fields.amount),
       }),

@@ -1,10 +1,9 @@
 // Integrity under load: hundreds of concurrent invests, cancels and reads against one account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at } from '../../model/json.ts';
-import { responseExample } from '../../sandbox/document.ts';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { actionType, call, defaultFixture, partnerKey, units } from './helpers.ts';
+import { actionType, call, defaultFixture, documentOf, partnerKey, units } from './helpers.ts';
 
 const fixture: Fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -104,7 +103,7 @@ describe('integrity under load', { timeout: 120_000 }, () => {
       expect(failed.length, `${plan.currency}: the money runs out`).toBeGreaterThan(0);
       for (const { reply } of failed) {
         expect(reply.body.code).toBe(
-          at(responseExample('createFixedInvestment', 'notEnoughBalance').value, 'code'),
+          at(documentOf('createFixedInvestment').example('notEnoughBalance').value, 'code'),
         );
         expect(reply.body.errors?.amount?.[0]).toMatch(/ available, you're trying to invest /);
       }

@@ -2,14 +2,11 @@
 // (x-validation-messages, an operation's x-messages) and takes the status, code and message of the
 // operation's x-validation-example: a template or example changed in the YAML changes the answer.
 import { describe, expect, it } from 'vitest';
-import {
-  fillTemplate,
-  operationMessage,
-  responseExample,
-  validationExampleName,
-  validationTemplate,
-} from '../../sandbox/document.ts';
-import { call, defaultFixture, partnerKey, strictSandbox } from './helpers.ts';
+import { fillTemplate, projectDocuments } from '../../sandbox/document.ts';
+import { call, defaultFixture, documentOf, partnerKey, strictSandbox } from './helpers.ts';
+
+const validationTemplate = (keyword: string, type?: string) =>
+  projectDocuments().validationTemplate('private-v4', keyword, type);
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -25,7 +22,8 @@ function validationAnswer(
   operationId: 'listFlexInvestmentHistory' | 'createFixedInvestment' | 'cancelAllOrders',
   errors: Record<string, string[]>,
 ) {
-  const { status, value } = responseExample(operationId, validationExampleName(operationId));
+  const operation = documentOf(operationId);
+  const { status, value } = operation.example(operation.validationExampleName());
   return { status, body: { ...(value as object), errors } };
 }
 
@@ -51,7 +49,7 @@ describe('wording from the documents', () => {
     const negative = await call(suite.sandbox.url, partner, 'listFlexInvestmentHistory', {
       fields: { dateTo: -5 },
     });
-    const example = responseExample('listFlexInvestmentHistory', 'invalidDateTo');
+    const example = documentOf('listFlexInvestmentHistory').example('invalidDateTo');
     expect(answer(negative)).toEqual({ status: example.status, body: example.value });
   });
 
@@ -62,7 +60,7 @@ describe('wording from the documents', () => {
     });
     expect(answer(reply)).toEqual(
       validationAnswer('cancelAllOrders', {
-        positionSide: [operationMessage('cancelAllOrders', 'positionSideNotPerpetual')],
+        positionSide: [documentOf('cancelAllOrders').message('positionSideNotPerpetual')],
       }),
     );
   });
