@@ -1,7 +1,10 @@
-// Turns ajv's findings on a request body into the service's validation answer: the status,
-// code and message of the operation's `x-validation-example`, and `errors` naming each
-// offending field (`actionTypes.0` for an element) with the message a named example of the
-// same status gives that field, else the documents' `x-validation-messages` wording.
+// Turns ajv's findings on a request body into the service's validation answer. Where the
+// operator words a kind of schema failure with a named example of its own (a missing field, a
+// side that is neither buy nor sell, …) and the operation documents it, that example answers:
+// its status, code and message, with `errors` naming the failing fields. Otherwise the answer
+// takes the status, code and message of the operation's `x-validation-example`, and `errors`
+// names each offending field (`actionTypes.0` for an element) with the message a named example
+// of the same status gives that field, else the documents' `x-validation-messages` wording.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Answer } from './answer.ts';
 import { fillTemplate, type OperationDocument } from './document.ts';
@@ -42,29 +45,105 @@ function documentedMessages(operation: OperationDocument): Map<string, string[]>
 
 const messageCache = new WeakMap<OperationDocument, Map<string, string[]>>();
 
-/** The field errors of ajv's findings, each worded as the documents word it. */
-export function fieldErrors(operation: OperationDocument, errors: readonly ErrorObject[]): FieldErrors {
+/** One field that breaks the schema: the ajv keyword it breaks and the value it has. */
+interface SchemaFailure {
+  field: string;
+  keyword: string;
+  value: unknown;
+}
+
+const isType = (failure: SchemaFailure) => failure.keyword === 'type';
+const isFormat = (failure: SchemaFailure) => ['type', 'pattern', 'format'].includes(failure.keyword);
+
+/**
+ * The named examples in which the operator words a kind of schema failure, by example name, in
+ * order of preference: an operation that documents one answers a failure of a field the example
+ * names, of that kind, with it. An empty market is its own case before the other forms.
+ */
+const failureExamples: readonly [string, (failure: SchemaFailure) => boolean][] = [
+  ['missingFields', (failure) => failure.keyword === 'required'],
+  ['orderIdMissing', (failure) => failure.keyword === 'required'],
+  ['ordersMissing', (failure) => failure.keyword === 'required' || isType(failure)],
+  ['ordersNotArray', (failure) => failure.keyword === 'required' || isType(failure)],
+  ['tooManyOrders', (failure) => failure.keyword === 'maxItems' || failure.keyword === 'minItems'],
+  ['marketEmpty', (failure) => failure.value === ''],
+  ['invalidMarket', isFormat],
+  ['marketNotAvailable', isFormat],
+  ['sideInvalid', (failure) => failure.keyword === 'enum'],
+  ['amountNotNumeric', isFormat],
+  ['priceNotNumeric', isFormat],
+  ['clientOrderIdNotString', isType],
+  ['clientOrderIdInvalid', (failure) => failure.keyword === 'pattern'],
+  ['orderIdNotInteger', isType],
+  ['tickerNotString', isType],
+  ['typeNotArray', isType],
+  ['pageNotInteger', isType],
+  ['pageTooLarge', (failure) => failure.keyword === 'maximum'],
+];
+
+/** The example of `failureExamples` that words this failure for the operation, and its messages. */
+function failureExample(
+  operation: OperationDocument,
+  failure: SchemaFailure,
+): { example: string; messages: string[] } | undefined {
+  for (const [example, matches] of failureExamples) {
+    if (!operation.has(example) || !matches(failure)) continue;
+    const messages = (operation.example(example).value as { errors?: FieldErrors }).errors?.[failure.field];
+    if (messages && messages.length > 0) return { example, messages };
+  }
+  return undefined;
+}
+
+/** The value at a JSON pointer of the body (ajv's instancePath). */
+function valueAt(body: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>(
+      (node, step) => (node !== null && typeof node === 'object' ? Reflect.get(node, step) : undefined),
+      body,
+    );
+}
+
+/**
+ * The validation answer to ajv's findings on `body`: the one named example that words every
+ * failure when there is one, else the `x-validation-example` with each field's wording.
+ */
+export function schemaRefusal(
+  operation: OperationDocument,
+  body: unknown,
+  errors: readonly ErrorObject[],
+): Answer {
   let documentedByField = messageCache.get(operation);
   if (!documentedByField) {
     documentedByField = documentedMessages(operation);
     messageCache.set(operation, documentedByField);
   }
   const found: FieldErrors = {};
+  const examples = new Set<string>();
   for (const error of errors) {
     const path = error.instancePath.slice(1).replaceAll('/', '.');
     const field =
       error.keyword === 'required'
         ? [path, String(error.params.missingProperty)].filter(Boolean).join('.')
         : path || 'body';
+    const worded = failureExample(operation, {
+      field,
+      keyword: error.keyword,
+      value: valueAt(body, error.instancePath),
+    });
+    examples.add(worded?.example ?? '');
     const texts =
-      error.keyword !== 'required' && documentedByField.has(field)
+      worded?.messages ??
+      (error.keyword !== 'required' && documentedByField.has(field)
         ? (documentedByField.get(field) as string[])
-        : [message(operation, error, field)];
+        : [message(operation, error, field)]);
     const list = found[field] ?? [];
     for (const text of texts) if (!list.includes(text)) list.push(text);
     found[field] = list;
   }
-  return found;
+  const [only] = examples;
+  return validation(operation, examples.size === 1 && only ? only : operation.validationExampleName(), found);
 }
 
 /**
@@ -81,9 +160,5 @@ export function validateRequest(
     ? operation.envelopeValidator(items)
     : operation.requestValidator();
   if (!validate || validate(body)) return undefined;
-  return validation(
-    operation,
-    operation.validationExampleName(),
-    fieldErrors(operation, validate.errors ?? []),
-  );
+  return schemaRefusal(operation, body, validate.errors ?? []);
 }

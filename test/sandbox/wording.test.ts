@@ -65,3 +65,53 @@ describe('wording from the documents', () => {
     );
   });
 });
+
+describe('schema failures the operator words with a named example of their own', () => {
+  const limitOrder = { market: 'BTC_USDT', side: 'buy', amount: '0.01', price: '34000' };
+  // Each body breaks one rule of the request schema: the answer is the named example, whole.
+  it.each([
+    ['createLimitOrder', { ...limitOrder, side: 'hold' }, 'sideInvalid'],
+    ['createLimitOrder', { ...limitOrder, amount: 'ten' }, 'amountNotNumeric'],
+    ['createLimitOrder', { ...limitOrder, price: '1e3' }, 'priceNotNumeric'],
+    ['createLimitOrder', { ...limitOrder, market: '' }, 'marketEmpty'],
+    ['createLimitOrder', { ...limitOrder, market: 'btc-usdt' }, 'marketNotAvailable'],
+    ['createLimitOrder', { ...limitOrder, clientOrderId: 'a b' }, 'clientOrderIdInvalid'],
+    ['createLimitOrder', { ...limitOrder, clientOrderId: 7 }, 'clientOrderIdNotString'],
+    ['createLimitOrder', {}, 'missingFields'],
+    ['cancelOrder', { market: 'BTC_USDT', orderId: '4180284841' }, 'orderIdNotInteger'],
+    ['cancelOrder', { market: 'btc_usdt', orderId: 1 }, 'invalidMarket'],
+    ['listActiveOrders', { limit: 101, offset: 10001 }, 'pageTooLarge'],
+    ['listExecutedDeals', { limit: '5', offset: '0' }, 'pageNotInteger'],
+    ['getTradeBalance', { ticker: 5 }, 'tickerNotString'],
+    ['cancelAllOrders', { type: 'spot' }, 'typeNotArray'],
+    ['cancelOrdersInBulk', {}, 'ordersMissing'],
+    ['createBulkLimitOrders', { orders: 'all of them' }, 'ordersNotArray'],
+    ['listOrderDeals', {}, 'orderIdMissing'],
+  ] as const)('%s %j is its example %s', async (operationId, fields, example) => {
+    const reply = await call(suite.sandbox.url, partner, operationId, { fields });
+    const expected = documentOf(operationId).example(example);
+    expect(answer(reply)).toEqual({ status: expected.status, body: expected.value });
+  });
+
+  it('a part of the fields an example names gets that example with those fields only', async () => {
+    const reply = await call(suite.sandbox.url, partner, 'createLimitOrder', {
+      fields: { market: 'BTC_USDT', side: 'buy' },
+    });
+    const { status, value } = documentOf('createLimitOrder').example('missingFields');
+    const { amount, price } = (value as { errors: Record<string, string[]> }).errors;
+    expect(answer(reply)).toEqual({ status, body: { ...(value as object), errors: { amount, price } } });
+  });
+
+  it('failures of different examples take the x-validation-example, each field worded by its own', async () => {
+    const reply = await call(suite.sandbox.url, partner, 'createLimitOrder', {
+      fields: { ...limitOrder, side: 'hold', amount: 'ten' },
+    });
+    const operation = documentOf('createLimitOrder');
+    const errorsOf = (name: string) => (operation.example(name).value as { errors: object }).errors;
+    const { status, value } = operation.example(operation.validationExampleName());
+    expect(answer(reply)).toEqual({
+      status,
+      body: { ...(value as object), errors: { ...errorsOf('sideInvalid'), ...errorsOf('amountNotNumeric') } },
+    });
+  });
+});
