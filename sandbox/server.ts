@@ -12,6 +12,7 @@ import type { CallContext } from './context.ts';
 import { answerCors } from './cors.ts';
 import { type OperationDocument, sandboxDocuments } from './document.ts';
 import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
+import { movePrice, seconds, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
@@ -59,6 +60,16 @@ export interface Sandbox {
   readonly faults: Faults;
   /** Replaces the fault options (undefined: none). */
   setFaults(options?: FaultOptions): void;
+  /**
+   * Moves a market's price, at the sandbox's clock: stop orders it reaches activate and resting
+   * limit orders it moves through fill (after what the clock has reached, see `settle`).
+   */
+  setPrice(market: string, price: string): void;
+  /**
+   * Applies what the sandbox's clock has reached: kill-switch timers that ran out, delistings.
+   * Every call does this first; a test that moves a fake clock and reads `state` calls it.
+   */
+  settle(): void;
   /** Answers that did not match the document (strict mode). */
   violations: ResponseViolation[];
   close(): Promise<void>;
@@ -92,8 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ? checkFixture(options.fixture)
         : loadFixture();
   const documents = sandboxDocuments(options.documents);
-  const state = new SandboxState(fixture);
   const clock = options.clock ?? Date.now;
+  const state = new SandboxState(fixture, seconds(clock()));
   const limiter = new SlidingWindowLimiter();
   const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
@@ -137,6 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // a call refused for any reason (key, permission, body, business rule) leaves the key's
     // nonce where it was. Nothing awaits in between, so no other call can slip in.
     const now = clock();
+    settle(state, now);
     const staleNonce = nonces.check(operation, key, body, now);
     if (staleNonce) return staleNonce;
     if (key.enabled === false || (key.operations && !key.operations.includes(operation.id))) {
@@ -158,7 +170,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // The gateway's rate-limit answer has a body that is not JSON and whose text the
     // document does not show (observed upstream): the sandbox sends none.
     const limited = rateLimited(operation, bucket, () => ({ status: 429, body: undefined }), true);
-    return limited ?? carryOut({ state, operation, now: clock() }, undefined);
+    if (limited) return limited;
+    const now = clock();
+    settle(state, now);
+    return carryOut({ state, operation, now }, undefined);
   }
 
   function checkReply(operation: OperationDocument, reply: Answer): string[] {
@@ -298,6 +313,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     setFaults(next?: FaultOptions) {
       faults = new Faults(next);
+    },
+    setPrice(market: string, price: string) {
+      const now = clock();
+      settle(state, now);
+      movePrice(state, market, price, now);
+    },
+    settle() {
+      settle(state, clock());
     },
     violations,
     close: () =>

@@ -6,20 +6,40 @@
 // `x-messages`.
 import type { OperationId } from '../generated/operations.ts';
 import type { BodyOf } from './api-types.ts';
-import type { Transition } from './context.ts';
+import type { CallContext, Transition } from './context.ts';
 import {
   invest,
   listInvestmentHistory,
   readCollateralSummary,
   readMainBalance,
 } from './handlers/main-account.ts';
-import { cancelAll } from './handlers/orders.ts';
+import { listAssets, listMarkets } from './handlers/market-data.ts';
+import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
+
+/** The document of another operation whose rules a transition follows. */
+const rulesOf = (context: CallContext, operationId: OperationId) =>
+  context.operation.documents.operation(operationId);
 
 export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>> } = {
+  listMarkets: { run: listMarkets },
+  listAssets: { run: listAssets },
   getMainBalance: { run: readMainBalance },
   listFlexInvestmentHistory: { run: listInvestmentHistory },
   createFixedInvestment: { run: invest },
   getCollateralBalanceSummary: { run: readCollateralSummary },
+  createLimitOrder: { run: placeOrder('limit') },
+  createMarketOrder: { run: placeOrder('market') },
+  createStockMarketOrder: { run: placeOrder('stock market') },
+  createStopLimitOrder: { run: placeOrder('stop limit') },
+  createStopMarketOrder: { run: placeOrder('stop market') },
+  // Each order of a batch follows the rules, and takes the refusals, of a single limit order.
+  createBulkLimitOrders: {
+    items: 'orders',
+    run: (context, body) => placeBulk(context, body, rulesOf(context, 'createLimitOrder')),
+  },
+  modifyOrder: { run: modify },
+  cancelOrder: { run: cancelOne },
+  cancelOrdersInBulk: { items: 'orders', run: cancelBulk },
   cancelAllOrders: { run: cancelAll },
 };
 

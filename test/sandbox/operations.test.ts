@@ -400,11 +400,7 @@ describe('cancel all orders', () => {
     await fresh.close();
     expect(fresh.violations).toEqual([]);
   });
-  const orders = (accountId: string) =>
-    fresh.state
-      .account(accountId)
-      .orders.map((o) => o.id)
-      .sort();
+  const orders = (accountId: string) => [...fresh.state.account(accountId).orders.keys()].sort();
   const cancel = (fields: Record<string, unknown>, key = partner) =>
     call(fresh.url, key, 'cancelAllOrders', { fields });
 
@@ -433,11 +429,12 @@ describe('cancel all orders', () => {
     const open = accountOf(partner.account).openOrders ?? [];
     const target = open[0];
     if (!target) throw new Error('no orders');
-    const reply = await cancel({ market: target.market, type: [target.type] });
+    const kind = target.kind ?? 'spot';
+    const reply = await cancel({ market: target.market, type: [kind] });
     expect(reply).toMatchObject({ status: 200, body: [] });
     const expected = open
-      .filter((o) => !(o.market === target.market && o.type === target.type))
-      .map((o) => o.id)
+      .filter((o) => !(o.market === target.market && (o.kind ?? 'spot') === kind))
+      .map((o) => o.orderId)
       .sort();
     expect(orders(partner.account)).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);

@@ -13,7 +13,7 @@ const key = partnerKey(fixture);
 const plan = fixture.plans.find(
   (candidate) => candidate.status === 'active' && candidate.currency === 'USDT',
 );
-const market = fixture.markets[0] as string;
+const market = fixture.markets[0]?.name as string;
 
 let forCcxt: Sandbox;
 let forOurs: Sandbox;

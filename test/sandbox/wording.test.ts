@@ -12,7 +12,7 @@ const fixture = defaultFixture();
 const partner = partnerKey(fixture);
 const suite = strictSandbox();
 const plan = fixture.plans.find((candidate) => candidate.status === 'active');
-const ordinaryMarket = fixture.markets.find((market) => !fixture.perpetualMarkets?.includes(market));
+const ordinaryMarket = fixture.markets.find((market) => market.type === 'spot')?.name;
 
 /** What the tests compare of a reply. */
 const answer = (reply: { status: number; body: unknown }) => ({ status: reply.status, body: reply.body });
