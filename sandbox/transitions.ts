@@ -15,6 +15,13 @@ import {
 } from './handlers/main-account.ts';
 import { listAssets, listMarkets } from './handlers/market-data.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
+import {
+  listClosedOrders,
+  listDeals,
+  listDealsOfOrder,
+  listOpenOrders,
+  readTradeBalance,
+} from './handlers/queries.ts';
 
 /** The document of another operation whose rules a transition follows. */
 const rulesOf = (context: CallContext, operationId: OperationId) =>
@@ -41,6 +48,11 @@ export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>
   cancelOrder: { run: cancelOne },
   cancelOrdersInBulk: { items: 'orders', run: cancelBulk },
   cancelAllOrders: { run: cancelAll },
+  listActiveOrders: { run: listOpenOrders },
+  getTradeBalance: { run: readTradeBalance },
+  listExecutedDeals: { run: listDeals },
+  listOrderDeals: { run: listDealsOfOrder },
+  listOrderHistory: { run: listClosedOrders },
 };
 
 /** The transition of an operation of any document set (a copy may hold operations with none). */
