@@ -7,6 +7,7 @@
 import type { OperationId } from '../generated/operations.ts';
 import type { BodyOf } from './api-types.ts';
 import type { CallContext, Transition } from './context.ts';
+import { readKillSwitches, setKillSwitch } from './handlers/kill-switch.ts';
 import {
   invest,
   listInvestmentHistory,
@@ -53,6 +54,8 @@ export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>
   listExecutedDeals: { run: listDeals },
   listOrderDeals: { run: listDealsOfOrder },
   listOrderHistory: { run: listClosedOrders },
+  setKillSwitch: { run: setKillSwitch },
+  getKillSwitchStatus: { run: readKillSwitches },
 };
 
 /** The transition of an operation of any document set (a copy may hold operations with none). */
