@@ -152,6 +152,12 @@ export class OperationDocument {
     );
   }
 
+  /** The fields the request body requires, in the schema's order. */
+  requiredFields(): string[] {
+    const required = this.#view.requestSchema?.required;
+    return Array.isArray(required) ? required.map(String) : [];
+  }
+
   /** The `default` of a request body property, e.g. a page's limit and offset. */
   requestDefault(property: string): unknown {
     return optionalRecordAt(this.#view.requestSchema, 'properties', property)?.default;
