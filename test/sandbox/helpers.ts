@@ -107,6 +107,25 @@ export function units(text: string): bigint {
   return match[1] ? -value : value;
 }
 
+const one = 10n ** scale;
+/** units → decimal text, exact (the inverse of `units`). */
+export function decimalText(value: bigint): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const fraction = (magnitude % one).toString().padStart(Number(scale), '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${magnitude / one}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** a × b in units, exact while the product has at most 18 decimals. */
+export const times = (a: string, b: string) => (units(a) * units(b)) / one;
+
+/** A fee in units: `amount` (units) × `ratePercent` %, rounded up to `decimals` places. */
+export function feeUp(amount: bigint, ratePercent: string, decimals: number): bigint {
+  const exact = (amount * units(ratePercent)) / 100n / one;
+  const step = 10n ** (scale - BigInt(decimals));
+  return ((exact + step - 1n) / step) * step;
+}
+
 /** Action types as the specification's table lists them. */
 export const actionType = { INVEST: 1, DAILY_EARNING: 4, OPEN_INVESTMENT: 6 } as const;
 

@@ -5,23 +5,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, findKey, partnerKey, units } from './helpers.ts';
+import {
+  call,
+  decimalText,
+  defaultFixture,
+  documentOf,
+  feeUp,
+  findKey,
+  partnerKey,
+  times,
+  units,
+} from './helpers.ts';
 
 const scale = 10n ** 18n;
-/** units → decimal text, exact (the inverse of helpers' `units`). */
-function text(value: bigint): string {
-  const negative = value < 0n;
-  const magnitude = negative ? -value : value;
-  const fraction = (magnitude % scale).toString().padStart(18, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${magnitude / scale}${fraction ? `.${fraction}` : ''}`;
-}
-const times = (a: string, b: string) => (units(a) * units(b)) / scale;
-/** A fee: amount × rate %, rounded up to `decimals`. */
-function fee(amount: bigint, ratePercent: string, decimals: number): bigint {
-  const exact = (amount * units(ratePercent)) / 100n / scale; // exact at 18 digits for the rates used here
-  const step = 10n ** BigInt(18 - decimals);
-  return ((exact + step - 1n) / step) * step;
-}
+const text = decimalText;
+const fee = feeUp;
 
 let fixture: Fixture;
 let sandbox: Sandbox;
