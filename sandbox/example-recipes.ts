@@ -74,7 +74,11 @@ function orderWithClientId(fixture: Fixture) {
   return undefined;
 }
 
-/** The order recipes sell: a sell's amount is in the base asset whatever the order type. */
+/**
+ * The order recipes sell: a sell's amount is in the base asset whatever the order type. Without
+ * the example's clientOrderId: once the example itself was accepted (a contract run sends both to
+ * one sandbox), that id is used, and its refusal would come first.
+ */
 function sell(
   kitchen: Kitchen,
   change: (market: FixtureMarket) => Record<string, unknown> | undefined,
@@ -83,7 +87,8 @@ function sell(
   const market = marketOf(kitchen.fixture, start?.market);
   if (!start || !market) return undefined;
   const fields = change(market);
-  return fields && { fields: { ...start, side: 'sell', ...fields } };
+  const { clientOrderId: _, ...rest } = start;
+  return fields && { fields: { ...rest, side: 'sell', ...fields } };
 }
 
 // --- invest -------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { at } from '../../model/json.ts';
 import { fillTemplate, projectDocuments } from '../../sandbox/document.ts';
 import { exampleRecipes } from '../../sandbox/example-recipes.ts';
+import { credentialKey } from '../../sandbox/fixture.ts';
+import { startSandbox } from '../../sandbox/server.ts';
 import { call, defaultFixture, documentOf, strictSandbox } from './helpers.ts';
 
 const recipes = exampleRecipes(defaultFixture());
@@ -101,5 +103,49 @@ describe('invest', () => {
       fields: { planId: plan.id, amount: plan.minAmount, nonce: Date.now() * 1000 + 999_999 },
     });
     expect(reply.status).toBe(201);
+  });
+});
+
+describe('after every request example was accepted, as in a contract run', () => {
+  // The contract suite sends the request examples and the recipes to one sandbox: a recipe must
+  // not depend on what an example changed (an order it placed under a clientOrderId, say).
+  it('each recipe still gets its example’s status, code, message and fields', async () => {
+    let now = Date.now();
+    const sandbox = await startSandbox({ port: 0, strict: true, clock: () => now });
+    try {
+      const key = credentialKey(defaultFixture());
+      const operations = [...projectDocuments().operations.values()].sort(
+        (a, b) => Number(b.id === 'createLimitOrder') - Number(a.id === 'createLimitOrder'),
+      );
+      let accepted = 0;
+      for (const operation of operations) {
+        for (const { value } of operation.requestExamples()) {
+          now += 60_000;
+          const { request: _, nonce: __, nonceWindow: ___, ...fields } = value;
+          const reply = await call(sandbox.url, key, operation.id as never, { fields });
+          if (reply.status < 300) accepted++;
+        }
+      }
+      expect(accepted).toBeGreaterThan(20);
+      for (const recipe of recipes) {
+        now += 60_000;
+        const expected = documentOf(recipe.operationId as never).example(recipe.example);
+        const reply = await call(sandbox.url, recipe.key, recipe.operationId as never, {
+          fields: recipe.fields,
+        });
+        const label = `${recipe.operationId} › ${recipe.example}: ${JSON.stringify(reply.body)}`;
+        expect(reply.status, label).toBe(expected.status);
+        expect(reply.body, label).toMatchObject({
+          code: at(expected.value, 'code'),
+          message: at(expected.value, 'message'),
+        });
+        expect(Object.keys(reply.body?.errors ?? {}).sort(), label).toEqual(
+          Object.keys((expected.value as { errors?: object }).errors ?? {}).sort(),
+        );
+      }
+    } finally {
+      await sandbox.close();
+      expect(sandbox.violations).toEqual([]);
+    }
   });
 });
