@@ -55,7 +55,8 @@ export interface ResponseViolation {
 export interface Sandbox {
   url: string;
   port: number;
-  state: SandboxState;
+  /** The exchange's state (a new object after `reset`). */
+  readonly state: SandboxState;
   /** The current fault injector, with counts of what it injected. */
   readonly faults: Faults;
   /** Replaces the fault options (undefined: none). */
@@ -70,6 +71,12 @@ export interface Sandbox {
    * Every call does this first; a test that moves a fake clock and reads `state` calls it.
    */
   settle(): void;
+  /**
+   * Puts the exchange back to the fixture's state at the sandbox's clock: balances, orders, deals,
+   * histories, kill switches and prices. Nonces and rate limits stay: they belong to the clients
+   * that already called, whose next nonce must still be new.
+   */
+  reset(): void;
   /** Answers that did not match the document (strict mode). */
   violations: ResponseViolation[];
   close(): Promise<void>;
@@ -104,7 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : loadFixture();
   const documents = sandboxDocuments(options.documents);
   const clock = options.clock ?? Date.now;
-  const state = new SandboxState(fixture, seconds(clock()));
+  let state = new SandboxState(fixture, seconds(clock()));
   const limiter = new SlidingWindowLimiter();
   const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
@@ -307,7 +314,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    state,
+    get state() {
+      return state;
+    },
     get faults() {
       return faults;
     },
@@ -321,6 +330,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     settle() {
       settle(state, clock());
+    },
+    reset() {
+      state = new SandboxState(fixture, seconds(clock()));
     },
     violations,
     close: () =>

@@ -558,3 +558,26 @@ describe('the market rules, each refused with the operation’s own example', ()
     });
   });
 });
+
+describe('reset', () => {
+  it('puts orders, balances, deals and prices back to the fixture’s; the keys’ nonces stay used', async () => {
+    const start = { usdt: balance('USDT'), btc: balance('BTC'), open: openIds() };
+    const order = { market: 'BTC_USDT', side: 'buy', amount: '0.01', price: '30000', clientOrderId: 'again' };
+    expect((await place('createLimitOrder', order)).status).toBe(200);
+    expect(
+      (await place('createMarketOrder', { market: 'BTC_USDT', side: 'buy', amount: '100' })).status,
+    ).toBe(200);
+    sandbox.setPrice('BTC_USDT', '29000');
+    expect(balance('BTC')).not.toEqual(start.btc);
+
+    sandbox.reset();
+    expect({ usdt: balance('USDT'), btc: balance('BTC'), open: openIds() }).toEqual(start);
+    expect(sandbox.state.market('BTC_USDT').price).toBe(market('BTC_USDT').price);
+    const deals = await place('listExecutedDeals', {});
+    expect(deals.body).toEqual({});
+    // The same clientOrderId is free again; a nonce used before the reset is still refused.
+    expect((await place('createLimitOrder', order)).status).toBe(200);
+    const replayed = await call(sandbox.url, key(), 'getTradeBalance', { fields: { nonce: '1' } });
+    expect(replayed.status).toBe(429);
+  });
+});
