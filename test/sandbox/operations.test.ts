@@ -412,7 +412,7 @@ describe('cancel all orders', () => {
     const before = orders(partner.account);
     const notAvailable = await cancel({ market: 'NOPE_USDT' });
     expect(notAvailable).toMatchObject({
-      status: 400,
+      status: responseExample('cancelAllOrders', 'marketNotAvailable').status,
       body: { code: 31, errors: { market: expect.any(Array) } },
     });
     for (const [fields, field] of [
