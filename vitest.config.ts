@@ -1,12 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { typesCheckedByTsc } from './scripts/test-plan.ts';
+import { timeLimits } from './scripts/time-limits.ts';
 import { sourceAliases } from './vitest.resolve.ts';
 
 /**
  * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke,
  * txc, the sandbox command, npm start, the Redocly wrapper and the prerequisites check, the spec
- * watch loop and gate, the type tests' self-test, and the ones making thousands of calls: nonce
- * sequences, window-mode freshness, the sandbox's rate limits): the slow project. Everything else
- * is the unit project, quick feedback (`npm run test:unit`, under 30 s on a 2-core machine).
+ * watch loop and gate, the type tests' self-test, a hook's uncaught error, a slow transport load,
+ * and the ones making
+ * thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
+ * project. Everything else is the unit project, quick feedback (`npm run test:unit`, under 30 s
+ * on a 2-core machine).
  */
 const slow = [
   'test/documents/drift.test.ts',
@@ -20,8 +24,11 @@ const slow = [
   'test/spec/watch.test.ts',
   'test/spec/gate.test.ts',
   'test/client/queued-exit.test.ts',
+  'test/client/throwing-hook.test.ts',
+  'test/client/first-call.test.ts',
   'test/typecheck/self-test.test.ts',
   'test/start.test.ts',
+  'test/exit-with-parent.test.ts',
   'test/redocly-banner.test.ts',
   'test/prerequisites.test.ts',
   'test/client/fresh-nonces.test.ts',
@@ -34,6 +41,9 @@ const exclude = ['test/package/**', 'test/typecheck/fixtures/**', 'node_modules/
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
+    // expect.poll waits on a condition (a socket closed, a request arrived): its limit too is sized
+    // for a loaded machine, not vitest's default second.
+    expect: { poll: { timeout: timeLimits.unitTestMs } },
     projects: [
       {
         extends: true,
@@ -46,9 +56,13 @@ export default defineConfig({
           maxWorkers: 2,
           // Projects with their own maxWorkers run as separate groups: unit first, for quick feedback.
           sequence: { groupOrder: 0 },
-          // Type-level tests (*.test-d.ts) are type-checked, not run.
+          testTimeout: timeLimits.unitTestMs,
+          hookTimeout: timeLimits.hookMs,
+          // Type-level tests (*.test-d.ts) are type-checked, not run. Within npm test, whose
+          // typecheck stage runs tsc over the same files (a failed expectTypeOf is a type error
+          // there too), they are not type-checked a second time (scripts/test-stages.ts).
           typecheck: {
-            enabled: true,
+            enabled: process.env[typesCheckedByTsc] !== '1',
             include: ['test/**/*.test-d.ts'],
             // The self-test's deliberately wrong assertion is checked by the slow project only.
             exclude: ['test/typecheck/fixtures/**'],
@@ -56,7 +70,20 @@ export default defineConfig({
           },
         },
       },
-      { extends: true, test: { name: 'slow', include: slow, exclude, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: slow,
+          exclude,
+          // Most of these wait on the processes they start: two files at a time overlap the waits.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          // Each starts processes: one limit for all, sized for a loaded machine (scripts/time-limits.ts).
+          testTimeout: timeLimits.processTestMs,
+          hookTimeout: timeLimits.hookMs,
+        },
+      },
     ],
   },
 });

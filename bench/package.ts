@@ -15,7 +15,9 @@ export function buildPackage(): string {
   return root;
 }
 
-/** The built entry, and the transport module Node loads on the first call, relative to the root. */
+/** The built entry, the middleware's entry, the transport Node loads and the route table, relative to the root. */
 export const builtEntry = 'dist/src/index.js';
+export const builtMiddleware = 'dist/src/middleware.js';
 export const builtTransport = 'dist/src/transport/undici.js';
+export const builtRoutes = 'dist/generated/routes.js';
 export const builtCli = 'dist/src/cli/txc.js';

@@ -21,7 +21,9 @@ function timed(command: string, args: string[], timeoutMs: number): Promise<Pipe
   const shown = [command, ...args].join(' ');
   return new Promise((resolve) => {
     const started = performance.now();
-    // Its own process group, so that a timeout ends the command and everything it started.
+    // Its own process group, so that a timeout ends the command and everything it started; the
+    // servers it starts in groups of their own (the contract suite's Prisms) end with their parent
+    // (scripts/exit-with-parent.mjs).
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let stderr = '';
     child.stderr.on('data', (chunk) => {

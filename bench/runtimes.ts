@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signingHeaders } from '../generated/operations.ts';
-import { installRuntimes } from '../test/package/runtimes.ts';
+import { installRuntimes } from '../scripts/runtimes.ts';
 import { apiKey, apiSecret, balancePath, precomputed, startServer } from './http.ts';
 import { buildPackage } from './package.ts';
 

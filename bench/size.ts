@@ -1,40 +1,52 @@
-// Size: the built package's entry (dist/src/index.js) bundled by esbuild for Node (ESM, minified,
-// code splitting), gzipped. With openapi-fetch and undici external, the entry chunk is the
-// client's own code (src/ and the generated operation table) and a second chunk is the undici
-// transport, which the client imports on its first call. Each package's share is what bundling it in adds; the metafile
-// gives the minified bytes of every input.
+// Size: the built package (dist/) bundled as a consumer bundles it, by esbuild (Node, ESM,
+// minified, code splitting, openapi-fetch and undici external), gzipped at level 9:
+// - the full client's entry (dist/src/index.js): the entry chunk and the chunks it imports
+//   statically, what importing the package loads;
+// - what a client loads when it is made (dynamic imports: the engine, the transport, the route
+//   table), reported beside it;
+// - an app that imports only the signing middleware (txc-api-v4/middleware, dist/src/middleware.js);
+// - the route table as it is, and as a table of 25 operations (the documents' coming size, its
+//   routes copied under new names) would be: it grows a chunk a client loads, not the entry.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { buildPackage, builtEntry, builtTransport } from './package.ts';
+import type { BodyRules } from '../generated/operations.ts';
+import { buildPackage, builtEntry, builtMiddleware, builtRoutes } from './package.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export interface SizeResult {
-  /** Gzipped bytes of the entry chunk: the client's own code, loaded on import. */
-  own: number;
-  /** Gzipped bytes of the entry chunk with the generated operation table left external. */
-  ownWithoutTable: number;
-  /** Gzipped bytes of the chunk holding the undici transport, loaded on the first call. */
-  transport: number;
-  /** Gzipped bytes that bundling openapi-fetch in adds. */
-  openapiFetch: number;
+  /** Gzipped bytes loaded by importing the package: the entry chunk and its static imports. */
+  entry: number;
+  /** Gzipped bytes of the chunks a client loads when it is made, by their main input. */
+  loadedWithClient: Record<string, number>;
+  /** Gzipped bytes of a bundle of the middleware entry alone. */
+  middleware: number;
+  /** Operations in the route table, and its gzipped bytes as a chunk; then at 25 operations. */
+  routes: { operations: number; bytes: number; at25: number };
   /** Gzipped bytes that bundling undici in adds. */
   undici: number;
-  /** Gzipped bytes of the whole self-contained bundle (one file, no splitting). */
+  /** Gzipped bytes of the whole self-contained bundle of the entry (one file, no splitting). */
   total: number;
-  /** Minified (not gzipped) bytes in the full bundle, by group: src/, generated/, each package. */
-  minifiedByGroup: Record<string, number>;
-  /** Minified bytes of each of our own files. */
+  /** Minified bytes of each of our own files, across the split bundle. */
   minifiedOwnFiles: Record<string, number>;
 }
 
 const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
 
-async function bundle(external: string[], splitting: boolean, tableExternal = false) {
+interface Output {
+  name: string;
+  gzip: number;
+  meta: Metafile['outputs'][string];
+}
+
+async function bundle(entry: string, external: string[], splitting: boolean): Promise<Output[]> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { index: builtEntry },
+    entryPoints: [entry],
     // As a consumer bundles it: package.json's conditions, not this repository's tsconfig paths.
     tsconfigRaw: '{}',
     bundle: true,
@@ -48,66 +60,108 @@ async function bundle(external: string[], splitting: boolean, tableExternal = fa
     metafile: true,
     logLevel: 'silent',
     external,
-    plugins: tableExternal
-      ? [
-          {
-            name: 'table-external',
-            setup(plugin) {
-              plugin.onResolve({ filter: /generated\/operations\.js$/ }, (args) => ({
-                path: args.path,
-                external: true,
-              }));
-            },
-          },
-        ]
-      : [],
   });
-  const outputs = result.outputFiles.map((file) => {
-    const key = Object.keys(result.metafile.outputs).find((name) => file.path.endsWith(name)) ?? '';
-    return { gzip: gzip(file.contents), meta: result.metafile.outputs[key] as Metafile['outputs'][string] };
+  return result.outputFiles.map((file) => {
+    const name = Object.keys(result.metafile.outputs).find((output) => file.path.endsWith(output)) ?? '';
+    return { name, gzip: gzip(file.contents), meta: result.metafile.outputs[name] as Output['meta'] };
   });
-  return outputs;
 }
 
-function groupOf(input: string): string {
-  const packageMatch = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-  if (packageMatch) return packageMatch[1] as string;
-  // dist/src/… and dist/generated/… count as src and generated.
-  return input.replace(/^dist\//, '').split('/')[0] as string;
+/** The entry chunk and every chunk it reaches through static imports. */
+function staticallyLoaded(outputs: Output[], entry: string): Output[] {
+  const byName = new Map(outputs.map((output) => [output.name, output]));
+  const start = outputs.find((output) => output.meta.entryPoint === entry);
+  if (!start) throw new Error(`no chunk for ${entry}`);
+  const loaded = new Set<Output>([start]);
+  for (const output of loaded) {
+    for (const imported of output.meta.imports) {
+      const chunk = byName.get(imported.path);
+      if (chunk && imported.kind === 'import-statement') loaded.add(chunk);
+    }
+  }
+  return [...loaded];
+}
+
+/** The built route table (generated as JSON, which tsc emits as it is). */
+function builtRouteTable(): Record<string, { operationId: string; path: string }> {
+  const source = readFileSync(join(root, builtRoutes), 'utf8');
+  return JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1));
+}
+
+/**
+ * The route table grown to `count` operations: its routes copied under new paths, operationIds
+ * and body field names, so that a copy does not compress into a mere repeat of its original.
+ */
+function routesOf(count: number, dir: string): string {
+  const routes = Object.values(builtRouteTable());
+  const grown: Record<string, unknown> = {};
+  for (let index = 0; index < count; index++) {
+    const route = routes[index % routes.length] as (typeof routes)[number] & { body?: BodyRules };
+    const copy = Math.floor(index / routes.length);
+    const path = copy === 0 ? route.path : `${route.path}/copy${copy}`;
+    const rename = (field: string) => (copy === 0 ? field : `${field}Copy${copy}`);
+    const body = route.body && {
+      required: route.body.required.map(rename),
+      properties: Object.fromEntries(
+        Object.entries(route.body.properties).map(([field, rule]) => [rename(field), rule]),
+      ),
+    };
+    grown[`post ${path}`] = {
+      ...route,
+      operationId: `${route.operationId}${copy || ''}`,
+      path,
+      ...(body && { body }),
+    };
+  }
+  const file = join(dir, `routes-${count}.js`);
+  writeFileSync(file, `export const clientRoutes = ${JSON.stringify(grown)};\n`);
+  return file;
 }
 
 export async function runSize(): Promise<SizeResult> {
   buildPackage();
-  const split = await bundle(['undici', 'openapi-fetch'], true);
-  const entry = split.find((output) => output.meta.entryPoint === builtEntry);
-  const transport = split.find((output) => builtTransport in output.meta.inputs);
-  if (!entry || !transport || entry === transport) throw new Error('unexpected esbuild chunks');
-  const sum = (outputs: { gzip: number }[]) => outputs.reduce((total, output) => total + output.gzip, 0);
-  const own = sum(split.filter((output) => output !== transport));
-  const withoutTable = await bundle(['undici', 'openapi-fetch'], true, true);
-  const ownWithoutTable = sum(withoutTable.filter((output) => !(builtTransport in output.meta.inputs)));
-  const ownAll = sum(await bundle(['undici', 'openapi-fetch'], false));
-  const withOpenapiFetch = sum(await bundle(['undici'], false));
-  const full = await bundle([], false);
-  const minifiedByGroup: Record<string, number> = {};
-  for (const [input, { bytesInOutput }] of Object.entries(full[0]?.meta.inputs ?? {})) {
-    const group = groupOf(input);
-    minifiedByGroup[group] = (minifiedByGroup[group] ?? 0) + bytesInOutput;
-  }
-  const minifiedOwnFiles: Record<string, number> = {};
+  const external = ['undici', 'openapi-fetch'];
+  const split = await bundle(builtEntry, external, true);
+  const atImport = staticallyLoaded(split, builtEntry);
+  const loadedWithClient: Record<string, number> = {};
   for (const output of split) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.meta.inputs)) {
-      if (bytesInOutput > 0) minifiedOwnFiles[input] = bytesInOutput;
-    }
+    if (atImport.includes(output)) continue;
+    const main = Object.entries(output.meta.inputs).sort(
+      (a, b) => b[1].bytesInOutput - a[1].bytesInOutput,
+    )[0];
+    loadedWithClient[main?.[0] ?? output.name] = output.gzip;
   }
-  return {
-    own,
-    ownWithoutTable,
-    transport: transport.gzip,
-    openapiFetch: withOpenapiFetch - ownAll,
-    undici: sum(full) - withOpenapiFetch,
-    total: sum(full),
-    minifiedByGroup,
-    minifiedOwnFiles,
-  };
+  const routesChunk = split.find((output) => builtRoutes in output.meta.inputs);
+  const dir = mkdtempSync(join(tmpdir(), 'txc-bench-size-'));
+  try {
+    const at25 = (await bundle(routesOf(25, dir), [], false))[0]?.gzip ?? Number.NaN;
+    const middleware = (await bundle(builtMiddleware, external, false)).reduce(
+      (sum, output) => sum + output.gzip,
+      0,
+    );
+    const whole = await bundle(builtEntry, ['openapi-fetch'], false);
+    const withoutUndici = await bundle(builtEntry, external, false);
+    const minifiedOwnFiles: Record<string, number> = {};
+    for (const output of split) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.meta.inputs)) {
+        if (bytesInOutput > 0) minifiedOwnFiles[input] = bytesInOutput;
+      }
+    }
+    const sum = (outputs: Output[]) => outputs.reduce((total, output) => total + output.gzip, 0);
+    return {
+      entry: sum(atImport),
+      loadedWithClient,
+      middleware,
+      routes: {
+        operations: Object.keys(builtRouteTable()).length,
+        bytes: routesChunk?.gzip ?? Number.NaN,
+        at25,
+      },
+      undici: sum(whole) - sum(withoutUndici),
+      total: sum(whole),
+      minifiedOwnFiles,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

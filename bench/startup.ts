@@ -7,9 +7,9 @@
 // spawn to exit.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { environmentVariables } from '../model/environment.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
-import { runNode } from '../test/run-script.ts';
+import { runNode } from '../scripts/run-node.ts';
 import { balancePath, startServer } from './http.ts';
 import { buildPackage, builtCli, builtEntry } from './package.ts';
 import { median } from './stats.ts';

@@ -12,5 +12,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const { context, close } = await startTarget();
   project.provide('contract', context);
+  // Where the calls go, for a reader who wants to try one by hand while the run goes on.
+  const servers = Object.entries(context.urls).map(([api, url]) => `${api} ${url}`);
+  console.log(`contract: target ${context.target}, through Prism: ${servers.join(', ')}`);
   return close;
 }

@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
+import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
-import { contractVariables } from './support/variables.ts';
 
 const breakage = pickBreakage(model);
 
@@ -36,7 +36,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Should the run hang, interrupt it: run.ts passes SIGINT on and its Prisms are stopped.
-      signal: AbortSignal.timeout(50_000),
+      signal: AbortSignal.timeout(timeLimits.runMs),
       killSignal: 'SIGINT',
     });
     let output = '';
@@ -91,9 +91,9 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         NO_COLOR: '1',
         FORCE_COLOR: '0',
       };
-      delete env.CONTRACT_TARGET;
-      delete env.CONTRACT_JUNIT;
-      delete env.CONTRACT_ALLOW_WRITES;
+      delete env[contractVariables.target];
+      delete env[contractVariables.junit];
+      delete env[contractVariables.allowWrites];
       const { code, output } = await run(['--target', url, 'contract-tests/operations.contract.ts'], env);
 
       expect(code, output).not.toBe(0);
@@ -128,7 +128,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         if (!isWrite(operationId)) continue;
         expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
       }
-    }, 60_000);
+    });
   },
 );
 
@@ -139,8 +139,8 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
       for (const name of [...Object.values(environmentVariables), ...Object.values(contractVariables)])
         delete env[name];
-      delete env.CONTRACT_TARGET;
-      delete env.CONTRACT_ALLOW_WRITES;
+      delete env[contractVariables.target];
+      delete env[contractVariables.allowWrites];
       return env;
     };
 
@@ -167,7 +167,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         [environmentVariables.apiKey]: 'k',
         [environmentVariables.apiSecret]: 's',
         [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
-        CONTRACT_ALLOW_WRITES: '1',
+        [contractVariables.allowWrites]: '1',
       };
       const { code, output } = await run(['--target', 'http://127.0.0.1:9'], env);
       expect(code).toBe(2);

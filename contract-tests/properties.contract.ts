@@ -4,17 +4,19 @@
 // refused by the client and, signed and sent raw, by the document (Prism).
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
+import { contractVariables } from '../model/environment.ts';
 import { brokenCallerBody, validCallerBody } from './support/arbitraries.ts';
 import { checkAccepted, checkClientRefuses, checkServerRejects } from './support/checks.ts';
 import { clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { factsOf, operationIds } from './support/documents.ts';
 
-const seed = process.env.CONTRACT_SEED ? Number(process.env.CONTRACT_SEED) : Date.now() % 2 ** 31;
+const seedValue = process.env[contractVariables.seed];
+const seed = seedValue ? Number(seedValue) : Date.now() % 2 ** 31;
 if (!Number.isSafeInteger(seed))
-  throw new Error(`CONTRACT_SEED must be an integer, got ${process.env.CONTRACT_SEED}`);
-console.log(`property tests: seed ${seed} (rerun with CONTRACT_SEED=${seed})`);
-const numRuns = Number(process.env.CONTRACT_RUNS) || 12;
+  throw new Error(`${contractVariables.seed} must be an integer, got ${seedValue}`);
+console.log(`property tests: seed ${seed} (rerun with ${contractVariables.seed}=${seed})`);
+const numRuns = Number(process.env[contractVariables.runs]) || 12;
 
 const withBody = operationIds.flatMap((operationId) => {
   const facts = factsOf(operationId);

@@ -5,6 +5,7 @@
 
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
+import { contractVariables } from '../model/environment.ts';
 import { describeTarget } from './support/target.ts';
 import { type TransportName, transportNames } from './support/transport-names.ts';
 
@@ -28,7 +29,7 @@ export default class ContractReporter implements Reporter {
       const transport = module.project.name;
       byTransport.set(transport, [...(byTransport.get(transport) ?? []), module]);
     }
-    const target = describeTarget(process.env.CONTRACT_TARGET?.trim() || 'mock');
+    const target = describeTarget(process.env[contractVariables.target]?.trim() || 'mock');
     const lines: string[] = [];
     const failures: string[] = [];
     const order = (name: string) => transportNames.indexOf(name as TransportName);

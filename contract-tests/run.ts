@@ -4,6 +4,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { contractVariables } from '../model/environment.ts';
+import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
 import { targetProblem } from './support/target.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
@@ -23,9 +25,9 @@ for (let index = 0; index < args.length; index++) {
     }
     return next;
   };
-  if (flag === '--target') env.CONTRACT_TARGET = value();
-  else if (flag === '--junit') env.CONTRACT_JUNIT = resolve(value());
-  else if (flag === '--seed') env.CONTRACT_SEED = value();
+  if (flag === '--target') env[contractVariables.target] = value();
+  else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
+  else if (flag === '--seed') env[contractVariables.seed] = value();
   else if (flag === '--help' || flag === '-h') {
     console.log(usage);
     process.exit(0);
@@ -33,17 +35,26 @@ for (let index = 0; index < args.length; index++) {
 }
 
 // What the target needs (credentials, ids), checked before vitest starts: one line, exit code 2.
-const problem = targetProblem(env.CONTRACT_TARGET?.trim() || 'mock', env);
+const problem = targetProblem(env[contractVariables.target]?.trim() || 'mock', env);
 if (problem) {
   console.error(problem);
   process.exit(2);
 }
 
 const vitest = `${projectRoot}/node_modules/vitest/vitest.mjs`;
+// vitest ends should this runner be killed (its Prisms end with it in turn): a run stopped by its
+// process group, or this process alone, leaves no server behind.
 const child = spawn(
   process.execPath,
-  [vitest, 'run', '--config', `${projectRoot}/contract-tests/vitest.config.ts`, ...passThrough],
-  { cwd: projectRoot, env, stdio: 'inherit' },
+  [
+    ...endWithParentArgs,
+    vitest,
+    'run',
+    '--config',
+    `${projectRoot}/contract-tests/vitest.config.ts`,
+    ...passThrough,
+  ],
+  { cwd: projectRoot, env, stdio: withParentChannel('inherit', 'inherit', 'inherit') },
 );
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => child.kill(signal));

@@ -1,16 +1,19 @@
 // The contract-test suite: its own config, run by `npm run contract` (contract-tests/run.ts).
-// Every check runs once per transport, each in its own vitest project named after it: the
-// default one of Node (undici) and the fetch transport. The target (Prism) is started once, by
-// the root's global setup (the projects do not extend the root, so they do not repeat it), and
-// both projects call it.
+// Each transport is a vitest project named after it: the default one of Node (undici) runs every
+// check, the fetch transport those about the transport (support/transport-names.ts). The target
+// (Prism) is started once, by the root's global setup (the projects do not extend the root, so
+// they do not repeat it), and both projects call it. Against the mocks, which keep no state, the
+// files and the tests of a file run side by side.
 import { defineConfig } from 'vitest/config';
+import { contractVariables } from '../model/environment.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { sourceAliases } from '../vitest.resolve.ts';
-import { transportNames } from './support/transport-names.ts';
+import { transportBoundFiles, transportNames } from './support/transport-names.ts';
 
-const junit = process.env.CONTRACT_JUNIT;
+const junit = process.env[contractVariables.junit];
 const root = new URL('..', import.meta.url).pathname;
 // A real target sees one key from every worker: one file at a time keeps its nonces rising.
-const mock = !process.env.CONTRACT_TARGET || process.env.CONTRACT_TARGET === 'mock';
+const mock = !process.env[contractVariables.target] || process.env[contractVariables.target] === 'mock';
 
 export default defineConfig({
   resolve: { alias: sourceAliases },
@@ -28,13 +31,14 @@ export default defineConfig({
       test: {
         name: transport,
         root,
-        include: ['contract-tests/**/*.contract.ts'],
+        include: order === 0 ? ['contract-tests/**/*.contract.ts'] : transportBoundFiles,
         provide: { transport },
         fileParallelism: mock,
-        // Against a real target the projects take turns too, for the same reason.
-        sequence: { groupOrder: mock ? 0 : order },
-        testTimeout: 20_000,
-        hookTimeout: 40_000,
+        sequence: { concurrent: mock, groupOrder: mock ? 0 : order },
+        // Against a real target the projects take turns too (groupOrder), for the same reason.
+        // Limits (scripts/time-limits.ts): some checks start the runner or the sandbox as processes.
+        testTimeout: timeLimits.processTestMs,
+        hookTimeout: timeLimits.hookMs,
       },
     })),
   },

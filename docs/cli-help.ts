@@ -4,7 +4,6 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cliOperations } from '../src/cli/operations.ts';
 import { ownPageHead } from './readable-page.ts';
 
 const run = promisify(execFile);
@@ -17,24 +16,18 @@ export interface CliHelp {
   text: string;
 }
 
-/** `txc --help`, then `txc <subcommand> --help` for every subcommand and `ops`. */
+/**
+ * `txc --help`, then `txc <subcommand> --help` for every subcommand and `ops`, all asked of one
+ * txc process (docs/print-cli-help.ts) rather than one process each.
+ */
 export async function collectCliHelp(): Promise<CliHelp[]> {
-  const commands = ['', ...cliOperations.map((operation) => operation.name), 'ops'];
-  const helps: CliHelp[] = [];
-  for (const command of commands) {
-    const args = [
-      '--import',
-      'tsx',
-      '--',
-      join(projectRoot, 'src/cli/txc.ts'),
-      ...(command ? [command] : []),
-      '--help',
-    ];
-    // Not a terminal: the help is wrapped at the parser's fixed default width.
-    const { stdout } = await run(process.execPath, args, { cwd: projectRoot });
-    helps.push({ command, text: stdout.trimEnd() });
-  }
-  return helps;
+  // Not a terminal: the help is wrapped at the parser's fixed default width.
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', '--', join(projectRoot, 'docs/print-cli-help.ts')],
+    { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as CliHelp[];
 }
 
 const escapeHtml = (text: string): string =>

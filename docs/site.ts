@@ -190,10 +190,18 @@ ${operationList}
 `;
 }
 
+/** The page of `txc --help` and each subcommand's, by its name among the pages. */
+export const cliPage = 'cli';
+
+/** Writes the `txc` help page into `outDir` (txc runs once for all its help texts). */
+export async function writeCliPage(outDir: string): Promise<void> {
+  writeFileSync(join(outDir, `${cliPage}.html`), renderCliPage(await collectCliHelp()));
+}
+
 /**
  * Builds the whole site into `outDir` (emptied first) from the documents named in redocly.yaml.
- * `reusePages` names pages to copy from an earlier build instead (their document and samples
- * are unchanged): the watch loop of `npm start` rebuilds only what a save touched.
+ * `reusePages` names pages (documents by name, or `cli`) to copy from an earlier build instead,
+ * their inputs being unchanged: the watch loop of `npm start` rebuilds only what a save touched.
  */
 export async function buildSite(
   outDir: string,
@@ -232,6 +240,10 @@ export async function buildSite(
     join(outDir, 'index.html'),
     renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),
   );
-  writeFileSync(join(outDir, 'cli.html'), renderCliPage(await collectCliHelp()));
+  const earlierCli = options.reusePages?.names.includes(cliPage)
+    ? join(options.reusePages.from, `${cliPage}.html`)
+    : undefined;
+  if (earlierCli && existsSync(earlierCli)) copyFileSync(earlierCli, join(outDir, `${cliPage}.html`));
+  else await writeCliPage(outDir);
   return pages;
 }

@@ -1,5 +1,6 @@
 // `npm run test:browser`: the docs site in a real browser (Debian's chromium, offline).
 import { defineConfig } from 'vitest/config';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { sourceAliases } from '../vitest.resolve.ts';
 
 export default defineConfig({
@@ -9,8 +10,8 @@ export default defineConfig({
     include: ['docs/test/**/*.test.ts'],
     globalSetup: ['docs/test/global-setup.ts'],
     // Limits for a browser that builds and renders pages, not performance assertions.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    testTimeout: timeLimits.processTestMs,
+    hookTimeout: timeLimits.hookMs,
     fileParallelism: false,
   },
 });

@@ -5,9 +5,8 @@
 // options), SANDBOX_STRICT=1 (validate every answer against the document), SANDBOX_QUIET=1 (no
 // per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it).
 
-import { contractVariables } from '../contract-tests/support/variables.ts';
+import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
 import { faultsFromEnvironment } from './faults.ts';
 import { credentialKey, defaultFixturePath, loadFixture } from './fixture.ts';
 import { startedLine } from './process.ts';

@@ -4,6 +4,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 
 /** The last line of the start-up output: everything before it is the .env file. */
 export const startedLine = '# Ctrl-C stops the sandbox.';
@@ -30,15 +32,16 @@ export function parseEnvText(text: string): Record<string, string> {
 
 export async function startSandboxProcess(
   env: NodeJS.ProcessEnv = {},
-  timeoutMs = 30_000,
+  timeoutMs = timeLimits.serverStartMs,
 ): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(projectRoot, 'sandbox/main.ts')],
+    [...endWithParentArgs, '--import', 'tsx', join(projectRoot, 'sandbox/main.ts')],
     {
       cwd: projectRoot,
       env: { ...process.env, SANDBOX_PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // It ends by itself should this process be killed before it stops it.
+      stdio: withParentChannel('ignore', 'pipe', 'pipe'),
     },
   );
   let stdout = '';

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CollateralItem, HistoryRecord } from './api-types.ts';
 import { add, isNegative, normalize, subtract } from './decimal.ts';
-import { type Deal, type MarketState, type Order, requirement } from './exchange.ts';
 import type { Fixture, FixtureAsset, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
+import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
 
 export interface Investment {
   id: string;

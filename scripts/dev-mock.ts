@@ -1,12 +1,15 @@
 // A Prism mock of one document for `npm start`. Prism reads the document at start and reloads it
 // by itself whenever the file changes, broken or not; so it is given a copy of the last good
 // documents (a snapshot directory with the same layout, so relative $refs still resolve), which
-// the watch loop updates only after a build passes. Prism's own reload is then the fast way to
-// follow a save; when it does not report listening again in time, the mock is restarted.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+// the watch loop updates only after a build passes, and only when the files this document reads
+// changed. Prism's own reload is then the fast way to follow a save; when it does not report
+// listening again in time, the mock is restarted.
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
+import { documentInputs, filesUnder } from './input-hashes.ts';
+import { timeLimits } from './time-limits.ts';
 
 const prismCli = join(projectRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Prism prints this when it serves (at start and after each reload of the document).
@@ -30,11 +33,11 @@ export interface MockOptions {
   reloadTimeoutMs?: number;
 }
 
-/** Copies `relative` from root to snapshot when it differs; returns whether it did. */
-function copyIfChanged(root: string, snapshot: string, relative: string): boolean {
+/** Copies `relative` from root to snapshot when it differs (or always, when `force`); returns whether it did. */
+function copyIfChanged(root: string, snapshot: string, relative: string, force = false): boolean {
   const source = join(root, relative);
   const target = join(snapshot, relative);
-  if (existsSync(target) && readFileSync(target).equals(readFileSync(source))) return false;
+  if (!force && existsSync(target) && readFileSync(target).equals(readFileSync(source))) return false;
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(source, target);
   return true;
@@ -43,31 +46,27 @@ function copyIfChanged(root: string, snapshot: string, relative: string): boolea
 export function mockService(options: MockOptions): DevService {
   const { root, file, snapshot } = options;
   const url = `http://127.0.0.1:${options.port}`;
-  const ownFile = (relative: string) => relative === file || !options.otherDocuments.has(relative);
-  /** Brings the snapshot of this document, its shared parts and the samples up to date: what changed. */
-  const sync = (): { document: boolean; parts: boolean } => {
-    let parts = false;
-    for (const directory of ['openapi', 'docs/samples']) {
-      // Nested too: the document's parts live in openapi/paths/ and openapi/components/.
-      for (const entry of readdirSync(join(root, directory), { withFileTypes: true, recursive: true })) {
-        const path = relative(root, join(entry.parentPath, entry.name));
-        if (!entry.isFile() || path === file || !ownFile(path)) continue;
-        if (copyIfChanged(root, snapshot, path) && directory === 'openapi') parts = true;
-      }
+  /**
+   * Brings the snapshot of this document, its parts (under openapi/, at any depth) and the samples
+   * up to date; the document is written last, and always when `touch`: its write is what Prism
+   * reloads on, and by then its parts are in place. Another document's file is its own mock's.
+   */
+  const sync = (touch: boolean) => {
+    for (const relative of [...filesUnder(root, 'openapi'), ...filesUnder(root, 'docs/samples')]) {
+      if (relative !== file && !options.otherDocuments.has(relative)) copyIfChanged(root, snapshot, relative);
     }
-    // The document last: its write is what Prism reloads on, by then its parts are in place.
-    return { document: copyIfChanged(root, snapshot, file), parts };
+    copyIfChanged(root, snapshot, file, touch);
   };
   let onLine: ((line: string) => void) | undefined;
   return {
     name: options.name,
     url,
-    follows: (files) => files.some((relative) => relative.startsWith('openapi/') && ownFile(relative)),
+    // What Prism serves from: the document and the files it $refs, not the code samples.
+    inputs: () => documentInputs(root, file).filter((input) => /\.(ya?ml|json)$/.test(input)),
     start() {
-      sync();
+      sync(false);
       return startDevProcess({
         name: options.name,
-        command: process.execPath,
         args: [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(options.port), join(snapshot, file)],
         cwd: root,
         env: options.env,
@@ -79,16 +78,14 @@ export function mockService(options: MockOptions): DevService {
       });
     },
     async refresh() {
-      const changed = sync();
-      // Prism watches the document only: a shared part's change needs a restart.
-      if (!changed.document && changed.parts) throw new Error('a part of the document changed');
-      if (!changed.document) return;
-      // Prism waits for the file to settle (0.5 s) before it reloads, so nothing is missed here.
-      await new Promise<void>((resolve, reject) => {
+      // Prism watches the document alone: it is rewritten even when only a part changed, and
+      // Prism then reads it and its parts again. It waits for the file to settle (0.5 s) before
+      // it reloads, so the line it prints then is not missed here.
+      const reloaded = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           onLine = undefined;
           reject(new Error('Prism did not reload the document in time'));
-        }, options.reloadTimeoutMs ?? 10_000);
+        }, options.reloadTimeoutMs ?? timeLimits.mockReloadMs);
         onLine = (line) => {
           if (!listening.test(line)) return;
           clearTimeout(timer);
@@ -96,6 +93,8 @@ export function mockService(options: MockOptions): DevService {
           resolve();
         };
       });
+      sync(true);
+      await reloaded;
     },
   };
 }

@@ -1,8 +1,10 @@
-// A child process of `npm start` (a Prism mock, the sandbox): its output prefixed with its name,
-// ready once its URL answers HTTP, stopped with its whole process group, and never outliving
-// this process.
+// A child process of `npm start` (a Prism mock, the sandbox): a Node program, its output prefixed
+// with its name, ready once its URL answers HTTP, stopped with its whole process group, and never
+// outliving this process, even one killed with SIGKILL (scripts/exit-with-parent.mjs).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { endWithParentArgs, withParentChannel } from './child-process.ts';
 import { PortInUseError, portIsFree } from './port-in-use.ts';
+import { timeLimits } from './time-limits.ts';
 
 export interface DevProcess {
   pid: number;
@@ -13,7 +15,7 @@ export interface DevProcess {
 
 export interface DevProcessOptions {
   name: string;
-  command: string;
+  /** The Node program and its arguments, after Node's own (`--import tsx`, …). */
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -64,11 +66,11 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
     throw new PortInUseError(options.name, options.port.number, options.port.variable);
   }
   // Its own process group, so that a child's children (tsx runs node) stop with it.
-  const child = spawn(options.command, options.args, {
+  const child = spawn(process.execPath, [...endWithParentArgs, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: withParentChannel('ignore', 'pipe', 'pipe'),
   });
   running.add(child);
   const forward = (logged: boolean) => (chunk: Buffer) => {
@@ -87,11 +89,11 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
   void exited.then(() => running.delete(child));
   const stop = async () => {
     killGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3000);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeLimits.stopGraceMs);
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? timeLimits.serverStartMs);
   let ended: string | undefined;
   void exited.then((how) => {
     ended = how;
@@ -110,8 +112,8 @@ export async function startDevProcess(options: DevProcessOptions): Promise<DevPr
 export interface DevService {
   name: string;
   url: string;
-  /** Whether a change to these files (relative to the root) concerns it. */
-  follows(files: string[]): boolean;
+  /** The files (relative to the watched root) it serves from: it is brought up to date when they change. */
+  inputs(): string[];
   start(): Promise<DevProcess>;
   /** Brings a running process up to date in place, when it can; rejects when it could not. */
   refresh?(running: DevProcess): Promise<void>;

@@ -1,8 +1,8 @@
 // Writes generated/ from the OpenAPI documents: the types of each API named in redocly.yaml
-// (openapi-typescript, to its x-openapi-ts output) and operations.ts, the runtime table of
-// operation facts read from the documents' vendor extensions. With --check it writes nothing
-// and fails when any file in generated/ differs from what the documents produce, so CI
-// catches a forgotten `npm run generate`. --root DIR works on a copy of the project.
+// (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime table of
+// operation facts read from the documents' vendor extensions, and routes.ts, what the client
+// reads of it. With --check it writes nothing and fails when any file in generated/ differs
+// from what the documents produce, so CI catches a forgotten `npm run generate`. --root DIR works on a copy of the project.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderGeneratedFiles } from './generated-files.ts';

@@ -1,13 +1,14 @@
 // What generated/ should hold for the documents of a project root: the types of each API named in
-// redocly.yaml (openapi-typescript, to its x-openapi-ts output) and operations.ts, the runtime
-// table of operation facts. Used by `npm run generate` and by the watch loop of `npm start`.
+// redocly.yaml (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime
+// table of operation facts, and routes.ts, the part of it the client reads on a call. Used by
+// `npm run generate` and by the watch loop of `npm start`.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
-import { renderOperationsModule } from './operation-facts.ts';
+import { renderOperationModules } from './operation-facts.ts';
 
 /**
  * A named enum (a schema with x-enum-varnames) as a const object beside the union type of the same name,
@@ -55,6 +56,8 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
       throw new Error(`redocly.yaml: api ${api.name} has no x-openapi-ts output`);
     outputs.set(output, await renderTypes(root, api));
   }
-  outputs.set('generated/operations.ts', renderOperationsModule(root));
+  const modules = renderOperationModules(root);
+  outputs.set('generated/operations.ts', modules.operations);
+  outputs.set('generated/routes.ts', modules.routes);
   return outputs;
 }

@@ -33,3 +33,21 @@ export function portIsFree(port: number): Promise<boolean> {
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
+
+/**
+ * Ports below the kernel's ephemeral range (32768–60999 on Linux), from which it takes the local
+ * port of every outgoing connection and every `listen(0)`: a port picked here for a server that
+ * starts later (Prism, npm start's children) is not taken meanwhile by one of the thousands of
+ * connections other tests open.
+ */
+const pickedRange = { from: 20_000, to: 32_000 };
+
+/** `count` distinct ports that are free now, from outside the ephemeral range. */
+export async function pickFreePorts(count: number): Promise<number[]> {
+  const picked = new Set<number>();
+  while (picked.size < count) {
+    const port = pickedRange.from + Math.floor(Math.random() * (pickedRange.to - pickedRange.from));
+    if (!picked.has(port) && (await portIsFree(port))) picked.add(port);
+  }
+  return [...picked];
+}

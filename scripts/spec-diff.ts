@@ -63,7 +63,7 @@ export interface SpecChange {
  */
 export const vendorFacts: readonly VendorFact[] = [
   { name: 'x-rate-limit', kind: 'rate' },
-  { name: 'x-retry-safe', kind: 'boolean', restrictsCallerWhen: false, meaning: 'safe to repeat' },
+  { name: 'x-retry-safe', kind: 'retry' },
   { name: 'x-writes', kind: 'boolean', restrictsCallerWhen: true, meaning: 'changes state' },
   { name: 'x-partner-only', kind: 'boolean', restrictsCallerWhen: true, meaning: 'only for B2B partners' },
   { name: 'x-no-cache', kind: 'boolean', restrictsCallerWhen: true, meaning: 'not to be cached' },
@@ -71,7 +71,29 @@ export const vendorFacts: readonly VendorFact[] = [
 
 export type VendorFact =
   | { name: string; kind: 'rate' }
+  /** x-retry-safe: true, false, or repeatable only with a key ({ idempotencyKey, source, description }). */
+  | { name: string; kind: 'retry' }
   | { name: string; kind: 'boolean'; restrictsCallerWhen: boolean; meaning: string };
+
+/**
+ * x-retry-safe as compared: how freely a client may repeat the call (never, with the key, always)
+ * and the key. Its description is words, not a fact, and is not compared.
+ */
+function retryFact(value: unknown): { level: number; key?: string; source?: string } | undefined {
+  if (typeof value === 'boolean') return { level: value ? 2 : 0 };
+  const key = stringAt(value, 'idempotencyKey');
+  if (key === undefined) return undefined;
+  const source = stringAt(value, 'source');
+  return { level: 1, key, ...(source === undefined ? {} : { source }) };
+}
+
+function shownRetry(value: unknown): string {
+  const fact = retryFact(value);
+  if (!fact) return JSON.stringify(value);
+  return fact.key === undefined
+    ? String(fact.level === 2)
+    : `only with ${fact.key} (${fact.source ?? 'no source'})`;
+}
 
 interface FieldFacts {
   required: boolean;
@@ -452,8 +474,10 @@ const list = (values: unknown[]): string => values.map((value) => JSON.stringify
 function diffVendorFacts(base: Base, before: JsonRecord, after: JsonRecord): SpecChange[] {
   const changes: SpecChange[] = [];
   for (const fact of vendorFacts) {
-    const oldValue = before[fact.name];
-    const newValue = after[fact.name];
+    const oldValue =
+      fact.kind === 'retry' ? (retryFact(before[fact.name]) ?? before[fact.name]) : before[fact.name];
+    const newValue =
+      fact.kind === 'retry' ? (retryFact(after[fact.name]) ?? after[fact.name]) : after[fact.name];
     if (JSON.stringify(oldValue) === JSON.stringify(newValue)) continue;
     const change = { ...base, kind: 'vendor-fact-changed' as const, field: fact.name };
     const shown = (value: unknown) =>
@@ -462,7 +486,10 @@ function diffVendorFacts(base: Base, before: JsonRecord, after: JsonRecord): Spe
         : fact.kind === 'rate'
           ? `${at(value, 'requests')} per ${at(value, 'windowSeconds')} s (${at(value, 'source')})`
           : JSON.stringify(value);
-    const detail = `${fact.name}: ${shown(oldValue)} -> ${shown(newValue)}`;
+    const detail =
+      fact.kind === 'retry'
+        ? `${fact.name}: ${oldValue === undefined ? 'not stated' : shownRetry(before[fact.name])} -> ${newValue === undefined ? 'not stated' : shownRetry(after[fact.name])}`
+        : `${fact.name}: ${shown(oldValue)} -> ${shown(newValue)}`;
     if (newValue === undefined) {
       changes.push({
         ...change,
@@ -476,6 +503,12 @@ function diffVendorFacts(base: Base, before: JsonRecord, after: JsonRecord): Spe
         detail,
         caller: no(`${fact.name} is newly stated; nothing was promised before`),
         server: no(`${fact.name} is newly stated; it describes the server as it is`),
+      });
+    } else if (fact.kind === 'retry') {
+      changes.push({
+        ...change,
+        detail,
+        ...retryVerdicts(retryFact(before[fact.name]), retryFact(after[fact.name])),
       });
     } else if (fact.kind === 'rate') {
       const rate = (limit: unknown) => Number(at(limit, 'requests')) / Number(at(limit, 'windowSeconds'));
@@ -504,4 +537,50 @@ function diffVendorFacts(base: Base, before: JsonRecord, after: JsonRecord): Spe
     }
   }
   return changes;
+}
+
+/**
+ * Whom a change of x-retry-safe breaks. A caller relies on it to repeat a call on its own: fewer
+ * repeats allowed (always -> with a key -> never) break callers, which would act twice; more
+ * break servers, which must now make a repeat harmless. A different key breaks both: a caller's
+ * repeats with the old one would act twice, and a server must refuse repeats of the new one.
+ */
+function retryVerdicts(
+  before: ReturnType<typeof retryFact>,
+  after: ReturnType<typeof retryFact>,
+): { caller: Verdict; server: Verdict } {
+  const oldLevel = before?.level ?? 0;
+  const newLevel = after?.level ?? 0;
+  if (before?.key !== undefined && after?.key !== undefined && before.key !== after.key) {
+    return {
+      caller: yes(
+        `repeats are now safe only with ${after.key}, not ${before.key}: a repeat with the old key acts twice`,
+      ),
+      server: yes(`a server must now refuse a repeated ${after.key}`),
+    };
+  }
+  if (newLevel < oldLevel) {
+    return {
+      caller: yes(
+        newLevel === 0
+          ? 'the operation is now not safe to repeat: callers must send it once'
+          : `the operation may now be repeated only when the body has ${after?.key}`,
+      ),
+      server: no('a server keeps behaving as before'),
+    };
+  }
+  if (newLevel > oldLevel) {
+    return {
+      caller: no('callers lose no guarantee'),
+      server: yes(
+        newLevel === 2
+          ? 'any repeat must now be harmless: a server must make it so'
+          : `a server must now refuse a repeated ${after?.key}`,
+      ),
+    };
+  }
+  return {
+    caller: no('the same repeats are allowed; only where the fact comes from changed'),
+    server: no('the same repeats are allowed; only where the fact comes from changed'),
+  };
 }

@@ -1,228 +1,362 @@
-// The clients, with openapi-fetch's call shape (their types are in call-types.ts). This file is
-// the call loop alone: validate the body, wait for the rate limiter, sign, send through the
-// transport, retry what the documents allow, and return `{ data, error, response }`. Options
-// (and the redacted view of a client) live in options.ts, signing in sign-request.ts, transports
-// in transport/, the meaning of an answer in errors.ts; everything the API defines comes from
-// generated/.
+// The clients: openapi-fetch's call shape (`{ data, error, response }`) over the generated paths,
+// their options (checked at creation, with the option named when one is wrong), and the redacted
+// view that is safe to show. A call goes from here to the engine (engine.ts), which does the rest.
+// What a call needs (the engine, the transport, the route table) loads when a client is made, not
+// with the package: the entry holds only what must be there at import.
+import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
+import { backoff, type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
+import type { paths as PrivatePaths } from '../generated/private-v4.ts';
+import type { paths as PublicPaths } from '../generated/public-v4.ts';
+import type { CallOptions, CallResult, Engine, EngineSettings, Hooks, Limit } from './engine.ts';
+import { ConfigurationError } from './errors.ts';
+import { createRequestSigner, type SigningOptions } from './signing.ts';
+import type { FetchLike } from './transport/fetch.ts';
+import type { Transport } from './transport/types.ts';
+import { type RetryPolicy, retryPolicyProblem, timerMsProblem } from './waits.ts';
 
-import { createDefaultTransport } from '#transport';
-import { clientRoutes } from '../generated/operations.ts';
-import type { CallOptions, CallResult, PrivateClient, PublicClient } from './call-types.ts';
-import {
-  ApiError,
-  ClientClosedError,
-  ConfigurationError,
-  describeFailure,
-  errorWithoutAnswer,
-  readAnswer,
-} from './errors.ts';
-import {
-  type ApiName,
-  type ClientOptions,
-  callOptionsProblem,
-  checkOptions,
-  defaultMaxResponseBytes,
-  defaultTimeoutMs,
-  describable,
-  type PrivateClientOptions,
-  resolveBaseUrl,
-  visibleOptions,
-} from './options.ts';
-import { copyPlainData } from './plain-data.ts';
-import { createWindows, sleep } from './rate-limit.ts';
-import { isRetryable, resolveRetryPolicy, retryDelayMs } from './retry.ts';
-import { createRequestSigner, prepareSigned, type RequestSigner } from './sign-request.ts';
-import { createFetchTransport } from './transport/fetch.ts';
-import type { Exchange, Transport } from './transport/types.ts';
-import { checkBody } from './validate.ts';
+export type { OperationId };
+export type ApiName = keyof typeof servers;
+export type ServerName = (typeof servers)[ApiName][number]['name'];
 
-type Route = (typeof clientRoutes)[keyof typeof clientRoutes];
-
-type AnyResult = CallResult<unknown, unknown>;
-
-interface Engine {
-  call(
-    method: 'get' | 'post',
-    path: string,
-    body: unknown,
-    init: CallOptions | undefined,
-  ): Promise<AnyResult>;
-  close(): Promise<void>;
+export interface ClientOptions {
+  /** Origin (and optional path prefix) to call; overrides `server`. */
+  baseUrl?: string;
+  /** A deployment named in the documents (x-server-name). */
+  server?: ServerName;
+  /** Any WHATWG fetch; by default Node uses undici's own connections, other runtimes their global fetch. */
+  fetch?: FetchLike;
+  /**
+   * The transport every request goes through, instead of the runtime's default (or `fetch`'s):
+   * to wrap the default one (`#transport`) and see each signed request and its answer.
+   */
+  transport?: Transport;
+  /** Per attempt, waiting for a connection and reading the whole answer included; 0 turns it off. Default 10 s. */
+  timeoutMs?: number;
+  /** Answers larger than this many bytes end with a `too-large` error. Default 4 MiB. */
+  maxResponseBytes?: number;
+  /** Opt-in retries of retry-safe operations: true for the defaults, or a policy. */
+  retry?: boolean | Partial<RetryPolicy>;
+  /** Client-side rate limiting from the documents' limits (default on); limits may be overridden. */
+  rateLimit?: boolean | { limits?: Partial<Record<OperationId, Limit>> };
+  /** Sent as User-Agent. */
+  userAgent?: string;
+  /** Functions that see each step of every call (secret-free events); none by default. */
+  hooks?: Hooks;
 }
 
-/** The routes by method and path: a caller's path (usually a literal) is looked up as it is. */
-const routes = { get: new Map<string, Route>(), post: new Map<string, Route>() };
-for (const route of Object.values(clientRoutes)) routes[route.method].set(route.path, route);
+export interface PrivateClientOptions extends ClientOptions, SigningOptions {}
 
-function routeFor(method: 'get' | 'post', path: string): Route {
-  const route = routes[method].get(path);
-  if (!route) {
+/** The options as `client.options` shows them: defaults filled in, credentials redacted. */
+export interface VisibleOptions {
+  readonly baseUrl: string | undefined;
+  readonly server: ServerName | undefined;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly retry: boolean | Partial<RetryPolicy>;
+  readonly rateLimit: ClientOptions['rateLimit'];
+  readonly userAgent: string | undefined;
+  readonly fetch: 'custom' | 'default';
+  /** The events hooks are set for. */
+  readonly hooks: readonly string[];
+  readonly apiKey?: string;
+  readonly apiSecret?: '[redacted]';
+  readonly nonceWindow?: boolean;
+}
+
+/** The body fields the signer adds (`request`, `nonce`, `nonceWindow`), never the caller. */
+export type SignedFields = (typeof signedBodyFields)[number];
+type JsonBody<Operation> = Operation extends { requestBody: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
+type PrivateOperation<Path extends keyof PrivatePaths> = PrivatePaths[Path]['post'];
+
+/** A private operation's body as the caller writes it: without `request`, `nonce` or `nonceWindow`. */
+export type CallerBody<Path extends keyof PrivatePaths> = Omit<
+  JsonBody<PrivateOperation<Path>>,
+  SignedFields
+>;
+
+export type PrivateCallArgs<Path extends keyof PrivatePaths> =
+  RequiredKeysOf<CallerBody<Path>> extends never
+    ? [init?: CallOptions & { body?: CallerBody<Path> }]
+    : [init: CallOptions & { body: CallerBody<Path> }];
+
+export type PrivateResult<Path extends keyof PrivatePaths> = CallResult<
+  SuccessResponseJSON<PrivateOperation<Path>>,
+  ErrorResponseJSON<PrivateOperation<Path>>
+>;
+
+export type PublicResult<Path extends keyof PublicPaths> = CallResult<
+  SuccessResponseJSON<PublicPaths[Path]['get']>,
+  ErrorResponseJSON<PublicPaths[Path]['get']>
+>;
+
+export interface PrivateClient {
+  POST<Path extends keyof PrivatePaths>(
+    path: Path,
+    ...init: PrivateCallArgs<Path>
+  ): Promise<PrivateResult<Path>>;
+  /** Closes the transport's connections. */
+  close(): Promise<void>;
+  /** The options in force, secret redacted. */
+  readonly options: VisibleOptions;
+}
+
+export interface PublicClient {
+  GET<Path extends keyof PublicPaths>(path: Path, init?: CallOptions): Promise<PublicResult<Path>>;
+  close(): Promise<void>;
+  readonly options: VisibleOptions;
+}
+
+/** An attempt's time limit unless the caller sets one. */
+const defaultTimeoutMs = 10_000;
+const defaultMaxResponseBytes = 4 * 1024 * 1024;
+
+/** The operator's advice after a 429 (x-backoff in the documents): from 1 s, doubling, up to 30 s. */
+export const defaultRetryPolicy: RetryPolicy = {
+  attempts: 4,
+  baseDelayMs: backoff.initialSeconds * 1000,
+  maxDelayMs: backoff.maxSeconds * 1000,
+};
+
+/** The retry option as a policy: off, the defaults, or the defaults with the fields given. */
+function resolveRetryPolicy(option: boolean | Partial<RetryPolicy> | undefined): RetryPolicy | undefined {
+  if (!option) return undefined;
+  if (option === true) return defaultRetryPolicy;
+  const given = Object.entries(option).filter(([, value]) => value !== undefined);
+  return { ...defaultRetryPolicy, ...Object.fromEntries(given) };
+}
+/** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
+const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** The events a hook may be set for (a record, so that one left out of it does not compile). */
+const hookEvents: Record<keyof Hooks, true> = {
+  start: true,
+  request: true,
+  answer: true,
+  retry: true,
+  rateLimitWait: true,
+  error: true,
+  end: true,
+};
+const hookNames = Object.keys(hookEvents) as (keyof Hooks)[];
+
+/** Throws a ConfigurationError naming the first option that is not usable. */
+function checkOptions(options: ClientOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError('options', 'must be an object');
+  const { timeoutMs, userAgent, fetch, maxResponseBytes, transport, hooks } = options;
+  const timeoutProblem = timeoutMs === undefined ? undefined : timerMsProblem(timeoutMs);
+  if (timeoutProblem) throw new ConfigurationError('timeoutMs', `${timeoutProblem} (0: none)`);
+  if (maxResponseBytes !== undefined && !(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new ConfigurationError('maxResponseBytes', 'must be a whole number of bytes, 1 or more');
+  }
+  if (userAgent !== undefined && !(typeof userAgent === 'string' && plainHeaderValue.test(userAgent))) {
+    throw new ConfigurationError('userAgent', 'must be a string of visible ASCII characters');
+  }
+  if (fetch !== undefined && typeof fetch !== 'function')
+    throw new ConfigurationError('fetch', 'must be a function');
+  if (transport !== undefined) {
+    if (typeof transport?.lease !== 'function' || typeof transport.close !== 'function')
+      throw new ConfigurationError('transport', 'must have lease and close functions');
+    if (fetch !== undefined) throw new ConfigurationError('transport', 'give fetch or transport, not both');
+  }
+  const retryProblem = retryPolicyProblem(options.retry);
+  if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
+  if (hooks !== undefined) {
+    if (typeof hooks !== 'object' || hooks === null)
+      throw new ConfigurationError('hooks', 'must be an object');
+    for (const [name, list] of Object.entries(hooks)) {
+      if (!(hookNames as readonly string[]).includes(name)) {
+        throw new ConfigurationError(
+          `hooks.${name}`,
+          `is not an event; the events are ${hookNames.join(', ')}`,
+        );
+      }
+      if (list !== undefined && !(Array.isArray(list) && list.every((hook) => typeof hook === 'function'))) {
+        throw new ConfigurationError(`hooks.${name}`, 'must be an array of functions');
+      }
+    }
+  }
+}
+
+/** The hooks that are set, copied (a later change to the caller's arrays changes nothing), or none. */
+function ownHooks(hooks: Hooks | undefined): Hooks | undefined {
+  if (!hooks) return undefined;
+  const own: Record<string, readonly unknown[]> = {};
+  for (const name of hookNames) {
+    const list = hooks[name];
+    if (list && list.length > 0) own[name] = [...list];
+  }
+  return Object.keys(own).length > 0 ? (own as Hooks) : undefined;
+}
+
+/**
+ * `baseUrl` checked and normalised: http or https, no credentials (never echoed), no query or
+ * fragment, doubled slashes merged and the trailing one removed, so that a path appended to it is
+ * the path called.
+ */
+function checkBaseUrl(baseUrl: unknown): string {
+  const example = 'such as https://host or http://127.0.0.1:4010/prefix';
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) {
+    throw new ConfigurationError('baseUrl', `must be an absolute http(s) URL, ${example}`);
+  }
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError('baseUrl', `must use http or https, not ${url.protocol.slice(0, -1)}`);
+  }
+  if (url.username || url.password) {
     throw new ConfigurationError(
-      'path',
-      `${method.toUpperCase()} ${path} is not an operation of the documents`,
+      'baseUrl',
+      'must not carry credentials (user:password@); they would be sent and shown',
     );
   }
-  return route;
+  if (url.search || baseUrl.includes('?'))
+    throw new ConfigurationError('baseUrl', `must not have a query, ${example}`);
+  if (url.hash || baseUrl.includes('#'))
+    throw new ConfigurationError('baseUrl', `must not have a fragment, ${example}`);
+  return url.origin + url.pathname.replace(/\/{2,}/g, '/').replace(/\/$/, '');
 }
 
-function failure(route: Route, kind: ApiError['kind'], message: string, field?: string): AnyResult {
-  return { error: new ApiError(message, { kind, operationId: route.operationId, field }) };
+/** The base URL calls go to, without a trailing slash: `baseUrl`, or the named server of the documents. */
+function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
+  if (options.baseUrl !== undefined) return checkBaseUrl(options.baseUrl);
+  const name = options.server ?? 'global';
+  const server = servers[api].find((candidate) => candidate.name === name);
+  if (!server) {
+    const names = servers[api].map((candidate) => candidate.name).join(', ');
+    throw new ConfigurationError('server', `unknown server "${name}"; the documents name ${names}`);
+  }
+  const variables: Record<string, string> = server.variables;
+  return checkBaseUrl(server.url.replace(/\{(\w+)\}/g, (_, variable: string) => variables[variable] ?? ''));
 }
 
-function createEngine(
-  api: ApiName,
-  options: ClientOptions,
-  signer?: RequestSigner,
-  limitKey?: string,
-): Engine {
-  const baseUrl = resolveBaseUrl(api, options);
-  const transport: Transport =
-    options.transport ?? (options.fetch ? createFetchTransport(options.fetch) : createDefaultTransport());
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
-  const retryPolicy = resolveRetryPolicy(options.retry);
-  const rateLimit = options.rateLimit ?? true;
-  const limitScope = limitKey ?? `public:${new URL(baseUrl).origin}`;
-  const windowFor = createWindows(limitScope, rateLimit);
-  // Header names as Headers would hold them: lowercase.
-  const baseHeaders: Record<string, string> = {};
-  if (signer) baseHeaders['content-type'] = 'application/json';
-  if (options.userAgent) baseHeaders['user-agent'] = options.userAgent;
-  const unsigned = { headers: baseHeaders, body: undefined };
-  // Each route's URL and method as the transport takes them, made once.
-  const targets = new Map<Route, { url: string; method: string }>();
-  const targetOf = (route: Route) => {
-    let target = targets.get(route);
-    if (!target) {
-      target = { url: baseUrl + route.path, method: route.method.toUpperCase() };
-      targets.set(route, target);
-    }
-    return target;
+/** The redacted view of the options: what is safe to log. */
+function visibleOptions(
+  options: ClientOptions | PrivateClientOptions,
+  hooks: Hooks | undefined,
+): VisibleOptions {
+  const visible: VisibleOptions = {
+    // Checked at creation: it holds no credentials.
+    baseUrl: options.baseUrl,
+    server: options.server,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
+    retry: options.retry ?? false,
+    rateLimit: options.rateLimit ?? true,
+    userAgent: options.userAgent,
+    fetch: options.fetch ? 'custom' : 'default',
+    hooks: Object.keys(hooks ?? {}),
   };
-  // Closing ends every wait of every call: the transport's exchanges, the rate limiter, retries.
-  const closing = new AbortController();
-  const closedError = () => new ClientClosedError('the client was closed');
-
-  /** One attempt's request: signed afresh (a new nonce) once the transport has a connection free. */
-  function exchangeFor(
-    route: Route,
-    fields: Record<string, unknown> | undefined,
-    init: CallOptions,
-  ): Exchange {
-    const { url, method } = targetOf(route);
-    return {
-      url,
-      method,
-      prepare: signer
-        ? (wait) => prepareSigned(signer, baseHeaders, route.path, fields, wait)
-        : () => unsigned,
-      signal: init.signal,
-      timeoutMs: init.timeoutMs ?? timeoutMs,
-      maxResponseBytes,
-    };
-  }
-
-  async function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions = {}) {
-    const route = routeFor(method, path);
-    if (closing.signal.aborted) return failure(route, 'closed', describeFailure('closed', route.operationId));
-    const problem = callOptionsProblem(init);
-    if (problem)
-      return failure(route, 'invalid-request', `${problem.field}: ${problem.message}`, problem.field);
-    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      return failure(route, 'invalid-request', 'body must be an object', 'body');
-    }
-    // What is validated is what is signed: one copy of the caller's own plain data.
-    const copy = body === undefined ? undefined : copyPlainData(body);
-    if (copy && 'problem' in copy) {
-      return failure(route, 'invalid-request', copy.problem.message, copy.problem.field);
-    }
-    const fields = copy?.value as Record<string, unknown> | undefined;
-    const violation = 'body' in route ? checkBody(route.body, fields ?? {}) : undefined;
-    if (violation) return failure(route, 'invalid-request', violation.message, violation.field);
-
-    // The caller's signal and the client's closing, joined only for the waits that need both.
-    const stop = init.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
-    const ended = (): AnyResult => {
-      const kind = closing.signal.aborted ? 'closed' : 'aborted';
-      return failure(route, kind, describeFailure(kind, route.operationId));
-    };
-    // Only operations the documents mark x-retry-safe are ever sent more than once.
-    const policy = route.retrySafe ? retryPolicy : undefined;
-    const window = windowFor(route);
-    for (let attempts = 1; ; attempts++) {
-      // A free permit (or no limiter) is taken without a promise.
-      let release = window?.tryAcquire();
-      if (window && !release) {
-        try {
-          release = await window.acquire(stop);
-        } catch {
-          return ended();
-        }
-      }
-      // The attempt, awaited here rather than in a function of its own: one promise less a call.
-      let outcome: AnyResult;
-      try {
-        const answer = await transport.send(exchangeFor(route, fields, init));
-        outcome = readAnswer(route.operationId, answer, signer?.scrub);
-      } catch (cause) {
-        outcome = { error: errorWithoutAnswer(route.operationId, cause, init.signal) };
-      } finally {
-        release?.();
-      }
-      const error = outcome.error;
-      if (!error) return outcome;
-      const withAttempts = () =>
-        attempts === 1 ? outcome : { ...outcome, error: error.withAttempts(attempts) };
-      if (!policy || attempts >= policy.attempts || !isRetryable(error) || stop.aborted)
-        return withAttempts();
-      const delay = retryDelayMs(policy, attempts, error.retryAfterMs);
-      // The server asks for a longer wait than the policy allows: its answer is the result.
-      if (delay === undefined) return withAttempts();
-      try {
-        await sleep(delay, stop);
-      } catch {
-        return withAttempts();
-      }
-    }
-  }
-
+  if (!('apiKey' in options)) return visible;
   return {
-    call,
-    async close() {
-      if (closing.signal.aborted) return;
-      const reason = closedError();
-      closing.abort(reason);
-      await transport.close(reason);
-    },
+    ...visible,
+    apiKey: options.apiKey,
+    apiSecret: '[redacted]',
+    nonceWindow: options.nonceWindow ?? false,
   };
+}
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** Shows the redacted options, and nothing else, however the client is inspected or serialized. */
+function describable<Client extends object>(kind: string, client: Client, options: VisibleOptions) {
+  const shown = Object.freeze({ ...options });
+  Object.defineProperties(client, {
+    options: { value: shown, enumerable: true },
+    toJSON: { value: () => ({ kind, options: shown }) },
+    [inspectSymbol]: { value: () => `${kind} ${JSON.stringify(shown)}` },
+  });
+  return client as Client & { readonly options: VisibleOptions };
 }
 
 /** Each client's engine, for calls whose path is known only at run time (`callByPath`). */
 const engines = new WeakMap<object, Engine>();
 
-export function createPublicClient(options: ClientOptions = {}): PublicClient {
+/**
+ * The engine of a client, loaded with its transport and the route table as the client is made,
+ * so that a first call's deadline never includes their loading: a call made meanwhile waits for
+ * them before its deadline starts. Closed before they are loaded, it is closed as it loads, so
+ * that no call waiting for it is sent.
+ */
+function loadEngine(settings: EngineSettings, options: ClientOptions): Engine {
+  let engine: Engine | undefined;
+  let closing: Promise<void> | undefined;
+  const loading = Promise.all([
+    import('./engine.ts'),
+    options.transport ??
+      (options.fetch
+        ? import('./transport/fetch.ts').then((module) => module.createFetchTransport(options.fetch))
+        : import('#transport').then((module) => module.createDefaultTransport())),
+    import('../generated/routes.ts'),
+  ]).then(([module, transport, routes]) => {
+    engine = module.createEngine(settings, transport, routes.clientRoutes);
+    if (closing) engine.close();
+    return engine;
+  });
+  // A failed load is reported to the calls that need it, never as an unhandled rejection.
+  loading.catch(() => undefined);
+  return {
+    call: (method, path, body, init) =>
+      engine
+        ? engine.call(method, path, body, init)
+        : loading.then((ready) => ready.call(method, path, body, init)),
+    close() {
+      closing ??= engine
+        ? engine.close()
+        : loading.then(
+            (ready) => ready.close(),
+            () => undefined,
+          );
+      return closing;
+    },
+  };
+}
+
+function engineFor(
+  api: ApiName,
+  options: ClientOptions,
+  scope: string | undefined,
+  signing?: SigningOptions,
+) {
   checkOptions(options);
-  const engine = createEngine('public-v4', options);
+  const signer = signing ? createRequestSigner(signing) : undefined;
+  const baseUrl = resolveBaseUrl(api, options);
+  const hooks = ownHooks(options.hooks);
+  const settings: EngineSettings = {
+    baseUrl,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
+    retry: resolveRetryPolicy(options.retry),
+    rateLimit: options.rateLimit ?? true,
+    userAgent: options.userAgent,
+    hooks,
+    signer,
+    scope: scope ?? `public:${new URL(baseUrl).origin}`,
+  };
+  return { engine: loadEngine(settings, options), hooks };
+}
+
+export function createPublicClient(options: ClientOptions = {}): PublicClient {
+  const { engine, hooks } = engineFor('public-v4', options, undefined);
   const client = {
     GET: (path: string, init?: CallOptions) => engine.call('get', path, undefined, init),
     close: () => engine.close(),
   };
   engines.set(client, engine);
   // The generic signature is enforced at the call site; the engine checks paths at run time.
-  return describable('PublicClient', client, visibleOptions(options)) as PublicClient;
+  return describable('PublicClient', client, visibleOptions(options, hooks)) as PublicClient;
 }
 
 export function createPrivateClient(options: PrivateClientOptions): PrivateClient {
-  checkOptions(options);
-  const sign = createRequestSigner(options);
-  const engine = createEngine('private-v4', options, sign, `key:${options.apiKey}`);
+  const { engine, hooks } = engineFor('private-v4', options, `key:${options?.apiKey}`, options);
   const client = {
     POST: (path: string, init?: CallOptions & { body?: unknown }) =>
       engine.call('post', path, init?.body, init),
     close: () => engine.close(),
   };
   engines.set(client, engine);
-  return describable('PrivateClient', client, visibleOptions(options)) as PrivateClient;
+  return describable('PrivateClient', client, visibleOptions(options, hooks)) as PrivateClient;
 }
 
 /**

@@ -1,7 +1,22 @@
-// Every failure of a call is an ApiError whose `kind` says what went wrong, so callers branch
-// on a name instead of guessing from a status or an untyped body. The mapping from what a
-// transport brought back (an answer, or no answer at all) to data or an ApiError is here too.
-import type { Answer, ResponseLike } from './transport/types.ts';
+// The result of a call: what a transport brings back (an answer, or no answer at all) and what it
+// means, data or an ApiError. Every failure is an ApiError whose `kind` says what went wrong, so
+// callers branch on a name instead of guessing from a status or an untyped body. This file is the
+// bottom of the call path: it imports nothing of the client.
+
+/** What a response offers: a WHATWG Response, or a transport's lighter equivalent. */
+export interface ResponseLike {
+  readonly status: number;
+  readonly ok: boolean;
+  /** The URL called, without credentials. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+}
+
+/** The answer to one request: the response and its whole body as text. */
+export interface Answer {
+  readonly response: ResponseLike;
+  readonly text: string;
+}
 
 export type ApiErrorKind =
   /** The client refused to send: a field breaks the document's rules (see `field`). */

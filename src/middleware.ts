@@ -1,11 +1,18 @@
-// Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`.
-// The body the caller passes (without `request` and `nonce`) is signed as our own client signs it,
-// through the same signer and the same process-wide nonce sequence, and sent as those exact bytes.
+// Signing for teams that bring their own openapi-fetch client: `client.use(createSigningMiddleware(…))`,
+// also the package's `txc-api-v4/middleware` entry, which loads none of our client. The body the
+// caller passes (without `request` and `nonce`) is signed as our own client signs it, through the
+// same signer, the same process-wide nonce sequence and the same window-mode hold, and sent as
+// those exact bytes.
 import type { Middleware } from 'openapi-fetch';
+import type { signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
-import type { SignedFields } from './call-types.ts';
 import { ConfigurationError } from './errors.ts';
-import { createRequestSigner, type SigningOptions } from './sign-request.ts';
+import { createRequestSigner, type SigningOptions } from './signing.ts';
+import { wait } from './waits.ts';
+
+export type { SigningOptions };
+
+type SignedFields = (typeof signedBodyFields)[number];
 
 type WithoutSignedFields<Operation> = Operation extends {
   requestBody: { content: { 'application/json': infer Body } };
@@ -29,7 +36,8 @@ export type CallerPaths = {
 /**
  * An openapi-fetch middleware that signs every request: it adds `request` (the path called, without
  * the base URL's prefix) and `nonce` (and `nonceWindow`) to the JSON body, serializes it once as
- * compact JSON, signs exactly those bytes and sets the three signing headers.
+ * compact JSON, signs exactly those bytes and sets the three signing headers. A window-mode hold
+ * ends early, with the reason, when the request's signal aborts.
  */
 export function createSigningMiddleware(options: SigningOptions): Middleware {
   const { sign } = createRequestSigner(options);
@@ -45,10 +53,13 @@ export function createSigningMiddleware(options: SigningOptions): Middleware {
       if (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields))) {
         throw new ConfigurationError('body', 'a signed request needs a JSON object body');
       }
-      const signed = await sign(schemaPath, fields as Record<string, unknown> | undefined);
-      for (let hold = signed.holdMs(); hold > 0; hold = signed.holdMs()) {
-        await new Promise((resolve) => setTimeout(resolve, hold));
-      }
+      const holding = { wait: (ms: number) => wait(ms, request.signal) };
+      const signed = await sign(
+        schemaPath,
+        fields as Record<string, unknown> | undefined,
+        undefined,
+        holding,
+      );
       const headers = new Headers(request.headers);
       headers.set('content-type', 'application/json');
       for (const [name, value] of Object.entries(signed.headers)) headers.set(name, value);

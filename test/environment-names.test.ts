@@ -1,11 +1,12 @@
 // One set of names for where to call and as whom: every place a reader copies from (README,
 // docs samples, the sandbox's printout) and every program of ours (txc, the contract suite, the
-// bench) uses the names of src/cli/environment.ts, so a .env file written once works everywhere.
+// bench) uses the names of model/environment.ts, so a .env file written once works everywhere;
+// and the contract suite's settings are the ones it names too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
+import { contractVariables, environmentVariables } from '../model/environment.ts';
 
 const names = new Set<string>(Object.values(environmentVariables));
 const filesUnder = (directory: string): string[] =>
@@ -27,11 +28,21 @@ const sources = [
 const credentialLike = /(?<![\w.])[A-Z][A-Z0-9_]*(?:BASE_URL|API_KEY|API_SECRET)\b/g;
 
 describe('environment names', () => {
-  it.each(sources)('%s names the base URL, key and secret only as src/cli/environment.ts does', (file) => {
+  it.each(sources)('%s names the base URL, key and secret only as model/environment.ts does', (file) => {
     const text = readFileSync(join(projectRoot, file), 'utf8');
     const used = [...text.matchAll(credentialLike)].map((match) => match[0]);
     expect(used.filter((name) => !names.has(name))).toEqual([]);
   });
+
+  it.each(['README.md', 'sandbox/main.ts', ...filesUnder('contract-tests')])(
+    '%s names only the contract settings model/environment.ts names',
+    (file) => {
+      const known = new Set<string>(Object.values(contractVariables));
+      const text = readFileSync(join(projectRoot, file), 'utf8');
+      const used = [...text.matchAll(/\bCONTRACT_[A-Z_]*[A-Z]\b/g)].map((match) => match[0]);
+      expect(used.filter((name) => !known.has(name))).toEqual([]);
+    },
+  );
 
   it('every sample and README block that makes a private client reads all three', () => {
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { findChromium, findTmux } from '../scripts/prerequisites.ts';
+import { testPlan } from '../scripts/test-plan.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-prerequisites-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,9 +24,17 @@ function binDirectory(name: string, executables: string[]): string {
 }
 
 describe('prerequisites', () => {
-  it('npm test checks them first', () => {
+  it('npm test checks them first, then runs every check script of package.json', () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
-    expect(scripts.test.split(' && ')[0]).toBe('npm run check:prerequisites');
+    expect(scripts.test).toBe('tsx scripts/test-stages.ts');
+    expect(testPlan.first).toEqual(['check:prerequisites']);
+    const planned: string[] = [...testPlan.first, ...testPlan.lanes.flat()];
+    for (const stage of planned) expect(scripts, stage).toHaveProperty(stage);
+    // A new check script is a stage of npm test, or it would never run in CI.
+    const checks = Object.keys(scripts).filter((name) =>
+      /^(check:|test:(?!loaded$)|contract|spec:gate$|lint$|typecheck$)/.test(name),
+    );
+    expect(planned.toSorted()).toEqual(checks.toSorted());
   });
 
   it('Chromium: CHROMIUM_PATH first, then the usual names on PATH, then the usual places', () => {
@@ -60,7 +70,7 @@ describe('prerequisites', () => {
         cwd: projectRoot,
         encoding: 'utf8',
         env: { PATH: nothing, CHROMIUM_PATH: join(nothing, 'chromium') },
-        timeout: 20_000,
+        timeout: timeLimits.runMs,
       },
     );
     expect(result.status).toBe(1);

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 import { createPrivateClient, unwrap } from '../src/index.ts';
 
 const blocks = [
@@ -30,7 +31,7 @@ const program = blocks.find(
   (code) => code.includes('createPublicClient(') && code.includes('createPrivateClient('),
 );
 
-describe('README examples', { timeout: 60_000 }, () => {
+describe('README examples', () => {
   it('show every operation of the documents', () => {
     const code = blocks.join('\n');
     for (const { method, path } of Object.values(operations)) {
@@ -102,7 +103,7 @@ describe('README examples', { timeout: 60_000 }, () => {
           cwd: projectRoot,
           encoding: 'utf8',
           env: { ...clean, NO_COLOR: '1' },
-          timeout: 60_000,
+          timeout: timeLimits.runMs,
         },
       );
       // Every step succeeded: nothing on stderr, one line per step on stdout.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { withoutBanner } from '../scripts/redocly-banner.ts';
+import { timeLimits } from '../scripts/time-limits.ts';
 
 const banner = `
     ╔═════════════════════════════════════════════════════════════════╗
@@ -20,7 +21,7 @@ const runCli = (args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/redocly-cli.ts'), ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: timeLimits.runMs,
   });
 
 describe("Redocly's Node 20 banner", () => {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../docs/serve.ts';
 import { projectRoot } from '../model/document.ts';
 import { startDevProcess } from '../scripts/dev-process.ts';
-import { PortInUseError } from '../scripts/port-in-use.ts';
+import { PortInUseError, pickFreePorts } from '../scripts/port-in-use.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-start-'));
 const holders: Server[] = [];
@@ -24,7 +24,7 @@ afterAll(async () => {
   }
   await Promise.all(holders.map((holder) => new Promise((resolve) => holder.close(resolve))));
   rmSync(scratch, { recursive: true, force: true });
-}, 30_000);
+});
 
 /** A port some other server holds, as when `npm start` already runs. */
 async function heldPort(): Promise<number> {
@@ -34,19 +34,11 @@ async function heldPort(): Promise<number> {
   return (holder.address() as { port: number }).port;
 }
 
-/** Distinct free ports, all taken at once so that the kernel hands out different ones. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
+/** Distinct free ports, from outside the range the kernel hands to connections. */
+const freePorts = pickFreePorts;
 
 function start(env: NodeJS.ProcessEnv, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/start.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'docs/start.ts'), ...args], {
     cwd: projectRoot,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,8 +69,7 @@ describe('port clashes', () => {
     const port = await heldPort();
     const error = await startDevProcess({
       name: 'mock public-v4',
-      command: join(scratch, 'never-started'),
-      args: [],
+      args: [join(scratch, 'never-started.mjs')],
       cwd: scratch,
       env: {},
       readyUrl: `http://127.0.0.1:${port}`,
@@ -121,17 +112,20 @@ describe('npm start', () => {
       PRIVATE_MOCK_PORT: String(privateMock),
       SANDBOX_PORT: String(sandbox),
     });
-    const deadline = Date.now() + 150_000;
-    while (!output.stdout.includes('  sandbox ') && Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`npm start ended: ${output.stdout}${output.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await new Promise<void>((resolve, reject) => {
+      const seen = () => {
+        if (output.stdout.includes('  sandbox ')) resolve();
+      };
+      child.stdout?.on('data', seen);
+      seen();
+      void exited.then(() => reject(new Error(`npm start ended: ${output.stdout}${output.stderr}`)));
+    });
     // Requests to every server: none of them may show in the log.
     const ping = '/api/v4/public/ping';
     for (const port of [publicMock, sandbox])
       expect((await fetch(`http://127.0.0.1:${port}${ping}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${docs}/`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Stopping waits for every child to end: whatever they logged of those requests is in by then.
     child.kill('SIGINT');
     expect(await exited).toBe(0);
 
@@ -148,5 +142,5 @@ describe('npm start', () => {
     expect(all).not.toContain(ping);
     expect(all).not.toMatch(/pingApi 200|\[CLI\]|\[HTTP SERVER\]|Sandbox listening/);
     expect(output.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
-  }, 180_000);
+  });
 });

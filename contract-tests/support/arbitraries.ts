@@ -3,7 +3,7 @@
 // rules carry (type, enum, pattern, format, array items).
 import fc from 'fast-check';
 import { arrayAt, isRecord, type JsonRecord, numberAt, recordAt, stringAt } from '../../model/json.ts';
-import type { FieldRule } from '../../src/validate.ts';
+import type { FieldRule } from '../../src/engine.ts';
 import { type Facts, signedFields } from './documents.ts';
 
 /** A value valid against a (dereferenced) JSON schema, for the subset the documents use. */

@@ -8,13 +8,12 @@
 import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
-import type { ApiError } from '../../src/errors.ts';
-import { nextNonce } from '../../src/nonce.ts';
-import { createSigner } from '../../src/signing.ts';
+import type { Answer, ApiError } from '../../src/errors.ts';
+import { createSigner, nextNonce } from '../../src/signing.ts';
 import { createFetchTransport } from '../../src/transport/fetch.ts';
-import type { Answer, Exchange, Outgoing, Transport } from '../../src/transport/types.ts';
+import type { Outgoing, Target, Transport } from '../../src/transport/types.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
@@ -28,7 +27,7 @@ declare module 'vitest' {
 }
 
 const transports: Record<TransportName, () => Transport> = {
-  // What a Node caller gets without options: undici's pool, loaded on the first call.
+  // What a Node caller gets without options: undici's connections, loaded with the client.
   undici: createDefaultTransport,
   fetch: () => createFetchTransport(),
 };
@@ -40,8 +39,8 @@ function sharedTransport(): Transport {
   return shared;
 }
 
-/** A signed request as it goes out: the exchange's URL and method, and what it prepared. */
-export type SentRequest = Pick<Exchange, 'url' | 'method'> & Outgoing;
+/** A signed request as it goes out: the target's URL and method, and what the client signed. */
+export type SentRequest = Pick<Target, 'url' | 'method'> & Outgoing;
 
 /** A request rewrite: gets the real client's request, returns the one to send. */
 export type Mutation = (request: SentRequest) => SentRequest | Promise<SentRequest>;
@@ -77,28 +76,28 @@ export function credentials(context: ContractContext): Credentials {
   return { apiKey: 'contract-test-key', apiSecret: 'contract-test-secret' };
 }
 
-/** The project's transport, seen through a tap: every exchange the client makes passes here. */
+/** The project's transport, seen through a tap: every request the client sends passes here. */
 export function tappedTransport(tap: Tap, inner: Transport = sharedTransport()): Transport {
   return {
-    async send(exchange) {
-      // The request is seen (and rewritten) as the transport prepares it: signed, about to go out.
-      const answer = await inner.send({
-        ...exchange,
-        async prepare(wait) {
-          const prepared = await exchange.prepare(wait);
+    async lease(target, deadline) {
+      const lease = await inner.lease(target, deadline);
+      return {
+        // The request is seen (and rewritten) as it goes out: on its connection, signed.
+        async send(outgoing) {
           let request: SentRequest = {
-            url: exchange.url,
-            method: exchange.method,
-            headers: { ...prepared.headers, ...(tap.prefer ? { prefer: tap.prefer } : {}) },
-            body: prepared.body,
+            url: target.url,
+            method: target.method,
+            headers: { ...outgoing.headers, ...(tap.prefer ? { prefer: tap.prefer } : {}) },
+            body: outgoing.body,
           };
           if (tap.mutate) request = await tap.mutate(request);
           tap.sent = request;
-          return { headers: request.headers, body: request.body };
+          const answer = await lease.send({ headers: request.headers, body: request.body });
+          tap.received = answer;
+          return answer;
         },
-      });
-      tap.received = answer;
-      return answer;
+        release: () => lease.release(),
+      };
     },
     // The inner transport serves every client of the worker.
     close: async () => {},

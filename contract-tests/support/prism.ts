@@ -1,10 +1,13 @@
 // Starts and stops Prism (mock or validating proxy) on a free port of 127.0.0.1. Each Prism runs
-// in its own process group, which is killed on stop, on process exit and on SIGINT/SIGTERM, so
-// an interrupted or failed run leaves no server behind.
+// in its own process group, which is killed on stop, on process exit and on SIGINT/SIGTERM, and
+// it ends by itself when this process is gone (scripts/exit-with-parent.mjs), so an interrupted,
+// failed or killed run leaves no server behind.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { projectRoot } from '../../model/document.ts';
+import { endWithParentArgs, withParentChannel } from '../../scripts/child-process.ts';
 import { answersHttp } from '../../scripts/dev-process.ts';
+import { pickFreePorts } from '../../scripts/port-in-use.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 
 const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
 
@@ -57,18 +60,10 @@ function installExitHandlers(): void {
   }
 }
 
-/** A port that was free a moment ago: the kernel's pick for port 0. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
+/** A port that was free a moment ago, from outside the range the kernel hands to connections. */
+export async function freePort(): Promise<number> {
+  const [port] = await pickFreePorts(1);
+  return port as number;
 }
 
 function redactAll(text: string, secrets: string[]): string {
@@ -76,7 +71,7 @@ function redactAll(text: string, secrets: string[]): string {
 }
 
 async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
-  const args = [prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
+  const args = [...endWithParentArgs, prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
   if (options.errors || options.mode === 'proxy') args.push('--errors');
   args.push(options.document);
   if (options.mode === 'proxy') {
@@ -86,7 +81,7 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: withParentChannel('ignore', 'pipe', 'pipe'),
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   running.add(child);
@@ -103,11 +98,11 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     killGroup(child);
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 2000);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeLimits.stopGraceMs);
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? timeLimits.serverStartMs);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     if (await answersHttp(url)) return { url, pid: child.pid as number, stop };

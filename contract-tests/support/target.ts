@@ -7,6 +7,8 @@
 //                                    unless CONTRACT_ALLOW_WRITES=1; credentials TXC_API_KEY and
 //                                    TXC_API_SECRET, the ids it holds in CONTRACT_* (variables.ts)
 //   CONTRACT_TARGET=<name>           a named local server from `namedTargets` below
+
+import { contractVariables } from '../../model/environment.ts';
 import type { ApiName } from './documents.ts';
 import { documentFiles } from './documents.ts';
 import { type PrismServer, startPrism } from './prism.ts';
@@ -143,7 +145,7 @@ export function targetProblem(target: string, env: NodeJS.ProcessEnv): string | 
 export async function startTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ context: ContractContext; close(): Promise<void> }> {
-  const target = env.CONTRACT_TARGET?.trim() || 'mock';
+  const target = env[contractVariables.target]?.trim() || 'mock';
   const started: PrismServer[] = [];
   let upstream: Upstream | undefined;
   const close = async () => {
@@ -176,7 +178,7 @@ export async function startTarget(
         return [api, server.url] as const;
       }),
     );
-    const allowWrites = upstream ? upstream.allowWrites || env.CONTRACT_ALLOW_WRITES === '1' : true;
+    const allowWrites = upstream ? upstream.allowWrites || env[contractVariables.allowWrites] === '1' : true;
     return {
       context: {
         target: describeTarget(target),

@@ -1,17 +1,8 @@
 // What the suite reads from the environment to run against a target it cannot look into: the
-// credentials (the same names as txc, src/cli/environment.ts) and the ids the target holds,
-// which replace the documents' example values in the calls that need real ones. Checked by
-// `npm run contract` before vitest starts, so a missing one is one line, not a stack trace.
-import { environmentVariables } from '../../src/cli/environment.ts';
-
-export const contractVariables = {
-  /** A plan the target knows: invest, and the history filtered by plan. */
-  planId: 'CONTRACT_PLAN_ID',
-  /** A market the target lists: cancel all (a write). */
-  market: 'CONTRACT_MARKET',
-  /** An asset the key holds: the main and collateral balances. */
-  ticker: 'CONTRACT_TICKER',
-} as const;
+// credentials (the same names as txc) and the ids the target holds, which replace the documents'
+// example values in the calls that need real ones; the names are model/environment.ts's. Checked
+// by `npm run contract` before vitest starts, so a missing one is one line, not a stack trace.
+import { contractVariables, environmentVariables } from '../../model/environment.ts';
 
 const purpose: Record<string, string> = {
   [environmentVariables.apiKey]: 'the API key',
@@ -52,7 +43,7 @@ export function missingForUrlTarget(env: NodeJS.ProcessEnv): string[] {
     environmentVariables.apiSecret,
     contractVariables.planId,
     contractVariables.ticker,
-    ...(env.CONTRACT_ALLOW_WRITES === '1' ? [contractVariables.market] : []),
+    ...(env[contractVariables.allowWrites] === '1' ? [contractVariables.market] : []),
   ];
   return needed.filter((name) => !env[name]);
 }

@@ -11,6 +11,7 @@ import { parse, stringify } from 'yaml';
 import { operations } from '../../generated/operations.ts';
 import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
@@ -162,7 +163,7 @@ describe('docs site: the landing page', () => {
           await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
           await page.locator(`li[data-operation-id="${operation.operationId}"] a`).click();
           const route = operationHref(group.page, group.tag, operation.operationId).split('#')[1];
-          await page.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: 10_000 });
+          await page.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: timeLimits.runMs });
           expect(page.url()).toContain(group.page);
         }
       }
@@ -211,7 +212,7 @@ describe('docs site: the landing page', () => {
       await page.goto(`${inject('docsUrl')}${api?.name}.html`, { waitUntil: 'networkidle' });
       await page.locator('[data-testid="search-trigger"]').first().click();
       await page.keyboard.type('cached');
-      await page.getByText('The response is not cached').first().waitFor({ timeout: 10_000 });
+      await page.getByText('The response is not cached').first().waitFor({ timeout: timeLimits.runMs });
       const snippets = await page.locator('[data-component-name="Search/SearchItem"]').allInnerTexts();
       await page.screenshot({ path: join(reports, 'docs-search.png') });
       expect(snippets.length).toBeGreaterThan(1);

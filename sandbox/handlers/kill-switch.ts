@@ -3,7 +3,7 @@
 // `settle`, applied before every call).
 import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse, refuseWorded } from '../context.ts';
-import { seconds } from '../exchange.ts';
+import { seconds } from '../orders.ts';
 import type { KillSwitchTimer } from '../state.ts';
 
 const timerView = ({ market, startTime, cancellationTime, types }: KillSwitchTimer) => ({

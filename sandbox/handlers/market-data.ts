@@ -2,7 +2,7 @@
 // now, with their rules, without the sandbox's own price) and the assets.
 import type { Answer } from '../answer.ts';
 import { type CallContext, ok } from '../context.ts';
-import { isTrading } from '../exchange.ts';
+import { isTrading } from '../orders.ts';
 
 export function listMarkets(context: CallContext): Answer {
   return ok(

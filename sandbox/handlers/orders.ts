@@ -8,20 +8,17 @@ import type { OrderKind, OrderSide } from '../api-types.ts';
 import { type CallContext, caller, ok, refuse, refuseWith, refuseWorded } from '../context.ts';
 import { add, compare, decimalPlaces, divide, isMultipleOf, isZero, multiply } from '../decimal.ts';
 import type { OperationDocument } from '../document.ts';
+import { available, cancel, orderView, place } from '../exchange.ts';
 import {
-  available,
-  cancel,
   isQuoteSized,
   isTrading,
   type MarketState,
   type Order,
   type OrderDraft,
   type OrderType,
-  orderView,
-  place,
   requirement,
   seconds,
-} from '../exchange.ts';
+} from '../orders.ts';
 import type { AccountState } from '../state.ts';
 import { schemaRefusal } from '../validation.ts';
 

@@ -3,7 +3,8 @@
 import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse, refuseWorded } from '../context.ts';
 import { isZero, percent } from '../decimal.ts';
-import { type Deal, type Order, orderView, seconds } from '../exchange.ts';
+import { orderView } from '../exchange.ts';
+import { type Deal, type Order, seconds } from '../orders.ts';
 
 /** A page of `rows` by the request's limit and offset, or the operation's defaults for them. */
 function page<Row>(context: CallContext, rows: readonly Row[], body: { limit?: number; offset?: number }) {

@@ -2,6 +2,7 @@
 // body; never the secret) and waits for "y"; without a terminal it refuses unless --yes, so a
 // script never changes an account by accident.
 import { createInterface } from 'node:readline/promises';
+import type { RetrySafe } from './operations.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface PendingWrite {
@@ -11,7 +12,7 @@ export interface PendingWrite {
   apiKey: string;
   body: Record<string, unknown>;
   /** Whether the client may repeat it (it never repeats one that is not). */
-  retrySafe: boolean;
+  retrySafe: RetrySafe;
 }
 
 function describeWrite(write: PendingWrite): string {
@@ -20,7 +21,11 @@ function describeWrite(write: PendingWrite): string {
     `  key:  ${write.apiKey}`,
     `  body: ${JSON.stringify(write.body)}`,
     '  (the client adds request and nonce and signs the body)',
-    write.retrySafe ? '' : '  sent once: it is never retried',
+    write.retrySafe === false
+      ? '  sent once: it is never retried'
+      : write.retrySafe === true
+        ? ''
+        : `  retried only when the body has ${write.retrySafe.idempotencyKey}`,
   ]
     .filter(Boolean)
     .join('\n');

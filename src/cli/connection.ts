@@ -1,9 +1,10 @@
 // Where and as whom txc calls: the connection flags, the environment and --env-file. The file's
 // values win over the environment (naming a file on the command line is the more deliberate
 // choice); flags win over both. The secret comes only from the environment or the file.
+
+import { environmentVariables } from '../../model/environment.ts';
 import type { ClientOptions, PrivateClientOptions, ServerName } from '../index.ts';
 import { readEnvFile } from './env-file.ts';
-import { environmentVariables } from './environment.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface ConnectionFlags {

@@ -1,9 +1,9 @@
 // txc's main: refuses a secret on the command line before anything parses it, runs the program,
 // and turns every way it can end into an exit code (see exit-codes.ts).
 import { CommanderError } from 'commander';
+import { environmentVariables } from '../../model/environment.ts';
 import { ConfigurationError } from '../index.ts';
 import { optionSources } from './connection.ts';
-import { environmentVariables } from './environment.ts';
 import { exitCodes } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 import { UsageError } from './usage-error.ts';

@@ -23,6 +23,8 @@ export interface BodyFacts {
   readonly properties: Readonly<Record<string, FieldFacts>>;
 }
 
+export type RetrySafe = boolean | { readonly idempotencyKey: string };
+
 /** What txc reads of an operation's facts. */
 export interface OperationFacts {
   readonly operationId: string;
@@ -33,7 +35,8 @@ export interface OperationFacts {
   readonly path: string;
   readonly auth: 'none' | 'signed';
   readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
-  readonly retrySafe: boolean;
+  /** Always, never, or only when the body carries the key whose repeat the service refuses. */
+  readonly retrySafe: RetrySafe;
   readonly partnerOnly: boolean;
   /** x-writes: the call changes the account. */
   readonly writes: boolean;

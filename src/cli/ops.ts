@@ -1,6 +1,6 @@
 // `txc ops`: every subcommand with its operation, rate limit and flags (partner-only, writes,
 // retry-safe), from the operation facts.
-import { cliOperations } from './operations.ts';
+import { cliOperations, type RetrySafe } from './operations.ts';
 import { renderTable } from './output/table.ts';
 import { wantsJson } from './output/write.ts';
 
@@ -20,6 +20,8 @@ export function listOperations(json: boolean | undefined): void {
     return;
   }
   const yes = (flag: boolean) => (flag ? 'yes' : '-');
+  const retries = (safe: RetrySafe) =>
+    typeof safe === 'boolean' ? yes(safe) : `with ${safe.idempotencyKey}`;
   const table = renderTable(
     ['command', 'operationId', 'request', 'rate limit', 'partner-only', 'writes', 'retry-safe'],
     rows.map((row) => [
@@ -29,7 +31,7 @@ export function listOperations(json: boolean | undefined): void {
       `${row.rateLimit.requests} per ${row.rateLimit.windowSeconds} s`,
       yes(row.partnerOnly),
       yes(row.writes),
-      yes(row.retrySafe),
+      retries(row.retrySafe),
     ]),
   );
   process.stdout.write(`${table}\n`);

@@ -2,10 +2,10 @@
 // alias), its flags from the request schema, the connection flags every call shares, and `ops`.
 import { Command, Option } from 'commander';
 import { servers } from '../../generated/operations.ts';
-import { environmentVariables } from './environment.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import { exitCodes } from './exit-codes.ts';
-import { commanderOption, type FieldFlag, fieldFlags } from './flags.ts';
-import { cliOperations } from './operations.ts';
+import { commanderOption, type FieldFlag, fieldFlags, flagName } from './flags.ts';
+import { cliOperations, type RetrySafe } from './operations.ts';
 import { listOperations } from './ops.ts';
 import { type OperationFlags, runOperation } from './run-operation.ts';
 
@@ -35,6 +35,13 @@ function connectionOptions(signed: boolean): Option[] {
 }
 
 /** Builds the program; `setExitCode` receives each action's exit code. */
+/** What --retry does to an operation that writes, for its help. */
+function retryHelp(safe: RetrySafe): string {
+  if (safe === true) return '';
+  if (safe === false) return ' Never retried.';
+  return ` Retried (with --retry) only when ${flagName(safe.idempotencyKey)} is given.`;
+}
+
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('txc')
     .description(
@@ -70,7 +77,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       `Rate limit: ${facts.rateLimit.requests} requests per ${facts.rateLimit.windowSeconds} s.`,
       facts.partnerOnly ? 'B2B partner keys only.' : '',
       operation.writes
-        ? `Changes the account: asks for confirmation on a terminal, needs --yes otherwise.${facts.retrySafe ? '' : ' Never retried.'}`
+        ? `Changes the account: asks for confirmation on a terminal, needs --yes otherwise.${retryHelp(facts.retrySafe)}`
         : '',
     ].filter(Boolean);
     command.addHelpText('after', `\n${notes.join('\n')}\n${commonHelp}`);

@@ -3,13 +3,8 @@
 // before a write, calls, and prints the answer or a one-line error. Returns the exit code.
 
 import { callByPath } from '../client.ts';
-import {
-  type ApiError,
-  type CallResult,
-  checkBody,
-  createPrivateClient,
-  createPublicClient,
-} from '../index.ts';
+import { checkBody } from '../engine.ts';
+import { type ApiError, type CallResult, createPrivateClient, createPublicClient } from '../index.ts';
 import { confirmWrite } from './confirm.ts';
 import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';
 import { exitCodeOf, exitCodes } from './exit-codes.ts';

@@ -1,53 +1,45 @@
-// The transport seam: the client hands a transport one request (URL, method, deadline, and how to
-// produce its headers and body) and gets back the status, headers and body text. Everything
-// HTTP-specific (connections, deadlines, aborts, size limits, redirects) lives behind it, one
-// module per transport.
+// The transport seam: the engine asks a transport for a connection to a target (a lease), signs
+// its request only once it holds one, and sends the request on it. Everything HTTP-specific
+// (connections, aborts, size limits, redirects) lives behind it, one module per transport; the
+// deadline that bounds the attempt is the engine's.
+import type { Answer } from '../errors.ts';
+import type { Deadline } from '../waits.ts';
 
-/** What a response offers: a WHATWG Response, or a transport's lighter equivalent. */
-export interface ResponseLike {
-  readonly status: number;
-  readonly ok: boolean;
-  /** The URL called, without credentials. */
+/** Where a request goes: one route of one client, made once. */
+export interface Target {
+  /** The whole URL: the client's base URL and the route's path. */
   readonly url: string;
-  readonly headers: { get(name: string): string | null };
+  readonly method: string;
+  /** Answers with more bytes than this end with a ResponseTooLargeError; the connection is discarded. */
+  readonly maxResponseBytes: number;
 }
 
-/** The headers and body to send, produced at the last moment. */
+/** The headers (names in lowercase) and body to send. */
 export interface Outgoing {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
 }
 
-/** One request. */
-export interface Exchange {
-  readonly url: string;
-  readonly method: string;
+/** A connection held for one request. */
+export interface Lease {
   /**
-   * Produces the headers and body once a connection is free, right before the request goes out,
-   * so that a signed call's nonce is fresh when it arrives. `wait` sleeps within the deadline.
+   * Sends the request and reads the whole answer, never following a redirect; the connection is
+   * given back when the answer has ended. Rejects when no answer arrives: with the deadline's
+   * reason once it has ended, with a ResponseTooLargeError, or with the connection's error.
    */
-  prepare(wait: (ms: number) => Promise<void>): Outgoing | Promise<Outgoing>;
-  /** The caller's signal; when it aborts, the request ends with its reason. */
-  readonly signal: AbortSignal | undefined;
-  /** Deadline for the whole exchange (waiting for a connection, the request, the whole body); 0: none. */
-  readonly timeoutMs: number;
-  /** Answers with more bytes than this end with a ResponseTooLargeError; the connection is discarded. */
-  readonly maxResponseBytes: number;
-}
-
-/** The answer to an exchange: the response and its whole body as text. */
-export interface Answer {
-  readonly response: ResponseLike;
-  readonly text: string;
+  send(outgoing: Outgoing): Promise<Answer>;
+  /** Gives the connection back unused (the deadline ended before the request was ready). */
+  release(): void;
 }
 
 export interface Transport {
   /**
-   * Sends one exchange, never following a redirect. Rejects when no answer arrives: with a
-   * `TimeoutError` DOMException at the deadline, with the caller's abort reason, with a
-   * ResponseTooLargeError, or with the connection's error.
+   * A connection to `target`'s origin, at once when one is free, else once one is; rejects with
+   * the deadline's reason if it ends first (or with the reason the transport was closed with).
+   * Nothing is signed before a call holds one, so nothing signed ever queues inside the HTTP
+   * stack, where a window-mode nonce would go stale.
    */
-  send(exchange: Exchange): Promise<Answer>;
-  /** Ends every exchange in flight with `reason` and releases connections. Never rejects. */
+  lease(target: Target, deadline: Deadline): Lease | Promise<Lease>;
+  /** Releases every connection, ending exchanges in flight; later leases are refused. Never rejects. */
   close(reason: unknown): Promise<void>;
 }

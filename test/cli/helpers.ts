@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../model/document.ts';
+import { environmentVariables } from '../../model/environment.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
-import { type Run, runScript } from '../run-script.ts';
+import { type Run, runScript } from '../../scripts/run-node.ts';
 
 export const txcEntry = join(projectRoot, 'src/cli/txc.ts');
 

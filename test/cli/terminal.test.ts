@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
 import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
 
@@ -21,7 +22,10 @@ let sandbox: Sandbox;
 let envFile: string;
 
 const tmux = (...args: string[]) =>
-  run('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env: cleanEnvironment() });
+  run('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
+    env: cleanEnvironment(),
+    timeout: timeLimits.runMs,
+  });
 
 /** Starts txc in a detached 160x40 terminal; the pane stays open after it exits, showing its code. */
 async function startTxc(session: string, args: string[]) {
@@ -39,14 +43,22 @@ async function startTxc(session: string, args: string[]) {
     '40',
     '-c',
     projectRoot,
-    `${command}; echo "[exit $?]"; sleep 120`,
+    // The exit code shows on the pane, the session's channel tells the test, and the pane stays
+    // open (until the tmux server is killed) for the test to read.
+    `${command}; echo "[exit $?]"; tmux -S '${socket}' wait-for -S '${session}-exited'; tail -f /dev/null`,
   );
 }
 
 const screen = async (session: string) => (await tmux('capture-pane', '-p', '-t', session)).stdout;
 
-/** Polls the pane until `pattern` shows, and returns the screen. */
-async function waitFor(session: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+/** Waits until txc in the session has ended (its channel is signalled), and returns the screen. */
+async function waitForExit(session: string): Promise<string> {
+  await tmux('wait-for', `${session}-exited`);
+  return screen(session);
+}
+
+/** Polls the pane until `pattern` shows (a prompt: the screen is the only signal), and returns it. */
+async function waitFor(session: string, pattern: RegExp, timeoutMs = timeLimits.runMs): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await screen(session);
@@ -71,7 +83,7 @@ afterAll(async () => {
   scratch.remove();
 });
 
-describe('txc in a terminal', { timeout: 90_000 }, () => {
+describe('txc in a terminal', () => {
   it('cancel-all shows what it will send, sends nothing when declined, and cancels on "y"', async () => {
     const orders = () => [...sandbox.state.account(key.account).orders.values()];
     const [first] = orders();
@@ -86,14 +98,14 @@ describe('txc in a terminal', { timeout: 90_000 }, () => {
     expect(prompt).toContain(key.apiKey);
     expect(prompt).not.toContain(key.secret);
     await tmux('send-keys', '-t', 'decline', 'n', 'Enter');
-    expect(await waitFor('decline', /\[exit \d+\]/)).toContain('[exit 1]');
+    expect(await waitForExit('decline')).toContain('[exit 1]');
     expect(orders()).toEqual(before);
 
     await startTxc('accept', ['cancel-all', '--market', market, '--env-file', envFile]);
     await waitFor('accept', /Send it\? \[y\/N\]/);
     expect(orders()).toEqual(before);
     await tmux('send-keys', '-t', 'accept', 'y', 'Enter');
-    const done = await waitFor('accept', /\[exit \d+\]/);
+    const done = await waitForExit('accept');
     expect(done).toContain('[exit 0]');
     expect(done).not.toContain(key.secret);
     expect(orders()).toEqual(before.filter((order) => order.market !== market));
@@ -110,7 +122,7 @@ describe('txc in a terminal', { timeout: 90_000 }, () => {
     expect(tickers.length).toBeGreaterThan(1);
 
     await startTxc('balance', ['balance', '--env-file', envFile]);
-    const text = await waitFor('balance', /\[exit \d+\]/);
+    const text = await waitForExit('balance');
     expect(text).toContain('[exit 0]');
     expect(text).not.toContain('{');
     const lines = text.split('\n');

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrivateClient } from '../../src/index.ts';
+import { type Latch, latch } from './latch.ts';
 import { mainBalancePath } from './paths.ts';
 
 let server: Server;
@@ -12,23 +13,23 @@ const sockets: Socket[] = [];
 let inFlight = 0;
 let hangUpNext = false;
 let mostInFlight = 0;
+/** While set, every answer waits until the latch's count of requests is on the server at once. */
+let holdUntil: Latch | undefined;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     inFlight++;
     mostInFlight = Math.max(mostInFlight, inFlight);
     request.resume();
-    request.on('end', () => {
-      // Held a moment, so that concurrent calls overlap on the server.
-      setTimeout(() => {
-        inFlight--;
-        if (hangUpNext) {
-          hangUpNext = false;
-          request.socket.destroy();
-          return;
-        }
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      }, 20);
+    request.on('end', async () => {
+      await holdUntil?.arrive();
+      inFlight--;
+      if (hangUpNext) {
+        hangUpNext = false;
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   server.on('connection', (socket) => sockets.push(socket));
@@ -61,8 +62,12 @@ it('concurrent calls each have a connection, reused by the next burst', async ()
   const before = sockets.length;
   mostInFlight = 0;
   const client = newClient();
+  // No answer leaves the server before all eight calls are on it: a client that sent them one
+  // connection at a time would never get its first answer (and the test would hit its limit).
   const burst = async () => {
+    holdUntil = latch(8);
     const results = await Promise.all(Array.from({ length: 8 }, () => client.POST(mainBalancePath)));
+    holdUntil = undefined;
     for (const { error } of results) expect(error).toBeUndefined();
   };
   await burst();

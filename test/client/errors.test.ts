@@ -10,6 +10,7 @@ import {
   type PrivateClientOptions,
   unwrap,
 } from '../../src/index.ts';
+import { gate } from './latch.ts';
 import { json, type LocalServer, startLocalServer } from './local-server.ts';
 import { historyPath, mainBalancePath, pingPath } from './paths.ts';
 
@@ -211,10 +212,16 @@ describe('transport failures', () => {
   });
 
   it('timeout, caller abort, and both combined', async () => {
+    // The server answers nothing until the test is over, and tells when a call has arrived: the
+    // caller aborts a call that is on the server, and no answer can beat a timeout.
+    const hold = gate();
+    let arrived = () => {};
     const slow = await startLocalServer(async (_, response) => {
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      arrived();
+      await hold.passed;
       json(response, 200, {});
     });
+    const onServer = () => new Promise<void>((resolve) => (arrived = resolve));
     const client = clientAt(slow.url, { timeoutMs: 100 });
     const timedOut = (await client.POST(mainBalancePath)).error;
     expect(timedOut?.kind).toBe('timeout');
@@ -222,27 +229,35 @@ describe('transport failures', () => {
 
     const controller = new AbortController();
     const noTimeout = clientAt(slow.url, { timeoutMs: 0 });
+    const reached = onServer();
     const pending = noTimeout.POST(mainBalancePath, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await reached;
+    controller.abort();
     const aborted = (await pending).error;
     expect(aborted?.kind).toBe('aborted');
     expect(aborted?.message).toMatch(/^getMainBalance: stopped by the caller's signal/);
 
-    // Caller's signal fires first although a timeout is set: aborted. A per-call timeout wins over the client's.
+    // Caller's signal fires first although a timeout is set: aborted. A per-call timeout wins over
+    // the client's (a timeout past the test's own limit: only the abort can end the call).
     const both = new AbortController();
-    const first = client.POST(mainBalancePath, { signal: both.signal, timeoutMs: 1500 });
-    setTimeout(() => both.abort(), 50);
+    const reachedToo = onServer();
+    const first = client.POST(mainBalancePath, { signal: both.signal, timeoutMs: 2 ** 31 - 1 });
+    await reachedToo;
+    both.abort();
     expect((await first).error?.kind).toBe('aborted');
     expect((await client.POST(mainBalancePath, { signal: new AbortController().signal })).error?.kind).toBe(
       'timeout',
     );
+    hold.open();
     await Promise.all([client.close(), noTimeout.close()]);
     await slow.close();
   });
 
   it('timeouts of a second or more (one shared timer) end their calls, in order', async () => {
+    // No answer before both calls have ended: each ends by its own timeout, however slow the machine.
+    const hold = gate();
     const silent = await startLocalServer(async (_, response) => {
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await hold.passed;
       json(response, 200, {});
     });
     const client = clientAt(silent.url, { timeoutMs: 1000 });
@@ -262,8 +277,9 @@ describe('transport failures', () => {
     expect(ended).toEqual(['shorter', 'longer']);
     expect(shorter.elapsed).toBeGreaterThanOrEqual(1000);
     expect(longer.elapsed).toBeGreaterThanOrEqual(1300);
-    // Well before the server would have answered.
-    expect(longer.elapsed).toBeLessThan(3500);
+    // Nothing was answered: the timeouts, not the server, ended both calls.
+    expect(silent.received).toHaveLength(2);
+    hold.open();
     await client.close();
     await silent.close();
   });

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHexHmac } from '../../src/hmac-sha512.ts';
+import { createHexHmac } from '../../src/signing.ts';
 
 const reference = (secret: Uint8Array, message: string) =>
   crypto.createHmac('sha512', secret).update(message).digest('hex');

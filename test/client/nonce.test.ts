@@ -24,7 +24,7 @@ const expectStrictlyIncreasing = (nonces: string[]) => {
   }
 };
 
-describe('nonces', { timeout: 60_000 }, () => {
+describe('nonces', () => {
   it('10,000 concurrent calls get unique nonces, strictly increasing in send order', async () => {
     const sent: string[] = [];
     const frozen = Date.now();

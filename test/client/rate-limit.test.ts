@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPrivateClient } from '../../src/index.ts';
-import { SlidingWindow } from '../../src/rate-limit.ts';
+import { Deadline, Permits } from '../../src/waits.ts';
 import { json, startLocalServer } from './local-server.ts';
 import { mainBalancePath } from './paths.ts';
 
 const limit = { requests: 5, windowSeconds: 0.3 };
 
 /** A server that enforces `limit` with a sliding window and answers 429 beyond it. */
-async function strictServer() {
+async function strictServer(limit: { requests: number; windowSeconds: number }) {
   const arrivals: number[] = [];
   let rejected = 0;
   const server = await startLocalServer((_, response) => {
@@ -25,7 +25,7 @@ async function strictServer() {
 
 describe('client-side rate limiting', () => {
   it('spreads a burst beyond the limit over the window: none rejected', async () => {
-    const { server, rejected } = await strictServer();
+    const { server, rejected } = await strictServer(limit);
     const client = createPrivateClient({
       apiKey: 'limited-key',
       apiSecret: 'secret',
@@ -40,7 +40,8 @@ describe('client-side rate limiting', () => {
   });
 
   it('the same burst without the limiter earns 429s (so the test above can fail)', async () => {
-    const { server, rejected } = await strictServer();
+    // The server's window an hour long: however slowly a busy machine sends the burst, it is in one.
+    const { server, rejected } = await strictServer({ ...limit, windowSeconds: 3600 });
     const client = createPrivateClient({
       apiKey: 'unlimited-key',
       apiSecret: 'secret',
@@ -55,38 +56,53 @@ describe('client-side rate limiting', () => {
   });
 
   it('a permit comes back one window after its call has finished, in call order', async () => {
-    const window = new SlidingWindow({ requests: 2, windowSeconds: 0.05 });
+    vi.useFakeTimers();
+    const window = new Permits(2, 50, () => Date.now());
     const order: number[] = [];
-    const releaseFirst = await window.acquire();
-    const releaseSecond = await window.acquire();
-    const third = window.acquire().then((release) => {
-      order.push(3);
-      return release;
-    });
-    const fourth = window.acquire().then((release) => {
-      order.push(4);
-      return release;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(order).toEqual([]); // nothing released yet: both wait however long it takes
-    releaseSecond();
-    releaseFirst();
-    await Promise.race([third, new Promise((resolve) => setImmediate(resolve))]);
-    expect(order).toEqual([]); // released, but the window has not passed
-    (await third)();
-    (await fourth)();
-    expect(order).toEqual([3, 4]);
+    await window.take();
+    await window.take();
+    const third = window.take().then(() => order.push(3));
+    const fourth = window.take().then(() => order.push(4));
+    try {
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(order).toEqual([]); // nothing given back yet: both wait however long it takes
+      window.give();
+      window.give();
+      await vi.advanceTimersByTimeAsync(49);
+      expect(order).toEqual([]); // given back, but the window has not passed
+      await vi.advanceTimersByTimeAsync(2);
+      expect(order).toEqual([3, 4]);
+      await third;
+      await fourth;
+      window.give();
+      window.give();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a caller that gives up waiting leaves the queue', async () => {
-    const window = new SlidingWindow({ requests: 1, windowSeconds: 0.01 });
-    const release = await window.acquire();
+    const window = new Permits(1, 10);
+    await window.take();
     const controller = new AbortController();
-    const abandoned = window.acquire(controller.signal);
+    const waiting = new Deadline(0, controller.signal);
+    const abandoned = window.take(waiting);
     controller.abort();
-    await expect(abandoned).rejects.toBeDefined();
-    release();
-    const next = await window.acquire();
-    expect(typeof next).toBe('function');
+    await expect(abandoned).rejects.toBe(controller.signal.reason);
+    waiting.clear();
+    window.give();
+    await expect(window.take()).resolves.toBeUndefined();
+  });
+
+  it('connection slots (no window) go to the next waiter as soon as one is given back', async () => {
+    const slots = new Permits(1);
+    expect(slots.tryTake()).toBe(true);
+    expect(slots.tryTake()).toBe(false);
+    const next = slots.take();
+    slots.give();
+    await next;
+    expect(slots.tryTake()).toBe(false);
+    slots.give();
+    expect(slots.tryTake()).toBe(true);
   });
 });

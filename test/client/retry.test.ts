@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { backoff } from '../../generated/operations.ts';
 import { createPrivateClient, defaultRetryPolicy } from '../../src/index.ts';
-import { retryDelayMs } from '../../src/retry.ts';
+import { retryDelayMs } from '../../src/waits.ts';
+import { gate } from './latch.ts';
 import { json, sentBody, startLocalServer } from './local-server.ts';
 import { investPath, mainBalancePath } from './paths.ts';
 
@@ -107,16 +108,18 @@ describe('retries', () => {
       const { error } = await client.POST(investPath, { body: investBody });
       expect(error).toBeDefined();
       expect(error?.attempts).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(server.received).toHaveLength(1);
+      // Closed, the client can send nothing more: what the server got is all it will ever get.
       await client.close();
+      expect(server.received).toHaveLength(1);
       await server.close();
     },
   );
 
   it('invest times out once and is not sent again', async () => {
+    // Answered only once the client has given up, however slow the machine.
+    const hold = gate();
     const server = await startLocalServer(async (_, response) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await hold.passed;
       json(response, 201, { id: 'x' });
     });
     const client = createPrivateClient({
@@ -128,9 +131,9 @@ describe('retries', () => {
       timeoutMs: 50,
     });
     expect((await client.POST(investPath, { body: investBody })).error?.kind).toBe('timeout');
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(server.received).toHaveLength(1);
+    hold.open();
     await client.close();
+    expect(server.received).toHaveLength(1);
     await server.close();
   });
 

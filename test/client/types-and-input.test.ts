@@ -125,11 +125,14 @@ describe('options', () => {
   it('a transport given as an option carries every exchange, signed', async () => {
     const sent: (Outgoing & { url: string })[] = [];
     const transport: Transport = {
-      async send(exchange) {
-        sent.push({ url: exchange.url, ...(await exchange.prepare(async () => {})) });
-        const headers = { get: (name: string) => (name === 'content-type' ? 'application/json' : null) };
-        return { response: { status: 200, ok: true, url: exchange.url, headers }, text: '{"BTC":"1"}' };
-      },
+      lease: (target) => ({
+        async send(outgoing) {
+          sent.push({ url: target.url, ...outgoing });
+          const headers = { get: (name: string) => (name === 'content-type' ? 'application/json' : null) };
+          return { response: { status: 200, ok: true, url: target.url, headers }, text: '{"BTC":"1"}' };
+        },
+        release: () => {},
+      }),
       close: async () => {},
     };
     const client = createPrivateClient({

@@ -33,20 +33,16 @@ describe('bounded waits', () => {
   it.each([
     ['a day', '86400'],
     ['past a timer', '3000000'],
-  ])(
-    'Retry-After of %s beyond maxDelayMs ends the retries with the 429',
-    { timeout: 5000 },
-    async (_, seconds) => {
-      const before = server.received.length;
-      const client = createPrivateClient(options({ retry: true, userAgent: `retry-after ${seconds}` }));
-      const { error } = await client.POST(mainBalancePath);
-      await client.close();
-      expect(error?.kind).toBe('rate-limited');
-      expect(error?.retryAfterMs).toBe(Number(seconds) * 1000);
-      expect(error?.attempts).toBe(1);
-      expect(server.received.length - before).toBe(1);
-    },
-  );
+  ])('Retry-After of %s beyond maxDelayMs ends the retries with the 429', async (_, seconds) => {
+    const before = server.received.length;
+    const client = createPrivateClient(options({ retry: true, userAgent: `retry-after ${seconds}` }));
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
+    expect(error?.kind).toBe('rate-limited');
+    expect(error?.retryAfterMs).toBe(Number(seconds) * 1000);
+    expect(error?.attempts).toBe(1);
+    expect(server.received.length - before).toBe(1);
+  });
 
   it.each([2 ** 31, -1, Number.NaN, Number.POSITIVE_INFINITY])(
     'timeoutMs %d is refused at creation',
@@ -82,9 +78,7 @@ describe('bounded waits', () => {
     expect(error?.field).toBe('signal');
   });
 
-  it('after the clock steps back an hour, a window-mode call ends at its deadline', {
-    timeout: 5000,
-  }, async () => {
+  it('after the clock steps back an hour, a window-mode call ends at its deadline', async () => {
     let offset = 0;
     const client = createPrivateClient(
       options({

@@ -29,7 +29,7 @@ function edit(file: string, from: string, to: string) {
   writeFileSync(path, text.replace(from, to));
 }
 
-describe('generated/ drift', { timeout: 60_000 }, () => {
+describe('generated/ drift', () => {
   it('the copy starts up to date', () => {
     expect(generate('--check').status).toBe(0);
   });

@@ -3,10 +3,10 @@
 // in a browser bundle built with esbuild's defaults, and through the openapi-fetch middleware.
 // Every signed call goes to the sandbox, which verifies the signature.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,10 @@ import { type ApiDocument, dereference, loadApiDocuments, projectRoot } from '..
 import { isRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
+import { cleanEnvironment, installRuntimes, type Runtime } from '../../scripts/runtimes.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient } from '../../src/index.ts';
-import { cleanEnvironment, installRuntimes, type Runtime } from './runtimes.ts';
 
 const key = credentialKey(loadFixture());
 let consumer: string;
@@ -42,7 +44,7 @@ function run(
     execFile(
       binary,
       args,
-      { cwd: consumer, env: { ...consumerEnvironment(), ...extraEnvironment }, timeout: 60_000 },
+      { cwd: consumer, env: { ...consumerEnvironment(), ...extraEnvironment }, timeout: timeLimits.runMs },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ status, stdout, stderr });
@@ -58,14 +60,12 @@ function lastJsonLine(output: string): unknown {
 
 beforeAll(async () => {
   consumer = mkdtempSync(join(tmpdir(), 'txc-consumer-'));
-  // The build's progress lines (Redocly's bundling) go to stderr: kept for the error, not printed.
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    env: cleanEnvironment(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  tarball = join(consumer, packed.trim().split('\n').pop() as string);
+  // Within `npm test`, check:package has just built and packed it: install that very tarball.
+  const packed = process.env[tarballVariable];
+  if (packed && existsSync(packed)) {
+    tarball = join(consumer, basename(packed));
+    copyFileSync(packed, tarball);
+  } else tarball = buildAndPack(projectRoot, consumer, cleanEnvironment());
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
   const openapiFetch = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).dependencies[
     'openapi-fetch'
@@ -86,7 +86,7 @@ beforeAll(async () => {
   expectedBalance = (await client.POST('/api/v4/main-account/balance')).data;
   await client.close();
   expect(expectedBalance).toBeTypeOf('object');
-}, 240_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();
@@ -95,17 +95,19 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the built code, its declarations, the documents, README and LICENSE, and nothing else', () => {
+    // Of model/, only the environment variables' names, which txc reads.
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     const files = listing.map((entry) => entry.replace(/^package\//, ''));
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('dist/generated/operations.js');
+    expect(files).toContain('dist/model/environment.js');
     expect(files).toContain('dist/openapi/private-v4.yaml');
     expect(files).toContain('dist/openapi/public-v4.yaml');
     expect(files).toContain('LICENSE');
     const unexpected = files.filter(
       (file) =>
-        !/^(dist\/(src|generated)\/.+\.(js|d\.ts|js\.map)|dist\/openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
+        !/^(dist\/(src\/.+|generated\/.+|model\/environment)\.(js|d\.ts|js\.map)|dist\/openapi\/(public|private)-v4\.yaml|README\.md|LICENSE|package\.json)$/.test(
           file,
         ),
     );
@@ -161,6 +163,7 @@ describe('the shipped OpenAPI documents', () => {
   });
 });
 
+// One after another: every runtime signs with the same key, whose nonces must arrive in order.
 describe('a signed call from the installed package', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26', 'bun', 'deno'])('on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
@@ -175,7 +178,8 @@ describe('a signed call from the installed package', () => {
   });
 });
 
-describe('CommonJS', () => {
+// Neither of these calls the sandbox: each is a process of its own, and they run side by side.
+describe.concurrent('CommonJS', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26'])('require() loads the package on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
     const result = await run(runtime.run('require.cjs'));
@@ -188,7 +192,7 @@ describe('CommonJS', () => {
   });
 });
 
-describe('strict TypeScript consumers', () => {
+describe.concurrent('strict TypeScript consumers', () => {
   it.each(['nodenext', 'bundler'])('type-check with moduleResolution %s', async (mode) => {
     const result = await run([
       process.execPath,
@@ -208,6 +212,28 @@ describe('the openapi-fetch middleware', () => {
     const output = lastJsonLine(result.stdout) as { balance: unknown; summaryStatus: number };
     expect(output.balance).toEqual(expectedBalance);
     expect(output.summaryStatus).toBe(200);
+  });
+
+  it('from txc-api-v4/middleware, a bundle holds signing and none of the client', async () => {
+    const bundled = await build({
+      absWorkingDir: consumer,
+      entryPoints: ['middleware.mjs'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      external: ['openapi-fetch'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const ours = Object.keys(bundled.metafile.inputs)
+      .filter((input) => input.includes('txc-api-v4/dist/'))
+      .map((input) => input.replace(/^.*txc-api-v4\/dist\//, ''));
+    expect(ours).toContain('src/middleware.js');
+    expect(ours).toContain('src/signing.js');
+    for (const part of ['src/client.js', 'src/engine.js', 'src/transport/undici.js', 'generated/routes.js']) {
+      expect(ours).not.toContain(part);
+    }
   });
 });
 
@@ -238,7 +264,7 @@ describe('a browser page bundled with esbuild defaults', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(bundled.metafile.inputs);
-    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/web.js'))).toBe(true);
+    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/fetch.js'))).toBe(true);
     expect(inputs.filter((input) => /undici|^node:/.test(input))).toEqual([]);
     writeFileSync(
       join(consumer, 'site/index.html'),
@@ -249,7 +275,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     corsSandbox = await startSandbox({ port: 0, corsOrigins: [origin] });
     // Chromium resolves the page's second name to the same local server; it is not a secure context.
     browser = await launchChromium([`--host-resolver-rules=MAP ${pageHost} 127.0.0.1`]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -264,7 +290,7 @@ describe('a browser page bundled with esbuild defaults', () => {
     const tab = await context.newPage();
     const query = new URLSearchParams({ key: key.apiKey, secret: key.secret, baseUrl: corsSandbox.url });
     await tab.goto(`${origin}/index.html?${query}`);
-    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: 20_000 });
+    await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: timeLimits.runMs });
     const result = await tab.evaluate(() => (globalThis as { result?: unknown }).result);
     await context.close();
     return result;

@@ -1,5 +1,6 @@
 // `npm run test:package`: the packed package installed outside the repository and used there.
 import { defineConfig } from 'vitest/config';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { sourceAliases } from '../../vitest.resolve.ts';
 
 export default defineConfig({
@@ -7,8 +8,8 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/package/**/*.test.ts'],
-    // Installing runtimes and the tarball, not performance assertions.
-    testTimeout: 90_000,
-    hookTimeout: 240_000,
+    // Installing runtimes and the tarball, running processes: limits, not performance assertions.
+    testTimeout: timeLimits.processTestMs,
+    hookTimeout: timeLimits.hookMs,
   },
 });

@@ -6,11 +6,11 @@
 //
 // ccxt.ts says how it is configured (the URLs and a nonce that never repeats).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { environmentVariables } from '../../model/environment.ts';
 import { multiply } from '../../sandbox/decimal.ts';
 import { credentialKey, type FixtureMarket } from '../../sandbox/fixture.ts';
 import { type SandboxProcess, startSandboxProcess } from '../../sandbox/process.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
 import { type Whitebit, whitebitFor } from './ccxt.ts';
 import { defaultFixture, feeUp, times, units } from './helpers.ts';
 

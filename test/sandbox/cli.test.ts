@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
-import { environmentVariables } from '../../src/cli/environment.ts';
-import { runScript } from '../run-script.ts';
+import { environmentVariables } from '../../model/environment.ts';
+import { runScript } from '../../scripts/run-node.ts';
 import { call, defaultFixture } from './helpers.ts';
 
 const children: ChildProcess[] = [];
@@ -47,7 +47,7 @@ function start(env: Record<string, string>, until: RegExp) {
 
 const line = (output: string, name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1];
 
-describe('npm run sandbox', { timeout: 30_000 }, () => {
+describe('npm run sandbox', () => {
   it('prints its URL and credentials that work, and stops on SIGTERM', async () => {
     const { child, output } = await start({ SANDBOX_PORT: '0' }, /API_SECRET=.+\n/);
     const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Faults, faultsFromEnvironment } from '../../sandbox/faults.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { call, defaultFixture, nextNonce, operations, ordinaryKey, partnerKey } from './helpers.ts';
@@ -79,18 +79,27 @@ describe('fault mode', () => {
 
   it('delayMs holds matching calls back: a later, undelayed call is answered first', async () => {
     sandbox.setFaults({ delayMs: 400, operations: ['getCollateralBalanceSummary'] });
-    const order: string[] = [];
-    const slow = call(sandbox.url, partner, 'getCollateralBalanceSummary').then((r) =>
-      order.push(`slow ${r.status}`),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // Another key: with one key, the later nonce would overtake the earlier one and the slow call get 429.
-    const quick = call(sandbox.url, ordinaryKey(fixture), 'getMainBalance').then((r) =>
-      order.push(`quick ${r.status}`),
-    );
-    await Promise.all([slow, quick]);
-    expect(order).toEqual(['quick 200', 'slow 200']);
-    expect(sandbox.faults.injected.delayed).toBe(1);
+    // The sandbox's wait on fake timers: the slow call stays held however long the quick one takes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const order: string[] = [];
+      const slow = call(sandbox.url, partner, 'getCollateralBalanceSummary').then((r) =>
+        order.push(`slow ${r.status}`),
+      );
+      // Until the sandbox holds it (expect.poll would advance the fake clock: turns of the event loop).
+      while (sandbox.faults.injected.delayed === 0) await new Promise((resolve) => setImmediate(resolve));
+      // Another key: with one key, the later nonce would overtake the earlier one and the slow call get 429.
+      await call(sandbox.url, ordinaryKey(fixture), 'getMainBalance').then((r) =>
+        order.push(`quick ${r.status}`),
+      );
+      await vi.advanceTimersByTimeAsync(399);
+      expect(order).toEqual(['quick 200']);
+      await vi.advanceTimersByTimeAsync(1);
+      await slow;
+      expect(order).toEqual(['quick 200', 'slow 200']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a rate is seeded: the same seed gives the same faults, another seed others', () => {

@@ -28,7 +28,7 @@ async function burst(
   return statuses;
 }
 
-describe('rate limits from generated/operations.ts', { timeout: 120_000 }, () => {
+describe('rate limits from generated/operations.ts', () => {
   const limit = operations.getMainBalance.rateLimit;
   const windowMs = limit.windowSeconds * 1000;
   const half = Math.floor(limit.requests / 2);

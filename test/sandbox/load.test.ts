@@ -53,7 +53,7 @@ afterAll(async () => {
 let nonce = Date.now() - 300_000;
 const windowed = () => ({ nonce: String(nonce++), nonceWindow: true });
 
-describe('integrity under load', { timeout: 120_000 }, () => {
+describe('integrity under load', () => {
   it('concurrent invests and cancels: no negative balance, no lost or doubled row, totals reconcile', async () => {
     const next = random(20240601);
     const invests = Array.from({ length: 300 }, (_, i) => {

@@ -12,7 +12,7 @@ import type { Fixture, FixtureMarket } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient, type PrivateClient, type Transport, unwrap } from '../../src/index.ts';
-import { createDefaultTransport } from '../../src/transport/node.ts';
+import { createDefaultTransport } from '../../src/transport/undici.ts';
 import { decimalText, defaultFixture, documentOf, feeUp, partnerKey, times, units } from './helpers.ts';
 
 const fixture: Fixture = defaultFixture();
@@ -107,9 +107,10 @@ class Latch {
 let latch: Latch | undefined;
 function latchedTransport(inner: Transport): Transport {
   return {
-    async send(exchange) {
+    // Held before the connection and the signature, as a call waiting for a connection would be.
+    async lease(target, deadline) {
       await latch?.arrive();
-      return inner.send(exchange);
+      return inner.lease(target, deadline);
     },
     close: (reason) => inner.close(reason),
   };

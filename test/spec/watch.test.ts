@@ -2,25 +2,14 @@
 // the open docs page (which is told to reload), in generated/ and in a mock's answer; a save that
 // breaks lint changes nothing served and says where the problem is; a sample's save rebuilds the
 // docs only.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer, startDevServer } from '../../docs/watch.ts';
 import { loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
-import { type DevServer, startDevServer } from '../../scripts/watch.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
+import { pickFreePorts } from '../../scripts/port-in-use.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
 for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'docs/getting-started.ts']) {
@@ -28,6 +17,7 @@ for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'doc
 }
 const apis = loadApiDocuments(copy);
 const publicApi = apis.find((api) => api.name === 'public-v4') ?? (apis[0] as (typeof apis)[number]);
+const documentFile = join(copy, publicApi.file);
 const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 
 /**
@@ -46,6 +36,8 @@ function answeredOperation(): { path: string; operationId: string; word: string;
 }
 
 const logLines: string[] = [];
+/** What the test reports (the budgets' figures), beside vitest's own output. */
+const log = (line: string) => process.stdout.write(`${line}\n`);
 let dev: DevServer;
 let reloads = 0;
 const events = new AbortController();
@@ -73,8 +65,7 @@ const get = async (url: string): Promise<string> => {
 };
 
 beforeAll(async () => {
-  // All at once, so that the kernel hands out distinct ports.
-  const [sandboxPort = 0, ...ports] = await Promise.all([freePort(), ...apis.map(() => freePort())]);
+  const [sandboxPort = 0, ...ports] = await pickFreePorts(apis.length + 1);
   const mockPorts = Object.fromEntries(apis.map((api, index) => [api.name, ports[index] as number]));
   dev = await startDevServer({
     root: copy,
@@ -89,13 +80,13 @@ beforeAll(async () => {
   const first = await dev.nextBuild();
   expect(first).toMatchObject({ ok: true, problems: [] });
   await listenForReloads(dev.docsUrl);
-}, 120_000);
+});
 
 afterAll(async () => {
   events.abort();
   await dev?.close();
   rmSync(copy, { recursive: true, force: true });
-}, 30_000);
+});
 
 describe('the watch loop of npm start', () => {
   const { path, operationId, word, file } = answeredOperation();
@@ -126,7 +117,12 @@ describe('the watch loop of npm start', () => {
     expect(readFileSync(typesFile, 'utf8')).toContain(`"${edited}"`);
     expect(await mockAnswer()).toContain(`"${edited}"`);
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(before.sandboxStarts + 1);
-  }, 120_000);
+    for (const step of ['codegen', `page ${publicApi.name}`, `mock ${publicApi.name}`, 'sandbox'])
+      expect(outcome.done).toHaveProperty([step]);
+    log(
+      `schema edit: generated/ after ${outcome.done.codegen} ms, docs page after ${outcome.done[`page ${publicApi.name}`]} ms, mock after ${outcome.done[`mock ${publicApi.name}`]} ms, all after ${outcome.ms} ms`,
+    );
+  });
 
   it('keeps the last good docs and mocks when a save breaks lint, and names the file and line', async () => {
     const good = readFileSync(operationFile, 'utf8');
@@ -156,17 +152,57 @@ describe('the watch loop of npm start', () => {
     writeFileSync(operationFile, good);
     expect(await dev.nextBuild()).toMatchObject({ ok: true });
     expect(logLines).toContain('the documents are clean again');
-  }, 120_000);
+  });
+
+  it('a description edit rebuilds its own page, types and mock, nothing of the other document', async () => {
+    const good = readFileSync(documentFile, 'utf8');
+    const described = good.replace(/^(\s+description: )([A-Z][^'"|>\n]*)$/m, '$1$2 Watch-test description.');
+    expect(described).not.toBe(good);
+    const before = reloads;
+    writeFileSync(documentFile, described);
+    const outcome = await dev.nextBuild();
+    expect(outcome).toMatchObject({ ok: true });
+    expect(await page()).toContain('Watch-test description.');
+    expect(reloads).toBeGreaterThan(before);
+    const otherApis = apis.filter((api) => api !== publicApi).map((api) => api.name);
+    expect(Object.keys(outcome.done).sort()).toEqual(
+      ['codegen', 'lint', `mock ${publicApi.name}`, `page ${publicApi.name}`, 'sandbox'].sort(),
+    );
+    expect(outcome.skipped.sort()).toEqual(
+      [...otherApis.flatMap((name) => [`page ${name}`, `mock ${name}`]), 'page cli'].sort(),
+    );
+    // The times the budgets are about (measured, not asserted): to the page, to everything.
+    log(
+      `description edit: docs page served after ${outcome.done[`page ${publicApi.name}`]} ms, all after ${outcome.ms} ms`,
+    );
+  });
+
+  it('a save that changes nothing, or a file no document reads, skips every step', async () => {
+    writeFileSync(documentFile, readFileSync(documentFile, 'utf8'));
+    const same = await dev.nextBuild();
+    expect(same).toMatchObject({ ok: true, done: {} });
+    expect(same.skipped).toContain('codegen');
+    expect(same.skipped).toContain('lint');
+    // Watched at any depth: a split document keeps its parts in directories under openapi/.
+    mkdirSync(join(copy, 'openapi', 'components', 'schemas'), { recursive: true });
+    writeFileSync(join(copy, 'openapi', 'components', 'schemas', 'Unused.yaml'), 'type: string\n');
+    const nested = await dev.nextBuild();
+    expect(nested).toMatchObject({ ok: true, done: {} });
+    expect(nested.skipped.sort()).toEqual(same.skipped.sort());
+  });
 
   it('rebuilds only the docs when a code sample is saved', async () => {
     const sample = join(copy, 'docs/samples', `${operationId}.ts`);
     const sandboxStarts = logLines.filter((line) => /Sandbox listening/.test(line)).length;
     writeFileSync(sample, `${readFileSync(sample, 'utf8')}// watch-test marker\n`);
-    expect(await dev.nextBuild()).toMatchObject({ ok: true });
+    const outcome = await dev.nextBuild();
+    expect(outcome).toMatchObject({ ok: true });
     expect(await page()).toContain('watch-test marker');
     expect(logLines.filter((line) => /^up to date in/.test(line)).at(-1)).toMatch(
       /^up to date in [0-9.]+ s: docs$/,
     );
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(sandboxStarts);
-  }, 120_000);
+    expect(outcome.done).not.toHaveProperty('codegen');
+    expect(Object.keys(outcome.done)).toEqual(['lint', expect.stringMatching(/^page /)]);
+  });
 });

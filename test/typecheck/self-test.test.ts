@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
+import { typesCheckedByTsc } from '../../scripts/test-plan.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 
 const vitest = `${projectRoot}node_modules/vitest/vitest.mjs`;
 const fixtureConfig = fileURLToPath(new URL('./fixtures/vitest.config.ts', import.meta.url));
@@ -13,8 +15,9 @@ function typecheck(args: string[]) {
   return spawnSync(process.execPath, [vitest, 'run', ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    timeout: 120_000,
+    // As npm run test:unit runs it alone: with its type-check (npm test leaves that to tsc).
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', [typesCheckedByTsc]: '' },
+    timeout: timeLimits.runMs,
   });
 }
 
@@ -27,10 +30,10 @@ describe('type-level tests', () => {
     // The failure is the assertion itself, not a broken setup.
     expect(output).toMatch(/TypeCheckError: .*"nonce"/);
     expect(output).toMatch(/Type Errors\s+1 failed/);
-  }, 130_000);
+  });
 
   it('the real type tests pass through the same typecheck', () => {
     const run = typecheck(['--project', 'unit', '--typecheck.only', 'test/client/types.test-d.ts']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
-  }, 130_000);
+  });
 });

@@ -1,6 +1,6 @@
-// A team's own openapi-fetch client, signed by the package's middleware.
+// A team's own openapi-fetch client, signed by the package's middleware, from its own entry.
 import createClient from 'openapi-fetch';
-import { createSigningMiddleware } from 'txc-api-v4';
+import { createSigningMiddleware } from 'txc-api-v4/middleware';
 
 const client = createClient({ baseUrl: process.env.TXC_BASE_URL });
 client.use(

@@ -1,14 +1,7 @@
 // A strict TypeScript consumer of the installed package's declarations.
 import createClient from 'openapi-fetch';
-import {
-  ActionType,
-  type ApiError,
-  type CallerPaths,
-  createPrivateClient,
-  createSigningMiddleware,
-  type PrivateApi,
-  unwrap,
-} from 'txc-api-v4';
+import { ActionType, type ApiError, createPrivateClient, type PrivateApi, unwrap } from 'txc-api-v4';
+import { type CallerPaths, createSigningMiddleware } from 'txc-api-v4/middleware';
 import { operations } from 'txc-api-v4/operations';
 
 const client = createPrivateClient({ apiKey: 'key', apiSecret: 'secret', baseUrl: 'http://127.0.0.1:1' });

@@ -4,6 +4,7 @@
 // `runNode` too.
 import { spawn } from 'node:child_process';
 import { projectRoot } from '../model/document.ts';
+import { timeLimits } from './time-limits.ts';
 
 export interface Run {
   code: number | null;
@@ -15,7 +16,10 @@ export interface Run {
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
-  /** A process still running after this long is killed, and its caller then fails on its output. */
+  /**
+   * A process still running after this long is killed, and its caller then fails on its output
+   * (default: scripts/time-limits.ts).
+   */
   timeoutMs?: number;
 }
 
@@ -36,7 +40,7 @@ export function runNode(args: readonly string[], options: RunOptions = {}): Prom
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
-    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? timeLimits.runMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -1,14 +1,14 @@
 // `npm start [-- --verbose]`: lint, regenerate and build the docs, then serve on 127.0.0.1 the
 // docs, a Prism mock server for each document named in redocly.yaml and the sandbox, and keep
-// them following every save under openapi/ and docs/samples/ (scripts/watch.ts), until Ctrl-C
+// them following every save under openapi/ and docs/samples/ (docs/watch.ts), until Ctrl-C
 // (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
 // service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
 // is one line naming it and its variable, before anything is built.
 import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
+import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
-import { environmentVariables } from '../src/cli/environment.ts';
-import { PortInUseError, portInUseLine, portIsFree } from './port-in-use.ts';
+import { PortInUseError, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
 import { startDevServer } from './watch.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

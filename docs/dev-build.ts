@@ -4,9 +4,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSite, redoclyBin, redoclyEnv } from '../docs/site.ts';
-import { loadApiDocuments } from '../model/document.ts';
-import { renderGeneratedFiles } from './generated-files.ts';
+import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
   ok: boolean;
@@ -85,31 +84,29 @@ export async function regenerate(root: string, rendered?: Map<string, string>): 
 }
 
 /**
- * The documents (by name) whose pages a save of `files` leaves as they were: none of the files a
- * document is made of or refers to (its operations' files, the shared components it uses, its
- * code samples) changed.
+ * Builds the docs of `root` into a directory beside `siteDir` (returned), the pages named in
+ * `reuse` copied from the served site. Nothing served changes until `swapDocs`.
  */
-export function untouchedPages(root: string, files: string[]): string[] {
-  return loadApiDocuments(root)
-    .filter((api) => !api.files.some((file) => files.includes(file)))
-    .map((api) => api.name);
-}
-
-/**
- * Builds the docs of `root` into a directory beside `siteDir`, then swaps it in, so the served
- * site is never half built and stays as it was when the build fails. With the files saved since
- * the last build, the pages they do not touch are copied from the served site.
- */
-export async function rebuildDocs(root: string, siteDir: string, files?: string[]): Promise<void> {
+export async function draftDocs(root: string, siteDir: string, reuse: string[]): Promise<string> {
   const next = `${siteDir}.next`;
-  const previous = `${siteDir}.previous`;
-  const reuse = files === undefined ? [] : untouchedPages(root, files);
   try {
     await buildSite(next, root, { reusePages: { from: siteDir, names: reuse } });
   } catch (error) {
-    rmSync(next, { recursive: true, force: true });
+    discardDocs(siteDir);
     throw error;
   }
+  return next;
+}
+
+/** Drops a draft that is not to be served (lint or codegen failed meanwhile). */
+export function discardDocs(siteDir: string): void {
+  rmSync(`${siteDir}.next`, { recursive: true, force: true });
+}
+
+/** Serves the draft: swapped in at once, so the served site is never half built. */
+export function swapDocs(siteDir: string): void {
+  const next = `${siteDir}.next`;
+  const previous = `${siteDir}.previous`;
   rmSync(previous, { recursive: true, force: true });
   if (existsSync(siteDir)) renameSync(siteDir, previous);
   renameSync(next, siteDir);

@@ -1,0 +1,28 @@
+// Prints, as JSON, what `txc --help` and `txc <subcommand> --help` print, for every subcommand and
+// `ops`: txc's own program (src/cli/program.ts), asked for each help in turn in one process, its
+// output captured instead of written. Run by docs/cli-help.ts as a child process, so that it reads
+// the operation table as it is on disk now (`npm start` rewrites it while it runs).
+import { CommanderError } from 'commander';
+import { cliOperations } from '../src/cli/operations.ts';
+import { buildProgram } from '../src/cli/program.ts';
+
+const commands = ['', ...cliOperations.map((operation) => operation.name), 'ops'];
+const helps: { command: string; text: string }[] = [];
+for (const command of commands) {
+  let text = '';
+  const program = buildProgram(() => {});
+  for (const each of [program, ...program.commands]) {
+    each.configureOutput({
+      writeOut: (chunk) => {
+        text += chunk;
+      },
+    });
+  }
+  try {
+    await program.parseAsync([...(command ? [command] : []), '--help'], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError) || error.exitCode !== 0) throw error;
+  }
+  helps.push({ command, text: text.trimEnd() });
+}
+process.stdout.write(JSON.stringify(helps));

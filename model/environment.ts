@@ -1,0 +1,31 @@
+// The environment variables our programs read, named once at the bottom of the layers, so that
+// every layer above takes them from here: txc (src/cli), the sandbox's printout, `npm start`, the
+// contract suite, the bench and the tests. Code a reader copies (the README, the docs samples)
+// writes them out; test/environment-names.test.ts holds it to these names. Nothing else of the
+// document model comes with this module: the package's txc bin ships it.
+
+/** Where to call and as whom: txc, the README program, the docs samples, the contract suite. */
+export const environmentVariables = {
+  baseUrl: 'TXC_BASE_URL',
+  apiKey: 'TXC_API_KEY',
+  apiSecret: 'TXC_API_SECRET',
+} as const;
+
+/** The contract suite's settings (README, Contract tests); `npm run contract`'s flags set some. */
+export const contractVariables = {
+  /** `mock`, `sandbox` or an http(s) origin. */
+  target: 'CONTRACT_TARGET',
+  /** A file for JUnit XML. */
+  junit: 'CONTRACT_JUNIT',
+  /** The property tests' seed, and how many runs they make. */
+  seed: 'CONTRACT_SEED',
+  runs: 'CONTRACT_RUNS',
+  /** `1`: also call the write operations on a target. */
+  allowWrites: 'CONTRACT_ALLOW_WRITES',
+  /** A plan the target knows: invest, and the history filtered by plan. */
+  planId: 'CONTRACT_PLAN_ID',
+  /** A market the target lists: cancel all (a write). */
+  market: 'CONTRACT_MARKET',
+  /** An asset the key holds: the main and collateral balances. */
+  ticker: 'CONTRACT_TICKER',
+} as const;

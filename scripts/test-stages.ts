@@ -1,0 +1,76 @@
+// `npm test`: every stage CI runs, each an npm script run by npm-run-all2 (its Node API), every
+// stage run even when another failed, then a table of the stages with their time and result; the
+// exit code is 1 when any stage failed.
+// The stages and their order: scripts/test-plan.ts.
+import { join } from 'node:path';
+import runAll from 'npm-run-all2';
+import { projectRoot } from '../model/document.ts';
+import { tarballVariable } from './package-tarball.ts';
+import { testPlan, typesCheckedByTsc } from './test-plan.ts';
+
+const { first, lanes } = testPlan;
+
+interface StageResult {
+  stage: string;
+  seconds: number;
+  /** The exit code; undefined when the stage could not be started at all. */
+  code: number | undefined;
+}
+
+process.env[tarballVariable] ??= join(projectRoot, 'reports', 'package', 'txc-api-v4.tgz');
+process.env[typesCheckedByTsc] = '1';
+
+async function runStage(stage: string, label: boolean): Promise<StageResult> {
+  const started = performance.now();
+  let code: number | undefined = 0;
+  try {
+    await runAll([stage], {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      printLabel: label,
+      printName: !label,
+      continueOnError: true,
+    });
+  } catch (error) {
+    // npm-run-all2 rejects with the results of the tasks it ran: the stage's exit code.
+    const results = (error as { results?: { code?: number }[] }).results;
+    code = results?.[0]?.code ?? undefined;
+    if (code === 0) code = 1;
+    if (results === undefined) console.error(`${stage}: ${(error as Error).message}`);
+  }
+  return { stage, seconds: (performance.now() - started) / 1000, code };
+}
+
+const started = performance.now();
+const results: StageResult[] = [];
+for (const stage of first) results.push(await runStage(stage, false));
+const laneResults = await Promise.all(
+  lanes.map(async (lane) => {
+    const done: StageResult[] = [];
+    for (const stage of lane) done.push(await runStage(stage, true));
+    return done;
+  }),
+);
+results.push(...laneResults.flat());
+const totalSeconds = (performance.now() - started) / 1000;
+
+const failed = results.filter((result) => result.code !== 0);
+const width = Math.max(...results.map((result) => result.stage.length), 'stage'.length);
+const row = (stage: string, time: string, result: string) =>
+  `${stage.padEnd(width)}  ${time.padStart(8)}  ${result}`;
+const lines = [
+  '',
+  `npm test: ${lanes.length} lanes side by side after ${first.join(', ')}`,
+  row('stage', 'time', 'result'),
+  ...results.map((result) =>
+    row(
+      result.stage,
+      `${result.seconds.toFixed(1)} s`,
+      result.code === 0 ? 'passed' : `FAILED (exit code ${result.code ?? 'none: not started'})`,
+    ),
+  ),
+  row('total (wall)', `${totalSeconds.toFixed(1)} s`, failed.length === 0 ? 'passed' : 'FAILED'),
+  `stages: ${results.length - failed.length} passed, ${failed.length} failed`,
+];
+console.log(lines.join('\n'));
+process.exitCode = failed.length === 0 ? 0 : 1;

@@ -1,0 +1,673 @@
+// The engine: one call from the client's arguments to its result. It finds the route, checks the
+// caller's input, waits for the rate limiter, and runs the attempts: a deadline, a connection
+// leased from the transport, the request signed on it (signing.ts), sent, and the answer read
+// (errors.ts); a retry where the documents allow it. Hooks see each step, secret-free. Everything
+// the API defines (paths, limits, body rules, what may be repeated) comes from generated/.
+import type { BodyRules, FieldRule } from '../generated/operations.ts';
+import {
+  ApiError,
+  type ApiErrorKind,
+  ClientClosedError,
+  ConfigurationError,
+  describeFailure,
+  errorWithoutAnswer,
+  type ResponseLike,
+  readAnswer,
+} from './errors.ts';
+import type { RequestSigner } from './signing.ts';
+import type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
+import {
+  Deadline,
+  endDeadlinesOf,
+  keyState,
+  Permits,
+  type RetryPolicy,
+  retryDelayMs,
+  timerMsProblem,
+} from './waits.ts';
+
+export type { BodyRules, FieldRule };
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export type CallResult<Data, ErrorBody> =
+  | { data: Data; error?: undefined; response: ResponseLike }
+  | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
+
+type AnyResult = CallResult<unknown, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Hooks: functions the caller gives that see each step of a call. They observe and cannot
+// change anything; their events hold names, numbers and kinds only (never a header, a body, a
+// key or a secret), so they may be logged or exported as they are.
+
+interface EventBase {
+  /** The same number for every event of one call (unique in the process). */
+  readonly callId: number;
+  readonly operationId: string;
+}
+
+/** A call begins (its path is an operation of the documents). */
+export interface StartEvent extends EventBase {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+}
+
+/** An attempt goes out: it holds a connection and is signed. */
+export interface RequestEvent extends EventBase {
+  /** 1 for the first. */
+  readonly attempt: number;
+  /** How long the attempt waited for a free connection (ms). */
+  readonly connectionWaitMs: number;
+  /** How long the nonce window held it back so that its nonce stays within the window (ms). */
+  readonly nonceHeldMs: number;
+}
+
+/** An attempt's answer arrived, whatever its status. */
+export interface AnswerEvent extends EventBase {
+  readonly attempt: number;
+  readonly status: number;
+  /** From the attempt's start to the answer's last byte (ms). */
+  readonly latencyMs: number;
+}
+
+/** An attempt failed and the call will be sent again after `delayMs`. */
+export interface RetryEvent extends EventBase {
+  /** The attempt that failed. */
+  readonly attempt: number;
+  readonly errorKind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly delayMs: number;
+}
+
+/** The rate limiter held the call back before an attempt. */
+export interface RateLimitWaitEvent extends EventBase {
+  readonly attempt: number;
+  readonly waitedMs: number;
+}
+
+/** The call ends with an error (its result's `error`). */
+export interface ErrorEvent extends EventBase {
+  readonly attempts: number;
+  readonly errorKind: ApiErrorKind;
+  readonly status: number | undefined;
+}
+
+/** The call is over, with data or an error. */
+export interface EndEvent extends EventBase {
+  readonly ok: boolean;
+  readonly attempts: number;
+  readonly status: number | undefined;
+  readonly errorKind: ApiErrorKind | undefined;
+  /** From the call's start to its result (ms). */
+  readonly durationMs: number;
+}
+
+export interface Hooks {
+  start?: readonly ((event: StartEvent) => void)[];
+  request?: readonly ((event: RequestEvent) => void)[];
+  answer?: readonly ((event: AnswerEvent) => void)[];
+  retry?: readonly ((event: RetryEvent) => void)[];
+  rateLimitWait?: readonly ((event: RateLimitWaitEvent) => void)[];
+  error?: readonly ((event: ErrorEvent) => void)[];
+  end?: readonly ((event: EndEvent) => void)[];
+}
+
+/**
+ * Calls each hook with the event, frozen. A hook that throws does not change the call (an order
+ * placed is still reported placed): its error is thrown again on its own, as an uncaught
+ * exception, as Node's diagnostics channels do with a subscriber's.
+ */
+function emit<Event extends EventBase>(hooks: readonly ((event: Event) => void)[] | undefined, event: Event) {
+  if (!hooks) return;
+  Object.freeze(event);
+  for (const hook of hooks) {
+    try {
+      hook(event);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+let lastCallId = 0;
+
+// ---------------------------------------------------------------------------------------------
+// Checks: the caller's input, before anything is signed or sent. A body is copied once into
+// plain JSON data, so that what is checked is exactly what is serialized and signed: no getter
+// runs twice, no toJSON replaces the body, no inherited field slips past the checks, and nothing
+// the caller passes makes JSON.stringify throw (a BigInt, a cycle) outside the call's result.
+
+export interface Violation {
+  /** Where in the body, as a path such as `actionTypes.1`. */
+  field: string;
+  message: string;
+}
+
+/** How deep a body may nest; the documents' bodies are two levels deep. */
+const maxDepth = 16;
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'bigint') return 'a BigInt';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'number') return String(value);
+  return 'an object that is not plain data';
+}
+
+/**
+ * A copy of `value` that holds only plain JSON data (null, booleans, finite numbers, strings,
+ * arrays, objects of Object.prototype or none, with their own enumerable data fields), or what is
+ * wrong and where. An own field whose value is `undefined` is left out, as JSON.stringify does.
+ */
+export function copyPlainData(
+  value: unknown,
+  path = 'body',
+  seen: unknown[] = [],
+): { value: unknown } | { problem: Violation } {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return { value };
+    case 'number':
+      return Number.isFinite(value)
+        ? { value }
+        : { problem: { field: path, message: `${path} must be a finite number, got ${value}` } };
+    case 'object':
+      break;
+    default:
+      return { problem: { field: path, message: `${path} must be JSON data, got ${describe(value)}` } };
+  }
+  if (value === null) return { value };
+  if (seen.includes(value)) return { problem: { field: path, message: `${path} refers back to itself` } };
+  if (seen.length >= maxDepth) {
+    return { problem: { field: path, message: `${path} nests deeper than ${maxDepth} levels` } };
+  }
+  const prototype = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (!isArray && prototype !== Object.prototype && prototype !== null) {
+    // A field the object inherits would pass unseen: name it.
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) {
+        const at = path === 'body' ? key : `${path}.${key}`;
+        return { problem: { field: at, message: `${at} is inherited, not a field of the object itself` } };
+      }
+    }
+    return { problem: { field: path, message: `${path} must be JSON data, got ${describe(value)}` } };
+  }
+  const copy: Record<string, unknown> | unknown[] = isArray ? [] : Object.create(null);
+  const nested = [...seen, value];
+  for (const key of Object.keys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    const at = path === 'body' ? key : `${path}.${key}`;
+    if (!('value' in descriptor))
+      return { problem: { field: at, message: `${at} must be a data field, not a getter` } };
+    if (descriptor.value === undefined && !isArray) continue;
+    const item = copyPlainData(descriptor.value, at, nested);
+    if ('problem' in item) return item;
+    (copy as Record<string, unknown>)[key] = item.value;
+  }
+  return { value: copy };
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const patterns = new Map<string, RegExp>();
+const compiled = (pattern: string) => {
+  let regex = patterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(pattern, 'u');
+    patterns.set(pattern, regex);
+  }
+  return regex;
+};
+
+function typeMatches(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+function checkField(field: string, rule: FieldRule, value: unknown): Violation | undefined {
+  if (rule.anyOf) {
+    const violations = rule.anyOf.map((form) => checkField(field, form, value));
+    if (violations.some((violation) => violation === undefined)) return undefined;
+    return { field, message: violations.map((violation) => violation?.message).join('; or ') };
+  }
+  if (rule.type !== undefined && !typeMatches(rule.type, value)) {
+    const article = /^[aeiou]/.test(rule.type) ? 'an' : 'a';
+    return {
+      field,
+      message: `${field} must be ${article} ${rule.type}, got ${JSON.stringify(value) ?? String(value)}`,
+    };
+  }
+  if (typeof value === 'number' && rule.minimum !== undefined && value < rule.minimum) {
+    return { field, message: `${field} must be at least ${rule.minimum}, got ${value}` };
+  }
+  if (rule.enum && !rule.enum.includes(value)) {
+    return {
+      field,
+      message: `${field} must be one of ${rule.enum.map((item) => JSON.stringify(item)).join(', ')}`,
+    };
+  }
+  if (typeof value === 'string' && rule.minLength !== undefined && [...value].length < rule.minLength) {
+    return { field, message: `${field} must be at least ${rule.minLength} characters long` };
+  }
+  if (typeof value === 'string' && rule.maxLength !== undefined && [...value].length > rule.maxLength) {
+    return { field, message: `${field} must be at most ${rule.maxLength} characters long` };
+  }
+  if (rule.pattern && typeof value === 'string' && !compiled(rule.pattern).test(value)) {
+    return { field, message: `${field} must match ${rule.pattern}, got ${JSON.stringify(value)}` };
+  }
+  if (rule.format === 'uuid' && typeof value === 'string' && !uuid.test(value)) {
+    return { field, message: `${field} must be a UUID, got ${JSON.stringify(value)}` };
+  }
+  if (rule.items && Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const violation = checkField(`${field}.${index}`, rule.items, item);
+      if (violation) return violation;
+    }
+  }
+  return undefined;
+}
+
+/** The first violation of the rules by `body`, or undefined. Fields the rules do not name pass. */
+export function checkBody(rules: BodyRules, body: Readonly<Record<string, unknown>>): Violation | undefined {
+  for (const field of rules.required) {
+    if (body[field] === undefined) return { field, message: `${field} is required` };
+  }
+  for (const field in body) {
+    const value = body[field];
+    const rule = Object.hasOwn(rules.properties, field) ? rules.properties[field] : undefined;
+    if (rule && value !== undefined && Object.hasOwn(body, field)) {
+      const violation = checkField(field, rule, value);
+      if (violation) return violation;
+    }
+  }
+  return undefined;
+}
+
+/** What is wrong with a call's own options (`timeoutMs`, `signal`), checked like the client's. */
+function callOptionsProblem(init: unknown): Violation | undefined {
+  if (typeof init !== 'object' || init === null) return { field: 'init', message: 'must be an object' };
+  const { timeoutMs, signal } = init as { timeoutMs?: unknown; signal?: unknown };
+  if (timeoutMs !== undefined) {
+    const problem = timerMsProblem(timeoutMs);
+    if (problem) return { field: 'timeoutMs', message: `${problem} (0: none)` };
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    return { field: 'signal', message: 'must be an AbortSignal' };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retries: opt-in, only for operations the documents mark x-retry-safe (or, for those whose
+// repeat the service refuses by a key, only when the body carries that key), only on failures
+// that a later attempt can cure, with exponential backoff and jitter (by default the operator's
+// advice, x-backoff in the documents), never sooner than the server's Retry-After. Each attempt
+// is signed again with a fresh nonce.
+
+const retryableKinds = new Set<ApiErrorKind>(['rate-limited', 'server-error', 'transport', 'timeout']);
+
+/**
+ * Whether this call may be sent again: the documents say the operation may always be repeated,
+ * or may be repeated when its body carries a non-empty key whose repeat the service refuses (a
+ * client order id: a second order with it is refused, not placed). Otherwise never: an order,
+ * an investment, anything that moves money is sent once.
+ */
+function mayRepeat(route: RouteFacts, fields: Readonly<Record<string, unknown>> | undefined): boolean {
+  const safe = route.retrySafe;
+  if (typeof safe === 'boolean') return safe;
+  const key = fields?.[safe.idempotencyKey];
+  return (typeof key === 'string' && key !== '') || (typeof key === 'number' && Number.isFinite(key));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits: a sliding window per API key (or public origin) and operation, with the documents'
+// limits, so that the client waits instead of earning a 429.
+
+export interface Limit {
+  requests: number;
+  windowSeconds: number;
+}
+
+/** A rate-limit option: on (the documents' limits), off, or limits overridden by operationId. */
+export type RateLimitOption = boolean | { limits?: Partial<Record<string, Limit>> };
+
+/** The window of `route` for `scope`, shared by every client of the process; undefined when off. */
+export function rateWindow(scope: string, option: RateLimitOption, route: RouteFacts): Permits | undefined {
+  if (!option) return undefined;
+  const limit =
+    (typeof option === 'object' ? option.limits?.[route.operationId] : undefined) ?? route.rateLimit;
+  const windows = keyState(scope).windows;
+  const id = `${route.operationId}\u0000${limit.requests}/${limit.windowSeconds}`;
+  let window = windows.get(id);
+  if (!window) {
+    window = new Permits(limit.requests, limit.windowSeconds * 1000);
+    windows.set(id, window);
+  }
+  return window;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine.
+
+/** What the engine reads of a route; the generated table's entries are of this shape. */
+export interface RouteFacts {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly rateLimit: Limit;
+  readonly retrySafe: boolean | { readonly idempotencyKey: string };
+  readonly body?: BodyRules;
+}
+
+/** A route as one engine uses it: its target (made once) and its rate window (found on first use). */
+interface RouteEntry {
+  readonly route: RouteFacts;
+  readonly target: Target;
+  window: Permits | null | undefined;
+}
+
+export interface EngineSettings {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  retry: RetryPolicy | undefined;
+  rateLimit: RateLimitOption;
+  userAgent?: string | undefined;
+  hooks?: Hooks | undefined;
+  /** Private clients: signs each attempt. */
+  signer?: RequestSigner | undefined;
+  /** Whose nonces and rate windows: `key:<apiKey>`, or `public:<origin>`. */
+  scope: string;
+}
+
+export interface Engine {
+  call(
+    method: 'get' | 'post',
+    path: string,
+    body: unknown,
+    init: CallOptions | undefined,
+  ): Promise<AnyResult>;
+  close(): Promise<void>;
+}
+
+/** A failed attempt's outcome as the call's result: its error says how many attempts were made. */
+function counted(outcome: AnyResult, error: ApiError, attempt: number): AnyResult {
+  if (attempt === 1) return outcome;
+  const counted = error.withAttempts(attempt);
+  return outcome.response ? { error: counted, response: outcome.response } : { error: counted };
+}
+
+function failure(route: RouteFacts, kind: ApiErrorKind, message: string, field?: string): AnyResult {
+  return { error: new ApiError(message, { kind, operationId: route.operationId, field }) };
+}
+
+/** One call followed by hooks. */
+interface Trace {
+  readonly callId: number;
+  /** Attempts begun so far. */
+  attempts: number;
+}
+
+/**
+ * The engine of one client, over its transport and the route table (the generated one, or facts
+ * the documents do not use yet, in tests).
+ */
+export function createEngine(
+  settings: EngineSettings,
+  transport: Transport,
+  routes: Readonly<Record<string, RouteFacts>>,
+): Engine {
+  const { baseUrl, timeoutMs, retry, rateLimit, hooks, signer, scope } = settings;
+  // Header names as Headers would hold them: lowercase.
+  const baseHeaders: Record<string, string> = {};
+  if (signer) baseHeaders['content-type'] = 'application/json';
+  if (settings.userAgent) baseHeaders['user-agent'] = settings.userAgent;
+  const unsigned: Outgoing = { headers: baseHeaders, body: undefined };
+  const scrub = signer?.scrub;
+  // This engine's deadlines, for close().
+  const owner = {};
+  let closed = false;
+  // Each route by method and path, with its target made once.
+  const byMethod = { get: new Map<string, RouteEntry>(), post: new Map<string, RouteEntry>() };
+  for (const route of Object.values(routes)) {
+    const target = {
+      url: baseUrl + route.path,
+      method: route.method.toUpperCase(),
+      maxResponseBytes: settings.maxResponseBytes,
+    };
+    byMethod[route.method as 'get' | 'post']?.set(route.path, { route, target, window: undefined });
+  }
+
+  function entryFor(method: 'get' | 'post', path: string): RouteEntry {
+    const entry = byMethod[method].get(path);
+    if (!entry) {
+      throw new ConfigurationError(
+        'path',
+        `${method.toUpperCase()} ${path} is not an operation of the documents`,
+      );
+    }
+    return entry;
+  }
+
+  /** The caller aborted or the client closed while the call waited: which one, as the error's kind. */
+  function stopped(route: RouteFacts): AnyResult {
+    const kind = closed ? 'closed' : 'aborted';
+    return failure(route, kind, describeFailure(kind, route.operationId));
+  }
+
+  function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions | undefined) {
+    return run(entryFor(method, path), body, init);
+  }
+
+  function run(entry: RouteEntry, body: unknown, init: CallOptions | undefined) {
+    // Without hooks, nothing follows the call: no id, no clock, no event.
+    return hooks ? traced(hooks, entry, body, init) : attempts(entry, body, init, undefined);
+  }
+
+  /** A call followed by hooks: its id, its start, the attempts made, its end. */
+  async function traced(
+    hooks: Hooks,
+    entry: RouteEntry,
+    body: unknown,
+    init: CallOptions | undefined,
+  ): Promise<AnyResult> {
+    const { route } = entry;
+    const trace: Trace = { callId: ++lastCallId, attempts: 0 };
+    const { callId } = trace;
+    const { operationId } = route;
+    const started = performance.now();
+    emit(hooks.start, {
+      callId,
+      operationId,
+      method: route.method === 'get' ? 'GET' : 'POST',
+      path: route.path,
+    });
+    const result = await attempts(entry, body, init, trace);
+    const { error } = result;
+    const status = error ? error.status : result.response.status;
+    if (error)
+      emit(hooks.error, { callId, operationId, attempts: error.attempts, errorKind: error.kind, status });
+    emit(hooks.end, {
+      callId,
+      operationId,
+      ok: !error,
+      attempts: Math.max(1, trace.attempts),
+      status,
+      errorKind: error?.kind,
+      durationMs: performance.now() - started,
+    });
+    return result;
+  }
+
+  async function attempts(
+    entry: RouteEntry,
+    body: unknown,
+    init: CallOptions | undefined,
+    trace: Trace | undefined,
+  ): Promise<AnyResult> {
+    const { route, target } = entry;
+    if (closed) return failure(route, 'closed', describeFailure('closed', route.operationId));
+    const problem = init === undefined ? undefined : callOptionsProblem(init);
+    if (problem)
+      return failure(route, 'invalid-request', `${problem.field}: ${problem.message}`, problem.field);
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      return failure(route, 'invalid-request', 'body must be an object', 'body');
+    }
+    // What is checked is what is signed: one copy of the caller's own plain data.
+    let fields: Record<string, unknown> | undefined;
+    if (body !== undefined) {
+      const copy = copyPlainData(body);
+      if ('problem' in copy)
+        return failure(route, 'invalid-request', copy.problem.message, copy.problem.field);
+      fields = copy.value as Record<string, unknown>;
+    }
+    const rules = route.body;
+    if (rules) {
+      const violation = fields
+        ? checkBody(rules, fields)
+        : rules.required.length > 0
+          ? checkBody(rules, {})
+          : undefined;
+      if (violation) return failure(route, 'invalid-request', violation.message, violation.field);
+    }
+
+    const signal = init?.signal;
+    const attemptMs = init?.timeoutMs ?? timeoutMs;
+    const policy = retry && mayRepeat(route, fields) ? retry : undefined;
+    if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
+    const window = entry.window;
+    const callId = trace?.callId ?? 0;
+    for (let attempt = 1; ; attempt++) {
+      if (trace) trace.attempts = attempt;
+      // A free permit (or no limiter) is taken without a promise.
+      if (window && !window.tryTake()) {
+        const waitStarted = performance.now();
+        const waiting = new Deadline(0, signal, owner);
+        try {
+          await window.take(waiting);
+        } catch {
+          return stopped(route);
+        } finally {
+          waiting.clear();
+        }
+        if (hooks)
+          emit(hooks.rateLimitWait, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            waitedMs: performance.now() - waitStarted,
+          });
+      }
+      // The attempt, awaited here rather than in a function of its own: one promise less a call.
+      const deadline = new Deadline(attemptMs, signal, owner);
+      const attemptStarted = hooks ? performance.now() : 0;
+      let outcome: AnyResult;
+      let lease: Lease | undefined;
+      try {
+        const leasing = transport.lease(target, deadline);
+        lease = leasing instanceof Promise ? await leasing : leasing;
+        const leased = hooks ? performance.now() : 0;
+        const signing = signer ? signer.sign(route.path, fields, baseHeaders, deadline) : unsigned;
+        const outgoing = signing instanceof Promise ? await signing : signing;
+        if (deadline.ended) throw deadline.reason;
+        if (hooks) {
+          emit(hooks.request, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            connectionWaitMs: leased - attemptStarted,
+            nonceHeldMs: (outgoing as { heldMs?: number }).heldMs ?? 0,
+          });
+        }
+        const sending = lease;
+        lease = undefined;
+        const answer = await sending.send(outgoing);
+        if (hooks) {
+          emit(hooks.answer, {
+            callId,
+            operationId: route.operationId,
+            attempt,
+            status: answer.response.status,
+            latencyMs: performance.now() - attemptStarted,
+          });
+        }
+        outcome = readAnswer(route.operationId, answer, scrub);
+      } catch (cause) {
+        // A lease not sent on (the deadline ended while it was signed) goes back unused.
+        lease?.release();
+        outcome = {
+          error: errorWithoutAnswer(route.operationId, deadline.ended ? deadline.reason : cause, signal),
+        };
+      } finally {
+        deadline.clear();
+        window?.give();
+      }
+      const error = outcome.error;
+      if (!error) return outcome;
+      if (
+        !policy ||
+        attempt >= policy.attempts ||
+        !retryableKinds.has(error.kind) ||
+        closed ||
+        signal?.aborted
+      )
+        return counted(outcome, error, attempt);
+      const delay = retryDelayMs(policy, attempt, error.retryAfterMs);
+      // The server asks for a longer wait than the policy allows: its answer is the result.
+      if (delay === undefined) return counted(outcome, error, attempt);
+      if (hooks) {
+        emit(hooks.retry, {
+          callId,
+          operationId: route.operationId,
+          attempt,
+          errorKind: error.kind,
+          status: error.status,
+          delayMs: delay,
+        });
+      }
+      const waiting = new Deadline(0, signal, owner);
+      try {
+        await waiting.wait(delay);
+      } catch {
+        return counted(outcome, error, attempt);
+      } finally {
+        waiting.clear();
+      }
+    }
+  }
+
+  return {
+    call,
+    async close() {
+      if (closed) return;
+      closed = true;
+      const reason = new ClientClosedError('the client was closed');
+      // Every wait of every call ends at once: attempts, rate-limit waits, retry delays.
+      endDeadlinesOf(owner, reason);
+      await transport.close(reason);
+    },
+  };
+}
