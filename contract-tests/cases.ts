@@ -166,4 +166,188 @@ export const cases: Record<OperationId, OperationCase> = {
       },
     ],
   },
+  listMarkets: { invalid: [], documented: [] },
+  listAssets: { invalid: [], documented: [] },
+  createLimitOrder: {
+    invalid: [
+      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
+      { name: 'amount a number', body: { amount: 0.01 }, field: 'amount' },
+      { name: 'amount negative', body: { amount: '-1' }, field: 'amount' },
+      { name: 'price a number', body: { price: 35000 }, field: 'price' },
+      { name: 'price missing', body: { price: undefined }, field: 'price' },
+      { name: 'market empty', body: { market: '' }, field: 'market' },
+      { name: 'clientOrderId not a string', body: { clientOrderId: 7 }, field: 'clientOrderId' },
+      { name: 'clientOrderId with a space', body: { clientOrderId: 'my order' }, field: 'clientOrderId' },
+      { name: 'stp unknown', body: { stp: 'cancel_all' }, field: 'stp' },
+    ],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+      { name: 'clientOrderId used before', body: {}, example: 'clientOrderIdUsed', field: 'clientOrderId' },
+      {
+        name: 'not enough balance',
+        body: { amount: '1000000' },
+        example: 'notEnoughBalance',
+        field: 'amount',
+      },
+    ],
+  },
+  createMarketOrder: {
+    invalid: [
+      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
+      { name: 'amount a number', body: { amount: 100 }, field: 'amount' },
+      { name: 'amount missing', body: { amount: undefined }, field: 'amount' },
+      { name: 'clientOrderId not a string', body: { clientOrderId: 7 }, field: 'clientOrderId' },
+    ],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+      {
+        name: 'not enough balance',
+        body: { amount: '1000000000' },
+        example: 'notEnoughBalance',
+        field: 'amount',
+      },
+    ],
+  },
+  createStockMarketOrder: {
+    invalid: [
+      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
+      { name: 'amount a number', body: { amount: 0.01 }, field: 'amount' },
+    ],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+    ],
+  },
+  createStopLimitOrder: {
+    invalid: [
+      { name: 'activation_price missing', body: { activation_price: undefined }, field: 'activation_price' },
+      { name: 'activation_price a number', body: { activation_price: 34000 }, field: 'activation_price' },
+      { name: 'price in exponent form', body: { price: '3.39e4' }, field: 'price' },
+    ],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+    ],
+  },
+  createStopMarketOrder: {
+    invalid: [
+      { name: 'activation_price missing', body: { activation_price: undefined }, field: 'activation_price' },
+      { name: 'amount with a comma', body: { amount: '1,5' }, field: 'amount' },
+    ],
+    documented: [
+      { name: 'amount is 0', body: { amount: '0' }, example: 'amountNotPositive', field: 'amount' },
+    ],
+  },
+  createBulkLimitOrders: {
+    invalid: [
+      { name: 'orders not an array', body: { orders: { market: 'BTC_USDT' } }, field: 'orders' },
+      { name: 'orders holds a number', body: { orders: [1] }, field: 'orders' },
+      { name: 'stopOnFail not a boolean', body: { stopOnFail: 'yes' }, field: 'stopOnFail' },
+    ],
+    documented: [],
+  },
+  modifyOrder: {
+    invalid: [
+      { name: 'orderId a string', body: { orderId: '4180284841' }, field: 'orderId' },
+      { name: 'price a number', body: { price: 34800 }, field: 'price' },
+    ],
+    documented: [
+      { name: 'order not found', body: { orderId: 1 }, example: 'orderNotFound', field: 'orderId' },
+    ],
+  },
+  cancelOrder: {
+    invalid: [
+      { name: 'orderId a string', body: { orderId: 'abc' }, field: 'orderId' },
+      { name: 'market missing', body: { market: undefined }, field: 'market' },
+    ],
+    documented: [
+      { name: 'order not found', body: { orderId: 1 }, example: 'orderNotFound', field: 'orderId' },
+    ],
+  },
+  cancelOrdersInBulk: {
+    invalid: [{ name: 'orders not an array', body: { orders: 'all' }, field: 'orders' }],
+    documented: [],
+  },
+  listActiveOrders: {
+    invalid: [
+      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
+      { name: 'offset negative', body: { offset: -1 }, field: 'offset' },
+      { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
+    ],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+    ],
+  },
+  getTradeBalance: {
+    invalid: [{ name: 'ticker not a string', body: { ticker: 5 }, field: 'ticker' }],
+    documented: [
+      { name: 'ticker unknown', body: { ticker: 'NOPE' }, example: 'unknownTicker', field: 'ticker' },
+    ],
+  },
+  listExecutedDeals: {
+    invalid: [
+      { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
+      { name: 'offset negative', body: { offset: -1 }, field: 'offset' },
+    ],
+    documented: [],
+  },
+  listOrderDeals: {
+    invalid: [
+      { name: 'orderId missing', body: { orderId: undefined }, field: 'orderId' },
+      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
+    ],
+    documented: [],
+  },
+  listOrderHistory: {
+    invalid: [
+      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
+      { name: 'startDate not an integer', body: { startDate: '2023-11-08' }, field: 'startDate' },
+    ],
+    documented: [],
+  },
+  setKillSwitch: {
+    invalid: [{ name: 'types holds an unknown kind', body: { types: ['limit'] }, field: 'types' }],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+    ],
+  },
+  getKillSwitchStatus: {
+    invalid: [{ name: 'market without separator', body: { market: 'BTCUSDT' }, field: 'market' }],
+    documented: [
+      {
+        name: 'market not available',
+        body: { market: 'NOPE_USDT' },
+        example: 'marketNotAvailable',
+        field: 'market',
+      },
+    ],
+  },
 };

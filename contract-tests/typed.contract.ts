@@ -30,6 +30,22 @@ const pathsById = {
   createFixedInvestment: operations.createFixedInvestment.path,
   getCollateralBalanceSummary: operations.getCollateralBalanceSummary.path,
   cancelAllOrders: operations.cancelAllOrders.path,
+  createLimitOrder: operations.createLimitOrder.path,
+  createMarketOrder: operations.createMarketOrder.path,
+  createStockMarketOrder: operations.createStockMarketOrder.path,
+  createStopLimitOrder: operations.createStopLimitOrder.path,
+  createStopMarketOrder: operations.createStopMarketOrder.path,
+  createBulkLimitOrders: operations.createBulkLimitOrders.path,
+  modifyOrder: operations.modifyOrder.path,
+  cancelOrder: operations.cancelOrder.path,
+  cancelOrdersInBulk: operations.cancelOrdersInBulk.path,
+  listActiveOrders: operations.listActiveOrders.path,
+  getTradeBalance: operations.getTradeBalance.path,
+  listExecutedDeals: operations.listExecutedDeals.path,
+  listOrderDeals: operations.listOrderDeals.path,
+  listOrderHistory: operations.listOrderHistory.path,
+  setKillSwitch: operations.setKillSwitch.path,
+  getKillSwitchStatus: operations.getKillSwitchStatus.path,
 } as const;
 
 const typedCalls: Record<OperationId, (clients: Clients) => Promise<CallResult<unknown, unknown>>> = {
@@ -75,6 +91,122 @@ const typedCalls: Record<OperationId, (clients: Clients) => Promise<CallResult<u
   cancelAllOrders: async (clients) => {
     const result = await clients.private.POST(pathsById.cancelAllOrders, { body: body('cancelAllOrders') });
     expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/cancel/all', 200> | undefined>();
+    return result;
+  },
+  createLimitOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.createLimitOrder, { body: body('createLimitOrder') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/new', 200> | undefined>();
+    return result;
+  },
+  createMarketOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.createMarketOrder, {
+      body: body('createMarketOrder'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/market', 200> | undefined>();
+    return result;
+  },
+  createStockMarketOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.createStockMarketOrder, {
+      body: body('createStockMarketOrder'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/stock_market', 200> | undefined>();
+    return result;
+  },
+  createStopLimitOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.createStopLimitOrder, {
+      body: body('createStopLimitOrder'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/stop_limit', 200> | undefined>();
+    return result;
+  },
+  createStopMarketOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.createStopMarketOrder, {
+      body: body('createStopMarketOrder'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/stop_market', 200> | undefined>();
+    return result;
+  },
+  createBulkLimitOrders: async (clients) => {
+    const result = await clients.private.POST(pathsById.createBulkLimitOrders, {
+      body: body('createBulkLimitOrders'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/bulk', 200> | undefined>();
+    return result;
+  },
+  modifyOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.modifyOrder, { body: body('modifyOrder') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/modify', 200> | undefined>();
+    return result;
+  },
+  cancelOrder: async (clients) => {
+    const result = await clients.private.POST(pathsById.cancelOrder, { body: body('cancelOrder') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/cancel', 200> | undefined>();
+    return result;
+  },
+  cancelOrdersInBulk: async (clients) => {
+    const result = await clients.private.POST(pathsById.cancelOrdersInBulk, {
+      body: body('cancelOrdersInBulk'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/cancel/bulk', 200> | undefined>();
+    return result;
+  },
+  listActiveOrders: async (clients) => {
+    const result = await clients.private.POST(pathsById.listActiveOrders, { body: body('listActiveOrders') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/orders', 200> | undefined>();
+    return result;
+  },
+  getTradeBalance: async (clients) => {
+    const result = await clients.private.POST(pathsById.getTradeBalance, { body: body('getTradeBalance') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/trade-account/balance', 200> | undefined>();
+    return result;
+  },
+  listExecutedDeals: async (clients) => {
+    const result = await clients.private.POST(pathsById.listExecutedDeals, {
+      body: body('listExecutedDeals'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<
+      PrivateBody<'/api/v4/trade-account/executed-history', 200> | undefined
+    >();
+    return result;
+  },
+  listOrderDeals: async (clients) => {
+    const result = await clients.private.POST(pathsById.listOrderDeals, { body: body('listOrderDeals') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/trade-account/order', 200> | undefined>();
+    return result;
+  },
+  listOrderHistory: async (clients) => {
+    const result = await clients.private.POST(pathsById.listOrderHistory, { body: body('listOrderHistory') });
+    expectTypeOf(result.data).toEqualTypeOf<
+      PrivateBody<'/api/v4/trade-account/order/history', 200> | undefined
+    >();
+    return result;
+  },
+  setKillSwitch: async (clients) => {
+    const result = await clients.private.POST(pathsById.setKillSwitch, { body: body('setKillSwitch') });
+    expectTypeOf(result.data).toEqualTypeOf<PrivateBody<'/api/v4/order/kill-switch', 200> | undefined>();
+    return result;
+  },
+  getKillSwitchStatus: async (clients) => {
+    const result = await clients.private.POST(pathsById.getKillSwitchStatus, {
+      body: body('getKillSwitchStatus'),
+    });
+    expectTypeOf(result.data).toEqualTypeOf<
+      PrivateBody<'/api/v4/order/kill-switch/status', 200> | undefined
+    >();
+    return result;
+  },
+  listMarkets: async (clients) => {
+    const result = await clients.public.GET(operations.listMarkets.path);
+    expectTypeOf(result.data).toEqualTypeOf<
+      JsonAt<PublicPaths['/api/v4/public/markets']['get']['responses'], 200> | undefined
+    >();
+    return result;
+  },
+  listAssets: async (clients) => {
+    const result = await clients.public.GET(operations.listAssets.path);
+    expectTypeOf(result.data).toEqualTypeOf<
+      JsonAt<PublicPaths['/api/v4/public/assets']['get']['responses'], 200> | undefined
+    >();
     return result;
   },
 };

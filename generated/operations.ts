@@ -97,9 +97,9 @@ export const operations = {
               "margin",
               "futures"
             ],
-            "description": "An order kind; the values shown are `spot`, `margin` and `futures`."
+            "description": "An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`."
           },
-          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional."
+          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled."
         },
         "positionSide": {
           "type": "string",
@@ -109,6 +109,234 @@ export const operations = {
             "short"
           ],
           "description": "Observed upstream, not in the specification: an optional position side, accepted only for perpetual futures markets."
+        }
+      }
+    }
+  },
+  "cancelOrder": {
+    "operationId": "cancelOrder",
+    "summary": "Cancel one open order",
+    "cliName": "cancel-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/cancel",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/cancel"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The order to cancel; required unless `clientOrderId` is given."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "The caller's identifier of the order to cancel; required unless `orderId` is given."
+        }
+      }
+    }
+  },
+  "cancelOrdersInBulk": {
+    "operationId": "cancelOrdersInBulk",
+    "summary": "Cancel up to 100 orders at once",
+    "cliName": "cancel-orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/cancel/bulk",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "orders"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/cancel/bulk"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "description": "One order to cancel: its market and exactly one of `orderId` and `clientOrderId` (observed upstream; both or neither is this item's error in the answer)."
+          },
+          "description": "The orders to cancel, from 1 to 100 (observed upstream)."
+        }
+      }
+    }
+  },
+  "createBulkLimitOrders": {
+    "operationId": "createBulkLimitOrders",
+    "summary": "Place up to 20 limit orders at once",
+    "cliName": "bulk-limit-orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/bulk",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "orders"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/bulk"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "description": "One limit order, as in the single limit order (fields observed upstream)."
+          },
+          "description": "The limit orders to place, from 1 to 20 (observed upstream)."
+        },
+        "stopOnFail": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.",
+          "default": false
         }
       }
     }
@@ -188,6 +416,575 @@ export const operations = {
       }
     }
   },
+  "createLimitOrder": {
+    "operationId": "createLimitOrder",
+    "summary": "Place a limit order",
+    "cliName": "limit-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/new",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/new"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals. Observed upstream: the service also takes a JSON number; this document takes the string the operator's examples send, since a number can lose digits."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The limit price per unit, in the quote (money) asset, a decimal string with at most the market's `moneyPrec` decimals; above 0 (observed upstream). A JSON number is taken by the service too, not by this document."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+        },
+        "postOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` makes the order a maker only; it is refused if it would fill at once.",
+          "default": false
+        },
+        "ioc": {
+          "type": "boolean",
+          "description": "Observed upstream: immediate or cancel; what does not fill at once is cancelled. Not with `postOnly` or `rpi` (code 37).",
+          "default": false
+        },
+        "bboRole": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ],
+          "description": "Observed upstream: execution at the best bid or offer, 1 by the queue method, 2 by the counterparty method (to be used with `ioc`). What the methods do beyond their names is not shown."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.",
+          "default": "no"
+        },
+        "rpi": {
+          "type": "boolean",
+          "description": "Observed upstream: a Retail Price Improvement order. It only rests on the book (post-only), is not shown in the public order book feeds, cannot be combined with `ioc` (code 37) and may carry fees or rebates of its own.",
+          "default": false
+        }
+      }
+    }
+  },
+  "createMarketOrder": {
+    "operationId": "createMarketOrder",
+    "summary": "Place a market order, sized in the asset spent",
+    "cliName": "market-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/market",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/market"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "For a buy, what to spend, in the quote (money) asset; for a sell, what to sell, in the base (stock) asset. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createStockMarketOrder": {
+    "operationId": "createStockMarketOrder",
+    "summary": "Place a market order, sized in the base asset",
+    "cliName": "stock-market-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/stock_market",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/stock_market"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "What to buy or sell, in the base (stock) asset on both sides. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createStopLimitOrder": {
+    "operationId": "createStopLimitOrder",
+    "summary": "Place a stop-limit order",
+    "cliName": "stop-limit-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/stop_limit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/stop_limit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits)."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The limit price of the order once activated, in the quote (money) asset, with at most `moneyPrec` decimals."
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The price that activates the order, in the quote (money) asset, with at most `moneyPrec` decimals: reached from below for a buy, from above for a sell."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+        },
+        "bboRole": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ],
+          "description": "Observed upstream: once activated, execution at the best bid or offer, 1 by the queue method, 2 by the counterparty method. What the methods do beyond their names is not shown."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createStopMarketOrder": {
+    "operationId": "createStopMarketOrder",
+    "summary": "Place a stop-market order",
+    "cliName": "stop-market-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/stop_market",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "activation_price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/stop_market"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "For a buy, what to spend, in the quote (money) asset; for a sell, what to sell, in the base (stock) asset; above 0 (observed upstream). A decimal string; the service also takes a JSON number, which this document does not (a number can lose digits)."
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The price that activates the order, in the quote (money) asset, with at most the market's `moneyPrec` decimals: reached from below for a buy, from above for a sell."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.",
+          "default": "no"
+        }
+      }
+    }
+  },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
     "summary": "Read the collateral balance summary",
@@ -255,6 +1052,74 @@ export const operations = {
       }
     }
   },
+  "getKillSwitchStatus": {
+    "operationId": "getKillSwitchStatus",
+    "summary": "Read the kill-switch timers",
+    "cliName": "kill-switch-status",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/kill-switch/status",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/kill-switch/status"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market's timer; without it, every market's."
+        }
+      }
+    }
+  },
   "getMainBalance": {
     "operationId": "getMainBalance",
     "summary": "Read the main account balance",
@@ -318,6 +1183,281 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Observed upstream, not in the specification; narrows the answer to one asset."
+        }
+      }
+    }
+  },
+  "getTradeBalance": {
+    "operationId": "getTradeBalance",
+    "summary": "Read the trade (spot) balance",
+    "cliName": "trade-balance",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/trade-account/balance",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/trade-account/balance"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this asset (observed upstream)."
+        }
+      }
+    }
+  },
+  "listActiveOrders": {
+    "operationId": "listActiveOrders",
+    "summary": "List the open orders",
+    "cliName": "orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/orders",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/orders"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The market to list; without it, every market (only without `orderId` and `clientOrderId`)."
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "Only this order."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "Only the order with this identifier of the caller's."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Orders per page, 1 to 100 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Orders to skip, 0 to 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listAssets": {
+    "operationId": "listAssets",
+    "summary": "List the assets and whether they can be deposited and withdrawn",
+    "cliName": "assets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/assets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
+  "listExecutedDeals": {
+    "operationId": "listExecutedDeals",
+    "summary": "List the account's deals (executed history)",
+    "cliName": "trades",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/trade-account/executed-history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/trade-account/executed-history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; the answer is then a list rather than an object by market."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "Only the deals of the order with this identifier of the caller's."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The earliest time, Unix time in seconds."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The latest time, Unix time in seconds."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Records per page, 1 to 500 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
         }
       }
     }
@@ -439,6 +1579,298 @@ export const operations = {
       }
     }
   },
+  "listMarkets": {
+    "operationId": "listMarkets",
+    "summary": "List the markets and their trading rules",
+    "cliName": "markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/markets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
+  "listOrderDeals": {
+    "operationId": "listOrderDeals",
+    "summary": "List the deals of one order",
+    "cliName": "deals",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/trade-account/order",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "orderId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/trade-account/order"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The order whose deals to list."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Records per page, at least 1 (observed upstream); the maximum is not shown.",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listOrderHistory": {
+    "operationId": "listOrderHistory",
+    "summary": "List the account's filled and cancelled orders",
+    "cliName": "order-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/trade-account/order/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/trade-account/order/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The start of the window, Unix time in seconds; default a month ago, six months ago at the earliest (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds; default now, at most 31 days after `startDate`; a later time than now is taken as now (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Records per page, 1 to 500 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
+        }
+      }
+    }
+  },
+  "modifyOrder": {
+    "operationId": "modifyOrder",
+    "summary": "Change the amount or prices of an open order",
+    "cliName": "modify-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/modify",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/modify"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The order to change; required unless `clientOrderId` is given."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "The caller's identifier of the order to change; required unless `orderId` is given."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The new quantity, in the base (stock) asset. A decimal string; observed upstream, the service also takes a JSON number (the operator writes both forms), which this document does not."
+        },
+        "total": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The new total of a stop-market buy, in the quote (money) asset; a decimal string."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The new limit price, in the quote (money) asset; a decimal string."
+        },
+        "activationPrice": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The new activation price of a stop order, in the quote (money) asset; a decimal string. Spelled `activationPrice` here, where placing a stop order spells it `activation_price` (observed upstream)."
+        }
+      }
+    }
+  },
   "pingApi": {
     "operationId": "pingApi",
     "summary": "Check that the API is alive",
@@ -462,6 +1894,108 @@ export const operations = {
       500,
       503
     ]
+  },
+  "setKillSwitch": {
+    "operationId": "setKillSwitch",
+    "summary": "Set, reset or remove the kill-switch timer of a market",
+    "cliName": "kill-switch",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/kill-switch",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "timeout"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/kill-switch"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+        },
+        "timeout": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Seconds until the orders are cancelled, 5 to 600, as a string of digits (the operator's form); `null` removes the timer (observed upstream)."
+        },
+        "types": {
+          "anyOf": [
+            {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "enum": [
+                  "spot",
+                  "margin",
+                  "futures"
+                ],
+                "description": "An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`."
+              }
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The order kinds to cancel; without it, or `null`, every kind (observed upstream)."
+        }
+      }
+    }
   }
 } as const;
 

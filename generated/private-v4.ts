@@ -149,13 +149,16 @@ export interface paths {
          *     not cached.
          *
          *     Which of `market` and `type` are required is not shown in the
-         *     specification. Observed upstream: both are optional, and with neither
-         *     every order is cancelled; a third optional field, `positionSide`, is
-         *     accepted for perpetual futures markets only.
+         *     specification. Observed upstream: both are optional; without `market`
+         *     the orders of every market are cancelled, without `type` those of every
+         *     kind, and with neither every order. A third optional field,
+         *     `positionSide`, is accepted for perpetual futures markets only (observed
+         *     in the operator's earlier files; its latest file does not list it).
          *
          *     The response body is not shown in the specification, which states the
          *     success outcome only as orders cancelled successfully. Observed upstream:
-         *     HTTP 200 with a body that is always the empty array.
+         *     HTTP 200 with a body that is always the empty array (the operator's
+         *     latest file describes the 200 without a body).
          *
          *     Failures: `code` 31 with `errors.market` when the market is not
          *     available; `code` 30 with `errors.type` when `type` is not an array, or
@@ -163,10 +166,677 @@ export interface paths {
          *     (messages observed upstream). The statuses are not shown in the
          *     specification. Observed upstream: the operator lists both 400 (`Inner
          *     validation failed`) and 422 (`Validation failed`) without tying a code
-         *     to either. This document files `code` 31 under 400 and `code` 30 under
-         *     422; that pairing is its own choice, so key off `code`, not the status.
+         *     to either. As for the other trading operations, this document files each
+         *     example under the status whose name its message carries: all three say
+         *     `Validation failed`, so all are 422. Key off `code`, not the status.
          */
         post: operations["cancelAllOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a limit order
+         * @description Places a limit order on a spot market: it fills at `price` or better, and
+         *     what does not fill at once rests on the book until it fills or is
+         *     cancelled. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The market's rules (`GET /api/v4/public/markets`) apply: at most
+         *       `stockPrec` decimals in `amount` and `moneyPrec` in `price`, an amount of
+         *       at least `minAmount`, a total (amount × price) of at least `minTotal`
+         *       and, unless `maxTotal` is `"0"`, at most `maxTotal`.
+         *     - `ioc` cannot be combined with `postOnly` or `rpi` (code 37). A
+         *       Retail Price Improvement (`rpi`) order only rests on the book, does not
+         *       show in the public order book feeds, and may carry fees or rebates of its
+         *       own.
+         *     - Success is HTTP 200 with the order.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 33 (price), 35 (fee), 36 (clientOrderId) or 37 (incompatible
+         *       flags). The operator lists 400 (`Inner validation failed`) and 422
+         *       (`Validation failed`) without tying a code to either; this document files
+         *       each example under the status whose name its message carries, so every
+         *       one shown is a 422. Key off `code`, not the status.
+         *     - Not enough balance is not shown for this operation; the operator shows it
+         *       for its other order types (422, code 32), and this document lists that
+         *       example here too. What an order above `maxTotal` or an `rpi` order with
+         *       `ioc` gets is not shown: `x-messages` gives this document's wording.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createLimitOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/market": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a market order, sized in the asset spent
+         * @description Places a market order on a spot market: it fills at once at the best
+         *     prices on the book. A buy's `amount` is what to spend, in the quote
+         *     (money) asset; a sell's is what to sell, in the base (stock) asset. To size
+         *     a buy in the base asset, use the stock market order. Not in the
+         *     specification: every fact of this operation is observed upstream, from the
+         *     operator's own files.
+         *
+         *     Observed upstream:
+         *     - The market's `minAmount`, `minTotal` and `maxTotal`
+         *       (`GET /api/v4/public/markets`) bound the order.
+         *     - Success is HTTP 200 with the order.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount) or 36 (clientOrderId). The operator lists 400 (`Inner
+         *       validation failed`) and 422 (`Validation failed`) without tying a code
+         *       to either; this document files each example under the status whose name
+         *       its message carries, so every one shown is a 422. Key off `code`, not
+         *       the status.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createMarketOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/stock_market": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a market order, sized in the base asset
+         * @description Places a market order on a spot market whose `amount` is in the base
+         *     (stock) asset on both sides: a buy of 0.01 BTC buys that much BTC,
+         *     whatever it costs. It fills at once at the best prices on the book. To
+         *     size a buy in the quote asset, use the market order. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The market's `minAmount`, `minTotal` and `maxTotal`
+         *       (`GET /api/v4/public/markets`) bound the order.
+         *     - Success is HTTP 200 with the order.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount) or 36 (clientOrderId). The operator lists 400 (`Inner
+         *       validation failed`) and 422 (`Validation failed`) without tying a code
+         *       to either; this document files each example under the status whose name
+         *       its message carries, so every one shown is a 422. Key off `code`, not
+         *       the status.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createStockMarketOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/stop_limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a stop-limit order
+         * @description Places a stop-limit order on a spot market: it waits until the market
+         *     price reaches `activation_price`, then becomes a limit order at `price`.
+         *     A buy activates when the price rises to or above the activation price, a
+         *     sell when it falls to or below it. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The market's rules (`GET /api/v4/public/markets`) apply: `minAmount`,
+         *       `minTotal`, `maxTotal`, and `stockPrec` and `moneyPrec` for the
+         *       decimals of the amount and of both prices.
+         *     - Success is HTTP 200 with the order; `activated` is 0 until the
+         *       activation price is reached.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 33 (price) or 36 (clientOrderId). The operator lists 400
+         *       (`Inner validation failed`) and 422 (`Validation failed`) without tying
+         *       a code to either; this document files each example under the status
+         *       whose name its message carries, so every one shown is a 422. Key off
+         *       `code`, not the status.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createStopLimitOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/stop_market": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a stop-market order
+         * @description Places a stop-market order on a spot market: it waits until the market
+         *     price reaches `activation_price`, then fills at once at the best prices on
+         *     the book. A buy activates when the price rises to or above the activation
+         *     price and its `amount` is what to spend, in the quote (money) asset; a
+         *     sell activates when the price falls to or below it and its `amount` is
+         *     what to sell, in the base (stock) asset. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - The market's `minAmount`, `minTotal` and `maxTotal`
+         *       (`GET /api/v4/public/markets`) bound the order.
+         *     - Success is HTTP 200 with the order; `activated` is 0 until the
+         *       activation price is reached.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount) or 36 (clientOrderId). For this operation the operator lists
+         *       422 alone (no 400), under the name `Inner validation failed`, while its
+         *       examples say `Validation failed`. Key off `code`, not the status.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createStopMarketOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place up to 20 limit orders at once
+         * @description Places from 1 to 20 limit orders in one call. Each order follows the rules
+         *     of a single limit order, and the answer holds one result or error per
+         *     order. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `stopOnFail: true` stops at the first order that fails: only the orders
+         *       before it are placed. With `false` (the default) every order is tried
+         *       and each gets its result. How many items the answer holds after a stop
+         *       is not shown.
+         *     - A request the service cannot take as a whole (`orders` not an array) is
+         *       refused with 422, code 30; an order it cannot place is an `error` item
+         *       of a 200 answer, with the codes of a single limit order: 30, 31, 32, 33,
+         *       36 or 37.
+         *     - `rpi` and `ioc` together are refused (code 37), as for a single order.
+         *     - The operator lists 400 (`Inner validation failed`) with no example.
+         *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
+         *     - How more than 20 orders are refused is not shown; `x-messages` gives
+         *       this document's wording.
+         *
+         *     Never repeated by the client: each order's clientOrderId would guard only
+         *     that order, an order without one would be placed again, and how the
+         *     service answers a repeated one inside a batch is not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createBulkLimitOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/modify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the amount or prices of an open order
+         * @description Changes an open limit, stop-limit or stop-market order: its amount (or,
+         *     for a stop-market buy, its total), its price or its activation price. The
+         *     order is named by `orderId` or by `clientOrderId`. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The service cancels the order and places a new one in its place, which
+         *       gets a new `orderId`: the answer is the new order. Keep track of an order
+         *       across changes by its `clientOrderId`. (Subscribers of the operator's
+         *       WebSocket order stream see a cancellation and a new order.)
+         *     - A stop-market buy is resized with `total`, not `amount`.
+         *     - The request must carry at least one of `amount`, `price` and
+         *       `activationPrice` (`total` for a stop-market buy); the refusal's wording
+         *       is not shown (see `x-messages`).
+         *     - Send `orderId` or `clientOrderId`, one of them; the refusal of a body
+         *       with neither is not shown (`x-messages`). The operator asks not to send
+         *       both, and also says that `clientOrderId` wins when both are sent; the two
+         *       statements disagree, so this document's schema requires neither field
+         *       and refuses neither combination, and the description carries the rule.
+         *     - Unlike the other operations, the operator ties codes to statuses here:
+         *       400 for the caller's errors (an invalid argument, an order not found, an
+         *       expired quote, an activation price problem), codes 1, 2, 6, 20, 24, 101
+         *       and 158; 422 for business rules (balance, trading restrictions,
+         *       conflicting order types, price bands), codes 10 to 17, 25, 27, 40, 42,
+         *       51, 103 to 106, 111 to 115, 150 to 153, 155, 157, 159 to 163, 250, 251,
+         *       300, 302 and 330. What each code means beyond the examples is not shown.
+         *       The market refusal (code 31) is in neither list; this document files it
+         *       under 422 with the other `Validation failed` answers.
+         *
+         *     Never repeated by the client: each call replaces the order, and what a
+         *     repeated change does is not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["modifyOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one open order
+         * @description Cancels one open order of a market, named by `orderId` or by
+         *     `clientOrderId`, and answers with the order as it stands once cancelled.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Send `orderId` or `clientOrderId`, one of them: without either, the
+         *       refusal says `orderId` is required (the `missingFields` example). The
+         *       operator asks not to send both, and also says that `clientOrderId` wins
+         *       when both are sent; the two statements disagree, so this document's
+         *       schema requires neither field and refuses neither combination, and the
+         *       description carries the rule.
+         *     - Success is HTTP 200 with the cancelled order.
+         *     - An order that is not open (unknown, filled or already cancelled) is
+         *       refused with `code` 2, `Inner validation failed`; the other refusals
+         *       carry `code` 30 or 31, `Validation failed`. The operator lists 400 and
+         *       422 without tying a code to either; this document files each example
+         *       under the status whose name its message carries. An unavailable market
+         *       is shown both with code 30 and with code 31. Key off `code`, not the
+         *       status.
+         *
+         *     Retried by the client when it fails on the way: a repeat cannot cancel
+         *     anything else, and one that comes after the order was cancelled is
+         *     refused as not found.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/cancel/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel up to 100 orders at once
+         * @description Cancels from 1 to 100 orders in one call, each named by its market and
+         *     either `orderId` or `clientOrderId`. The answer holds one item per order,
+         *     in the order of the request: the cancelled order's identifiers in
+         *     `result`, or the reason it was not cancelled in `error`. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Every item is tried on its own; there is no stop at the first failure.
+         *       Some items failing is a normal 200 answer.
+         *     - An item names its order by exactly one of `orderId` and
+         *       `clientOrderId`: both, or neither, is that item's error (code 30).
+         *     - An item's error carries `code` 30 (invalid item), 404 (no such open
+         *       order, for either identifier) or 500 (the trading service did not
+         *       answer); these are codes inside the answer, not HTTP statuses.
+         *     - A `result` echoes the identifiers only; the cancelled order's state is
+         *       what the single cancel returns.
+         *     - `orders` missing, not an array or longer than 100 refuses the whole
+         *       request: 422, code 30. An unauthenticated call gets the usual
+         *       authentication answer, before any item is looked at.
+         *     - The operator lists 400 (`Inner validation failed`) with no example.
+         *
+         *     Safe to repeat: a repeat cannot cancel anything else; items already
+         *     cancelled come back as not found.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["cancelOrdersInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the open orders
+         * @description Lists the orders that are still open: limit orders on the book and stop
+         *     orders waiting for their activation price, of one market or of all, a
+         *     page at a time. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without `market`, the orders of every market are listed; that is only
+         *       possible when neither `orderId` nor `clientOrderId` is given.
+         *     - `orderId` or `clientOrderId` narrows the list to that order.
+         *     - `limit` is 1 to 100 (default 50) and `offset` 0 to 10000 (default 0).
+         *     - Refusals: `code` 31 for the market, 30 for the page bounds, both
+         *       `Validation failed` (filed under 422 by this document; the operator
+         *       lists 400 and 422 without tying a code to either). The market message
+         *       has no final full stop here, unlike the other operations'.
+         *     - Ordering of the list: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listActiveOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/trade-account/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the trade (spot) balance
+         * @description The balance of the trade account, keyed by asset ticker: what is free to
+         *     trade (`available`) and what open orders hold (`freeze`). Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without `ticker`, every asset with a balance other than zero is
+         *       listed; with it, only that asset.
+         *     - An unknown ticker or one that is not a string is refused with `code`
+         *       30, `Validation failed` (filed under 422 by this document; the operator
+         *       lists 400 and 422 without tying a code to either). A `code` 1 answer,
+         *       `Inner validation failed`, naming `amount`, is shown too, without
+         *       saying what causes it.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getTradeBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/trade-account/executed-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's deals (executed history)
+         * @description The deals (fills) of the account's orders of every kind (spot, margin and
+         *     futures), of one market or of all, within the last six months, a page at
+         *     a time. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - With `market`, the answer is a list of that market's deals; without it,
+         *       an object keyed by market, each holding a list.
+         *     - Data goes back six months from the current month at most; older data is
+         *       only in the operator's downloadable reports. What an older `startDate`
+         *       gets is not shown.
+         *     - `limit` is 1 to 500 (default 50); above 100 the answers get large.
+         *       `offset` is at least 0 (default 0); its maximum is not shown.
+         *     - For B2B partner accounts, cancelled orders are not recorded unless the
+         *       operator's support turns it on.
+         *     - Refusals: `code` 30 for the page fields, 31 for the market, both
+         *       `Validation failed` (filed under 422 by this document; the operator
+         *       lists 400 and 422 without tying a code to either).
+         *     - Ordering of the records: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listExecutedDeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/trade-account/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the deals of one order
+         * @description The deals (fills) of one order, a page at a time: each with its price,
+         *     amount, fee and whether the order was the maker or the taker. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `limit` is at least 1 (default 50) and `offset` at least 0 (default 0);
+         *       their maxima are not shown.
+         *     - `dealOrderId` is the other side's order, the one the deal matched
+         *       against.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`) for this operation without an example. What an
+         *       unknown order or another account's order gets is not shown. The
+         *       `orderIdMissing` example uses the wording the operator shows for the
+         *       same field when cancelling an order.
+         *     - Ordering of the records: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listOrderDeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/trade-account/order/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's filled and cancelled orders
+         * @description The account's orders that were filled or cancelled, keyed by market, of
+         *     one market or of all, within a window of at most 31 days, a page at a
+         *     time. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without dates, the window is the last month. `startDate` may go back
+         *       six months at most (to 00:00 UTC of that day) and `endDate` may be at
+         *       most 31 days after it; a window longer than that, or one that starts
+         *       too early, is refused as a validation error whose wording is not shown
+         *       (`x-messages` gives this document's). An `endDate` in the future is
+         *       taken as now.
+         *     - `limit` is 1 to 500 (default 50); above 100 the answers get large.
+         *       `offset` is at least 0 (default 0); its maximum is not shown.
+         *     - An order that is not the caller's is simply not listed.
+         *     - For B2B partner accounts, cancelled orders are not recorded unless the
+         *       operator's support turns it on.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`) for this operation without an example; the
+         *       `pageNotInteger` example uses the wording it shows for the same fields
+         *       of the executed history.
+         *     - Ordering of the records: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listOrderHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/kill-switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set, reset or remove the kill-switch timer of a market
+         * @description Sets the kill-switch timer of a market: unless the timer is set again
+         *     within `timeout` seconds, the service cancels every open order of the
+         *     market of the kinds in `types`. An automated trader that calls this
+         *     regularly has its orders cancelled when it stops. A `timeout` of `null`
+         *     removes the timer. Not in the specification: every fact of this operation
+         *     is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `timeout` is 5 to 600 seconds, written as a string (`"60"`), or `null`
+         *       to remove the timer; the answer to a removal is not shown. A timeout
+         *       above 600 is refused with a wording that is not shown (`x-messages`
+         *       gives this document's).
+         *     - `types` chooses the order kinds to cancel; without it, or `null`, every
+         *       kind.
+         *     - Refusals: `code` 30 for missing fields or the timeout, 31 for the
+         *       market, `Validation failed` (filed under 422 by this document; the
+         *       operator lists 400 and 422 without tying a code to either).
+         *
+         *     Safe to repeat: a repeat sets the same timer again, from a slightly later
+         *     start.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setKillSwitch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/kill-switch/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the kill-switch timers
+         * @description The kill-switch timers that are running, of one market or of all: when
+         *     each was set, when it cancels and which order kinds. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without `market`, the timers of every market.
+         *     - Refusals: `code` 31 for the market, `Validation failed` (filed under
+         *       422 by this document; the operator lists 400 and 422 without tying a
+         *       code to either).
+         *     - Ordering of the list: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getKillSwitchStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,13 +876,13 @@ export interface components {
          */
         PositionSide: "both" | "long" | "short";
         /**
-         * @description An order kind; the values shown are `spot`, `margin` and `futures`.
+         * @description An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`.
          * @enum {string}
          */
         OrderKind: "spot" | "margin" | "futures";
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5. The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order. The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -232,6 +902,117 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
+        };
+        /**
+         * @description The side of an order or a deal, `buy` or `sell` (observed upstream).
+         * @enum {string}
+         */
+        OrderSide: "buy" | "sell";
+        /**
+         * Format: int64
+         * @description The identifier the matching engine gives an order (observed upstream). The operator's examples are above 2³¹, so it is a 64-bit integer; a JSON number holds it exactly up to 2⁵³.
+         */
+        OrderId: number;
+        /** @description An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier. */
+        ClientOrderId: string;
+        /**
+         * @description Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.
+         * @default no
+         * @enum {string}
+         */
+        SelfTradePrevention: "no" | "cancel_both" | "cancel_new" | "cancel_old";
+        /** @description The state of an order (observed upstream). Values the operator lists: `NEW` (accepted, nothing filled), `FILLED`, `PARTIALLY_FILLED` or `PARTIAL_FILLED` (part filled, the rest still open), `CANCELLED` or `CANCELED` (cancelled before it filled), `PARTIAL_CANCELED` (part filled, the rest cancelled), `CANCELED_TAKER_BAND` (filled up to the taker price band, the rest cancelled to limit slippage) and `AUTO_CANCELED_REDUCE_ONLY` (a reduce-only order cancelled because its position closed). The operator spells some states two ways in different places and publishes no closed list, so any string is accepted here. */
+        OrderStatus: string;
+        /** @description An order as the service reports it after creating, modifying or cancelling it, or listing it as active (fields observed upstream). Which fields are always present is not shown: the operator's examples carry all of the common ones, and the stop-order fields only for stop orders. */
+        Order: {
+            orderId?: components["schemas"]["OrderId"];
+            /** @description The caller's identifier of the order; the empty string when it has none. */
+            clientOrderId?: string;
+            /** @description The market, `<BASE>_<QUOTE>`. */
+            market?: string;
+            side?: components["schemas"]["OrderSide"];
+            /** @description Order type. Values the operator lists: `limit`, `market`, `stock market`, `stop limit`, `stop market`; collateral orders carry their own types, so any string is accepted. */
+            type?: string;
+            /** @description Creation time, Unix time in seconds with a fractional part (microseconds). */
+            timestamp?: number;
+            /** @description The filled part in the quote (money) asset; `"0"` while nothing is filled. */
+            dealMoney?: components["schemas"]["Decimal"];
+            /** @description The filled part in the base (stock) asset; `"0"` while nothing is filled. */
+            dealStock?: components["schemas"]["Decimal"];
+            /** @description The order's quantity: in the base asset for limit and stop-limit orders, in the quote asset for buy market orders. */
+            amount?: components["schemas"]["Decimal"];
+            /** @description What is not filled yet; equal to `amount` for a new order, `"0"` once filled. */
+            left?: components["schemas"]["Decimal"];
+            /** @description The fees charged for the filled part so far, in the fee asset. */
+            dealFee?: components["schemas"]["Decimal"];
+            /** @description The limit price in the quote asset; `"0"` for market orders. */
+            price?: components["schemas"]["Decimal"];
+            /** @description Whether the order may only rest on the book as a maker. */
+            postOnly?: boolean;
+            /** @description Whether the unfilled rest was cancelled at once (immediate or cancel). */
+            ioc?: boolean;
+            status?: components["schemas"]["OrderStatus"];
+            /** @description The self-trade prevention mode: `no`, `cancel_both`, `cancel_new` or `cancel_old`. */
+            stp?: string;
+            /** @description The position side of a collateral order, such as `LONG`. */
+            positionSide?: string;
+            /** @description Whether the order is a Retail Price Improvement order. */
+            rpi?: boolean;
+            /** @description Whether the order may only reduce an open position. */
+            reduceOnly?: boolean;
+            /**
+             * @description For a stop order, 0 while its activation price is not reached, 1 once it is.
+             * @enum {integer}
+             */
+            activated?: 0 | 1;
+            /**
+             * @description For a stop order, when it activates, set by the service from `side`: `gte` for a buy (the price rises to or above `activation_price`), `lte` for a sell (it falls to or below).
+             * @enum {string}
+             */
+            activationCondition?: "lte" | "gte";
+            /** @description For a stop order, the activation price the request gave. */
+            activation_price?: components["schemas"]["Decimal"];
+        };
+        /** @description A deal (fill) of one of the account's orders, in the executed history (fields observed upstream; which are always present is not shown). */
+        Deal: {
+            /**
+             * Format: int64
+             * @description The deal's identifier.
+             */
+            id?: number;
+            /** @description The order that made the deal. */
+            orderId?: components["schemas"]["OrderId"];
+            /** @description The caller's identifier of that order; the empty string when it has none. */
+            clientOrderId?: string;
+            /** @description When the deal was made, Unix time in seconds with a fractional part (microseconds). */
+            time?: number;
+            side?: components["schemas"]["OrderSide"];
+            /**
+             * @description 1 when the order was the maker (resting on the book), 2 when it was the taker.
+             * @enum {integer}
+             */
+            role?: 1 | 2;
+            /** @description The quantity, in the base (stock) asset, whatever the side. */
+            amount?: components["schemas"]["Decimal"];
+            /** @description The price per unit, in the quote (money) asset. */
+            price?: components["schemas"]["Decimal"];
+            /** @description The value, amount × price, in the quote (money) asset. */
+            deal?: components["schemas"]["Decimal"];
+            /** @description The fee, in `feeAsset`. */
+            fee?: components["schemas"]["Decimal"];
+            /** @description The asset the fee was paid in. */
+            feeAsset?: string;
+        };
+        /** @description A kill-switch timer of one market (observed upstream): unless it is set again before `cancellationTime`, the service cancels the market's open orders of the kinds in `types`. */
+        KillSwitchTimer: {
+            /** @description The market the timer watches. */
+            market: string;
+            /** @description When the timer was created or last set, Unix time in seconds. */
+            startTime: components["schemas"]["UnixTime"];
+            /** @description When the orders are cancelled unless the timer is set again: `startTime` plus the timeout, Unix time in seconds. */
+            cancellationTime: components["schemas"]["UnixTime"];
+            /** @description The order kinds the timer cancels. */
+            types: components["schemas"]["OrderKind"][];
         };
     };
     responses: {
@@ -330,6 +1111,14 @@ export type OrderKind = components['schemas']['OrderKind'];
 export type PrivateError = components['schemas']['PrivateError'];
 export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
+export type OrderSide = components['schemas']['OrderSide'];
+export type OrderId = components['schemas']['OrderId'];
+export type ClientOrderId = components['schemas']['ClientOrderId'];
+export type SelfTradePrevention = components['schemas']['SelfTradePrevention'];
+export type OrderStatus = components['schemas']['OrderStatus'];
+export type Order = components['schemas']['Order'];
+export type Deal = components['schemas']['Deal'];
+export type KillSwitchTimer = components['schemas']['KillSwitchTimer'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
@@ -702,7 +1491,7 @@ export interface operations {
                     nonceWindow?: components["schemas"]["NonceWindow"];
                     /** @description Market in the form `<BASE>_<QUOTE>`. Whether it is required is not shown in the specification; observed upstream, it is optional. */
                     market?: components["schemas"]["Market"];
-                    /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional. */
+                    /** @description Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled. */
                     type?: components["schemas"]["OrderKind"][];
                     positionSide?: components["schemas"]["PositionSide"];
                 };
@@ -718,7 +1507,531 @@ export interface operations {
                     "application/json": unknown[];
                 };
             };
-            /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published. This document files `code` 31 (market not available) here. */
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`; which codes it carries is not published, and no example of it is. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Validation failed`; which codes it carries is not published. This document files here the examples whose message is `Validation failed`, codes 30 and 31. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createLimitOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/new";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals. Observed upstream: the service also takes a JSON number; this document takes the string the operator's examples send, since a number can lose digits. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The limit price per unit, in the quote (money) asset, a decimal string with at most the market's `moneyPrec` decimals; above 0 (observed upstream). A JSON number is taken by the service too, not by this document. */
+                    price: components["schemas"]["PositiveDecimal"];
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /**
+                     * @description Observed upstream: `true` makes the order a maker only; it is refused if it would fill at once.
+                     * @default false
+                     */
+                    postOnly?: boolean;
+                    /**
+                     * @description Observed upstream: immediate or cancel; what does not fill at once is cancelled. Not with `postOnly` or `rpi` (code 37).
+                     * @default false
+                     */
+                    ioc?: boolean;
+                    /**
+                     * @description Observed upstream: execution at the best bid or offer, 1 by the queue method, 2 by the counterparty method (to be used with `ioc`). What the methods do beyond their names is not shown.
+                     * @enum {integer}
+                     */
+                    bboRole?: 1 | 2;
+                    stp?: components["schemas"]["SelfTradePrevention"];
+                    /**
+                     * @description Observed upstream: a Retail Price Improvement order. It only rests on the book (post-only), is not shown in the public order book feeds, cannot be combined with `ioc` (code 37) and may carry fees or rebates of its own.
+                     * @default false
+                     */
+                    rpi?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, `Validation failed`, with `errors` by field. The wording of each example is the operator's; `notEnoughBalance` is shown by the operator for its other order types. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMarketOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/market";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    side: components["schemas"]["OrderSide"];
+                    /** @description For a buy, what to spend, in the quote (money) asset; for a sell, what to sell, in the base (stock) asset. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    stp?: components["schemas"]["SelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, `Validation failed`, with `errors` by field. The wording of each example is the operator's; `clientOrderIdUsed` is shown by the operator for its limit and stop-market orders. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createStockMarketOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/stock_market";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    side: components["schemas"]["OrderSide"];
+                    /** @description What to buy or sell, in the base (stock) asset on both sides. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    stp?: components["schemas"]["SelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, `Validation failed`, with `errors` by field. The wording of each example is the operator's; `clientOrderIdUsed` is shown by the operator for its limit and stop-market orders. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createStopLimitOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/stop_limit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals. A decimal string; observed upstream, the service also takes a JSON number, which this document does not (a number can lose digits). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The limit price of the order once activated, in the quote (money) asset, with at most `moneyPrec` decimals. */
+                    price: components["schemas"]["PositiveDecimal"];
+                    /** @description The price that activates the order, in the quote (money) asset, with at most `moneyPrec` decimals: reached from below for a buy, from above for a sell. */
+                    activation_price: components["schemas"]["PositiveDecimal"];
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /**
+                     * @description Observed upstream: once activated, execution at the best bid or offer, 1 by the queue method, 2 by the counterparty method. What the methods do beyond their names is not shown.
+                     * @enum {integer}
+                     */
+                    bboRole?: 1 | 2;
+                    stp?: components["schemas"]["SelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, `Validation failed`, with `errors` by field. The wording of each example is the operator's; `clientOrderIdUsed` is shown by the operator for its limit and stop-market orders. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createStopMarketOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/stop_market";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    side: components["schemas"]["OrderSide"];
+                    /** @description For a buy, what to spend, in the quote (money) asset; for a sell, what to sell, in the base (stock) asset; above 0 (observed upstream). A decimal string; the service also takes a JSON number, which this document does not (a number can lose digits). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The price that activates the order, in the quote (money) asset, with at most the market's `moneyPrec` decimals: reached from below for a buy, from above for a sell. */
+                    activation_price: components["schemas"]["PositiveDecimal"];
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    stp?: components["schemas"]["SelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator names this status `Inner validation failed`; its examples' message is `Validation failed`. The wording of each example is the operator's. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBulkLimitOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/bulk";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The limit orders to place, from 1 to 20 (observed upstream). */
+                    orders: {
+                        market: components["schemas"]["Market"];
+                        side: components["schemas"]["OrderSide"];
+                        /** @description The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals; a decimal string. */
+                        amount: components["schemas"]["PositiveDecimal"];
+                        /** @description The limit price, in the quote (money) asset, with at most the market's `moneyPrec` decimals; a decimal string. */
+                        price: components["schemas"]["PositiveDecimal"];
+                        clientOrderId?: components["schemas"]["ClientOrderId"];
+                        /**
+                         * @description `true` makes the order a maker only; it is refused if it would fill at once.
+                         * @default false
+                         */
+                        postOnly?: boolean;
+                        /**
+                         * @description Immediate or cancel; not with `postOnly` or `rpi` (code 37).
+                         * @default false
+                         */
+                        ioc?: boolean;
+                        /**
+                         * @description A Retail Price Improvement order (post-only); not with `ioc` (code 37).
+                         * @default false
+                         */
+                        rpi?: boolean;
+                    }[];
+                    /**
+                     * @description Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.
+                     * @default false
+                     */
+                    stopOnFail?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description One item per order tried, each with either the placed order in `result` or the refusal in `error`, the other being `null` (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The placed order, or `null` when it was refused. */
+                        result?: components["schemas"]["Order"] | null;
+                        /** @description Why the order was refused, or `null` when it was placed. */
+                        error?: components["schemas"]["PrivateError"] | null;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request as a whole was refused, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    modifyOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/modify";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    /** @description The order to change; required unless `clientOrderId` is given. */
+                    orderId?: components["schemas"]["OrderId"];
+                    /** @description The caller's identifier of the order to change; required unless `orderId` is given. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description The new quantity, in the base (stock) asset. A decimal string; observed upstream, the service also takes a JSON number (the operator writes both forms), which this document does not. */
+                    amount?: components["schemas"]["PositiveDecimal"];
+                    /** @description The new total of a stop-market buy, in the quote (money) asset; a decimal string. */
+                    total?: components["schemas"]["PositiveDecimal"];
+                    /** @description The new limit price, in the quote (money) asset; a decimal string. */
+                    price?: components["schemas"]["PositiveDecimal"];
+                    /** @description The new activation price of a stop order, in the quote (money) asset; a decimal string. Spelled `activationPrice` here, where placing a stop order spells it `activation_price` (observed upstream). */
+                    activationPrice?: components["schemas"]["PositiveDecimal"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was replaced; the answer is the new order, with a new `orderId` (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: the caller's error, `Inner validation failed`: an invalid argument, an order that was not found, an expired quote, an activation price problem (codes 1, 2, 6, 20, 24, 101, 158). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -729,7 +2042,729 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description Observed upstream: listed by the operator as `Validation failed`; which codes it carries is not published. This document files `code` 30 here. */
+            /** @description Observed upstream: a business rule refused the change: not enough balance, trading restrictions, conflicting order types, price bands; and the market refusal, filed here by this document. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/cancel";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    /** @description The order to cancel; required unless `clientOrderId` is given. */
+                    orderId?: components["schemas"]["OrderId"];
+                    /** @description The caller's identifier of the order to cancel; required unless `orderId` is given. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was cancelled; the answer is its final state (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`, here an order that is not open. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrdersInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/cancel/bulk";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The orders to cancel, from 1 to 100 (observed upstream). */
+                    orders: {
+                        market: components["schemas"]["Market"];
+                        orderId?: components["schemas"]["OrderId"];
+                        clientOrderId?: components["schemas"]["ClientOrderId"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One item per order of the request, in the same order: `result` when it was cancelled, `error` when it was not, never both (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cancelled order's identifiers, or `null`. */
+                        result?: {
+                            orderId?: components["schemas"]["OrderId"];
+                            /** @description The caller's identifier, when the order had one. */
+                            clientOrderId?: string;
+                            /** @description The order's market. */
+                            market?: string;
+                        } | null;
+                        /** @description Why the item was not cancelled, or `null`: `code` 30, 404 or 500. */
+                        error?: components["schemas"]["PrivateError"] | null;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request as a whole was refused, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listActiveOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/orders";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The market to list; without it, every market (only without `orderId` and `clientOrderId`). */
+                    market?: components["schemas"]["Market"];
+                    /** @description Only this order. */
+                    orderId?: components["schemas"]["OrderId"];
+                    /** @description Only the order with this identifier of the caller's. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /**
+                     * @description Orders per page, 1 to 100 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Orders to skip, 0 to 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The open orders (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTradeBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/trade-account/balance";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this asset (observed upstream). */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The balance by asset ticker (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description Free to trade. */
+                            available: components["schemas"]["Decimal"];
+                            /** @description Held by open orders. */
+                            freeze: components["schemas"]["Decimal"];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`; the operator shows the answer without saying what causes it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExecutedDeals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/trade-account/executed-history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market; the answer is then a list rather than an object by market. */
+                    market?: components["schemas"]["Market"];
+                    /** @description Only the deals of the order with this identifier of the caller's. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description The earliest time, Unix time in seconds. */
+                    startDate?: components["schemas"]["UnixTime"];
+                    /** @description The latest time, Unix time in seconds. */
+                    endDate?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description Records per page, 1 to 500 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0 (observed upstream); the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The deals: a list with `market` in the request, else an object keyed by market (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deal"][] | {
+                        [key: string]: components["schemas"]["Deal"][];
+                    };
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderDeals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/trade-account/order";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The order whose deals to list. */
+                    orderId: components["schemas"]["OrderId"];
+                    /**
+                     * @description Records per page, at least 1 (observed upstream); the maximum is not shown.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0 (observed upstream); the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of the order's deals (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The deals. */
+                        records: {
+                            /**
+                             * Format: int64
+                             * @description The deal's identifier.
+                             */
+                            id?: number;
+                            /** @description The order on the other side of the deal. */
+                            dealOrderId?: components["schemas"]["OrderId"];
+                            /** @description The caller's identifier of the order asked for; the empty string when it has none. */
+                            clientOrderId?: string;
+                            /** @description When the deal was made, Unix time in seconds with a fractional part (microseconds). */
+                            time?: number;
+                            /**
+                             * @description 1 when the order was the maker (resting on the book), 2 when it was the taker.
+                             * @enum {integer}
+                             */
+                            role?: 1 | 2;
+                            /** @description The quantity, in the base (stock) asset. */
+                            amount?: components["schemas"]["Decimal"];
+                            /** @description The price per unit, in the quote (money) asset. */
+                            price?: components["schemas"]["Decimal"];
+                            /** @description The value, amount × price, in the quote (money) asset. */
+                            deal?: components["schemas"]["Decimal"];
+                            /** @description The fee, in `feeAsset`. */
+                            fee?: components["schemas"]["Decimal"];
+                            /** @description The asset the fee was paid in. */
+                            feeAsset?: string;
+                            /** @description Whether the deal was made at a Retail Price Improvement price. */
+                            rpi?: boolean;
+                        }[];
+                        /** @description The records skipped. */
+                        offset: number;
+                        /** @description The page size applied. */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below takes its wording from the operator's cancel operation. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/trade-account/order/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market. */
+                    market?: components["schemas"]["Market"];
+                    /** @description The start of the window, Unix time in seconds; default a month ago, six months ago at the earliest (observed upstream). */
+                    startDate?: components["schemas"]["UnixTime"];
+                    /** @description The end of the window, Unix time in seconds; default now, at most 31 days after `startDate`; a later time than now is taken as now (observed upstream). */
+                    endDate?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description Records per page, 1 to 500 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0 (observed upstream); the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The orders, keyed by market (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            id?: components["schemas"]["OrderId"];
+                            /** @description The caller's identifier of the order; the empty string when it has none. */
+                            clientOrderId?: string;
+                            side?: components["schemas"]["OrderSide"];
+                            /** @description Order type. Values the operator lists: `limit`, `market`, `stock market`, `stop limit`, `stop market`. */
+                            type?: string;
+                            /** @description The order's quantity: in the base asset for limit orders, in the quote asset for buy market orders. */
+                            amount?: components["schemas"]["Decimal"];
+                            /** @description The limit price in the quote asset; `"0"` for market orders. */
+                            price?: components["schemas"]["Decimal"];
+                            /** @description Creation time, Unix time in seconds with a fractional part. */
+                            ctime?: number;
+                            /** @description When the order was filled or cancelled, Unix time in seconds with a fractional part; for an order cancelled after a partial fill, the cancellation time. */
+                            ftime?: number;
+                            /** @description The filled part, in the base (stock) asset. */
+                            dealStock?: components["schemas"]["Decimal"];
+                            /** @description The filled part, in the quote (money) asset. */
+                            dealMoney?: components["schemas"]["Decimal"];
+                            /** @description The fees charged, in `feeAsset`. */
+                            dealFee?: components["schemas"]["Decimal"];
+                            /** @description The asset the fees were paid in. */
+                            feeAsset?: string;
+                            /** @description The taker fee ratio applied; below 0.0001 it reads as zero. */
+                            takerFee?: components["schemas"]["Decimal"];
+                            /** @description The maker fee ratio applied; below 0.0001 it reads as zero. */
+                            makerFee?: components["schemas"]["Decimal"];
+                            /** @description Whether the order could only be a maker. */
+                            postOnly?: boolean;
+                            /** @description Whether the unfilled rest was cancelled at once. */
+                            ioc?: boolean;
+                            status?: components["schemas"]["OrderStatus"];
+                            /** @description The self-trade prevention mode: `no`, `cancel_both`, `cancel_new` or `cancel_old`. */
+                            stp?: string;
+                            /** @description Whether it was a Retail Price Improvement order. */
+                            rpi?: boolean;
+                            /** @description Whether the order could only reduce an open position. */
+                            reduceOnly?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below takes its wording from the operator's executed history. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setKillSwitch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/kill-switch";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    market: components["schemas"]["Market"];
+                    /** @description Seconds until the orders are cancelled, 5 to 600, as a string of digits (the operator's form); `null` removes the timer (observed upstream). */
+                    timeout: string | null;
+                    /** @description The order kinds to cancel; without it, or `null`, every kind (observed upstream). */
+                    types?: components["schemas"]["OrderKind"][] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The timer as set (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KillSwitchTimer"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKillSwitchStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/kill-switch/status";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market's timer; without it, every market's. */
+                    market?: components["schemas"]["Market"];
+                };
+            };
+        };
+        responses: {
+            /** @description The running timers (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KillSwitchTimer"][];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
             422: {
                 headers: {
                     [name: string]: unknown;

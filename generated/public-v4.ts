@@ -26,6 +26,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the markets and their trading rules
+         * @description Every market the service trades, with what an order on it must respect:
+         *     the precision of amounts and prices, the smallest amount and total, the
+         *     largest total, the fee ratios and the price and amount steps. A trading
+         *     client reads it before its first order. No authentication, no parameters.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Spot, futures and traditional-finance (TradFi) futures markets are
+         *       listed. A TradFi futures market not offered in the caller's region is
+         *       left out altogether.
+         *     - Only markets open for trading are listed, so `tradesEnabled` is always
+         *       `true`.
+         *     - A market whose delisting is announced carries the date in `delistedAt`
+         *       and trades until then; the service then cancels its open orders and the
+         *       market drops out of the list. An announcement can move or be withdrawn,
+         *       so read the field again on each poll.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       10 seconds: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         *
+         *     The fees are percentages (`"0.1"` is 0.1 %), as in the asset list. Order
+         *     rules the operator states for a limit order on a market: at most
+         *     `stockPrec` decimals in the amount and `moneyPrec` in the price, an amount
+         *     of at least `minAmount`, a total (amount × price) of at least `minTotal`
+         *     and, unless `maxTotal` is `"0"`, at most `maxTotal`.
+         */
+        get: operations["listMarkets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the assets and whether they can be deposited and withdrawn
+         * @description Every asset the service holds, keyed by ticker: whether deposits and
+         *     withdrawals are open, their limits and fees per network, the
+         *     confirmations a deposit needs and the asset's precision. Crypto assets,
+         *     fiat currencies and fiat payment providers are all listed. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The operator marks no field as always present; it says which ones go
+         *       missing: `networks.deposits` when deposits are closed,
+         *       `networks.withdraws` when withdrawals are closed, `networks.default`
+         *       when an asset has several networks and no preferred one, `limits`
+         *       sometimes, and `confirmations` for fiat currencies, demo assets and the
+         *       exchange's own tokens (a network key too, for a network no longer
+         *       served).
+         *     - For a fiat asset, `providers` names the payment providers; a provider's
+         *       name is what a deposit or withdrawal call takes as its network.
+         *     - The fees are percentages (`"0.1"` is 0.1 %), as in the market list.
+         *     - The answer is cached and shared by every caller, refreshed about once a
+         *       minute: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         */
+        get: operations["listAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -46,6 +133,8 @@ export interface components {
         InternalError: {
             error: string[];
         };
+        /** @description A decimal number written as a string. */
+        Decimal: string;
     };
     responses: {
         /**
@@ -79,6 +168,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description Any other failure: the public error object, which the specification names for every public failure (no status is shown for it). */
+        PublicFailure: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -87,9 +185,11 @@ export interface components {
 }
 export type PublicError = components['schemas']['PublicError'];
 export type InternalError = components['schemas']['InternalError'];
+export type Decimal = components['schemas']['Decimal'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponsePublicFailure = components['responses']['PublicFailure'];
 export type $defs = Record<string, never>;
 export interface operations {
     pingApi: {
@@ -113,15 +213,160 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            /** @description Any other failure: the public error object, which the specification names for every public failure (no status is shown for it). */
-            default: {
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The markets. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicError"];
+                    "application/json": {
+                        /** @description The market, `<BASE>_<QUOTE>`, such as `BTC_USDT`. */
+                        name: string;
+                        /** @description Ticker of the base (stock) asset. */
+                        stock: string;
+                        /** @description Ticker of the quote (money) asset. Perpetual futures markets report `USDT`. */
+                        money: string;
+                        /** @description Most decimals an amount in the base asset may have, an integer written as a string. */
+                        stockPrec: string;
+                        /** @description Most decimals a price or total in the quote asset may have, an integer written as a string. */
+                        moneyPrec: string;
+                        /** @description Decimals used when fees are computed, an integer written as a string. */
+                        feePrec: string;
+                        /** @description The default maker fee in percent (`"0.1"` is 0.1 %). */
+                        makerFee: components["schemas"]["Decimal"];
+                        /** @description The default taker fee in percent (`"0.1"` is 0.1 %). */
+                        takerFee: components["schemas"]["Decimal"];
+                        /** @description The smallest order amount, in the base asset. */
+                        minAmount: components["schemas"]["Decimal"];
+                        /** @description The smallest order total, in the quote asset. */
+                        minTotal: components["schemas"]["Decimal"];
+                        /** @description The largest order total (amount × price), in the quote asset; `"0"` means no limit. */
+                        maxTotal: components["schemas"]["Decimal"];
+                        /** @description Whether the market trades; always `true`, since only trading markets are listed. */
+                        tradesEnabled: boolean;
+                        /** @description Whether margin trading is enabled on the market. */
+                        isCollateral: boolean;
+                        /**
+                         * @description The kind of market.
+                         * @enum {string}
+                         */
+                        type: "spot" | "futures" | "tradfiFutures";
+                        /** @description Whether it is a traditional-finance futures market; `true` only with `type` `tradfiFutures`. */
+                        isTradFiFutures: boolean;
+                        /** @description The announced delisting date, Unix time in seconds, or `null` when none is announced; always present. */
+                        delistedAt: number | null;
+                        /** @description The price step: a limit price must be a multiple of it. The empty string when the matching engine gives none for the market. The operator announces that from 18 September 2026 a price off the step is refused. */
+                        tickSize: string;
+                        /** @description The amount step: an order amount must be a multiple of it. The empty string when the matching engine gives none. The operator announces that from 18 September 2026 an amount off the step is refused. */
+                        stepSize: string;
+                    }[];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assets, keyed by ticker. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The asset's full name. */
+                            name?: string;
+                            /** @description The asset's Unified Cryptoasset ID, 0 when it has none. */
+                            unified_cryptoasset_id?: number;
+                            /** @description Whether withdrawals are open. */
+                            can_withdraw?: boolean;
+                            /** @description Whether deposits are open. */
+                            can_deposit?: boolean;
+                            /** @description The smallest withdrawal. */
+                            min_withdraw?: components["schemas"]["Decimal"];
+                            /** @description The largest withdrawal. What `"0"` means here is not shown (for deposits it means no limit). */
+                            max_withdraw?: components["schemas"]["Decimal"];
+                            /** @description The maker fee in percent (`"0.1"` is 0.1 %). */
+                            maker_fee?: components["schemas"]["Decimal"];
+                            /** @description The taker fee in percent (`"0.1"` is 0.1 %). */
+                            taker_fee?: components["schemas"]["Decimal"];
+                            /** @description The smallest deposit. */
+                            min_deposit?: components["schemas"]["Decimal"];
+                            /** @description The largest deposit; `"0"` means no limit. */
+                            max_deposit?: components["schemas"]["Decimal"];
+                            /** @description Most digits after the decimal point an amount of the asset may have. */
+                            currency_precision?: number;
+                            /** @description Whether addresses of the asset need a memo. */
+                            is_memo?: boolean;
+                            /** @description Whether a deposit and a withdrawal need a memo. */
+                            memo?: {
+                                deposit?: boolean;
+                                withdraw?: boolean;
+                            };
+                            /** @description The networks the asset moves on. */
+                            networks?: {
+                                /** @description Networks that take deposits; absent while deposits are closed. */
+                                deposits?: string[];
+                                /** @description Networks that take withdrawals; absent while withdrawals are closed. */
+                                withdraws?: string[];
+                                /** @description The network used when none is chosen; absent when several exist and none is preferred. */
+                                default?: string;
+                            };
+                            /** @description Deposit and withdrawal limits by network; may be absent. */
+                            limits?: {
+                                deposit?: {
+                                    [key: string]: {
+                                        min?: components["schemas"]["Decimal"];
+                                        max?: components["schemas"]["Decimal"];
+                                    };
+                                };
+                                withdraw?: {
+                                    [key: string]: {
+                                        min?: components["schemas"]["Decimal"];
+                                        max?: components["schemas"]["Decimal"];
+                                    };
+                                };
+                            };
+                            /** @description Confirmations a deposit needs, by network; absent for fiat currencies, demo assets and the exchange's own tokens. */
+                            confirmations?: {
+                                [key: string]: number;
+                            };
+                            /** @description The payment providers of a fiat asset, each usable as the network of a deposit or withdrawal. */
+                            providers?: {
+                                deposits?: string[];
+                                withdraws?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
         };
     };
 }

@@ -40,6 +40,84 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/order/cancel": {
+    "operationId": "cancelOrder",
+    "method": "post",
+    "path": "/api/v4/order/cancel",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "market"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        }
+      }
+    }
+  },
+  "post /api/v4/order/cancel/bulk": {
+    "operationId": "cancelOrdersInBulk",
+    "method": "post",
+    "path": "/api/v4/order/cancel/bulk",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "orders"
+      ],
+      "properties": {
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object"
+          }
+        }
+      }
+    }
+  },
+  "post /api/v4/order/bulk": {
+    "operationId": "createBulkLimitOrders",
+    "method": "post",
+    "path": "/api/v4/order/bulk",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "orders"
+      ],
+      "properties": {
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object"
+          }
+        },
+        "stopOnFail": {
+          "type": "boolean"
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/smart/investment": {
     "operationId": "createFixedInvestment",
     "method": "post",
@@ -66,6 +144,294 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/order/new": {
+    "operationId": "createLimitOrder",
+    "method": "post",
+    "path": "/api/v4/order/new",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId"
+    },
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "postOnly": {
+          "type": "boolean"
+        },
+        "ioc": {
+          "type": "boolean"
+        },
+        "bboRole": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        },
+        "rpi": {
+          "type": "boolean"
+        }
+      }
+    }
+  },
+  "post /api/v4/order/market": {
+    "operationId": "createMarketOrder",
+    "method": "post",
+    "path": "/api/v4/order/market",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId"
+    },
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/stock_market": {
+    "operationId": "createStockMarketOrder",
+    "method": "post",
+    "path": "/api/v4/order/stock_market",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId"
+    },
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/stop_limit": {
+    "operationId": "createStopLimitOrder",
+    "method": "post",
+    "path": "/api/v4/order/stop_limit",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId"
+    },
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "bboRole": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/stop_market": {
+    "operationId": "createStopMarketOrder",
+    "method": "post",
+    "path": "/api/v4/order/stop_market",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "clientOrderId"
+    },
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "activation_price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/balance-summary": {
     "operationId": "getCollateralBalanceSummary",
     "method": "post",
@@ -85,6 +451,25 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/order/kill-switch/status": {
+    "operationId": "getKillSwitchStatus",
+    "method": "post",
+    "path": "/api/v4/order/kill-switch/status",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/balance": {
     "operationId": "getMainBalance",
     "method": "post",
@@ -100,6 +485,107 @@ export const clientRoutes = {
         "ticker": {
           "type": "string",
           "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/trade-account/balance": {
+    "operationId": "getTradeBalance",
+    "method": "post",
+    "path": "/api/v4/trade-account/balance",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/orders": {
+    "operationId": "listActiveOrders",
+    "method": "post",
+    "path": "/api/v4/orders",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "get /api/v4/public/assets": {
+    "operationId": "listAssets",
+    "method": "get",
+    "path": "/api/v4/public/assets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "post /api/v4/trade-account/executed-history": {
+    "operationId": "listExecutedDeals",
+    "method": "post",
+    "path": "/api/v4/trade-account/executed-history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
         }
       }
     }
@@ -155,6 +641,123 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/markets": {
+    "operationId": "listMarkets",
+    "method": "get",
+    "path": "/api/v4/public/markets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "post /api/v4/trade-account/order": {
+    "operationId": "listOrderDeals",
+    "method": "post",
+    "path": "/api/v4/trade-account/order",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "orderId"
+      ],
+      "properties": {
+        "orderId": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/trade-account/order/history": {
+    "operationId": "listOrderHistory",
+    "method": "post",
+    "path": "/api/v4/trade-account/order/history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/order/modify": {
+    "operationId": "modifyOrder",
+    "method": "post",
+    "path": "/api/v4/order/modify",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "total": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activationPrice": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        }
+      }
+    }
+  },
   "get /api/v4/public/ping": {
     "operationId": "pingApi",
     "method": "get",
@@ -164,5 +767,56 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/order/kill-switch": {
+    "operationId": "setKillSwitch",
+    "method": "post",
+    "path": "/api/v4/order/kill-switch",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "market",
+        "timeout"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "timeout": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "types": {
+          "anyOf": [
+            {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "enum": [
+                  "spot",
+                  "margin",
+                  "futures"
+                ]
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    }
   }
 } as const;

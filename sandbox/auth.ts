@@ -3,9 +3,8 @@
 // payload equal to the body bytes, canonical compact JSON, `request` equal to the path, nonce.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { type OperationId, operations, signingHeaders } from '../generated/operations.ts';
 import type { Answer } from './answer.ts';
-import { componentValidator } from './document.ts';
+import type { OperationDocument } from './document.ts';
 import { invalidPayload, notProvided, tooManyRequests, unauthorized } from './errors.ts';
 import type { FixtureKey } from './fixture.ts';
 
@@ -32,21 +31,22 @@ function sameText(a: string, b: string): boolean {
 
 /** Everything but the nonce's freshness, which is checked after the rate limit. */
 export function authenticate(
-  operationId: OperationId,
+  operation: OperationDocument,
   headers: IncomingHttpHeaders,
   rawBody: Buffer,
   keys: ReadonlyMap<string, FixtureKey>,
 ): Authenticated | Answer {
+  const { signingHeaders } = operation.documents;
   const apiKey = header(headers, signingHeaders.ApiKey);
   const payload = header(headers, signingHeaders.Payload);
   const signature = header(headers, signingHeaders.Signature);
-  if (!apiKey) return unauthorized(operationId);
-  if (!payload) return notProvided(operationId, 'payload');
-  if (!signature) return unauthorized(operationId);
+  if (!apiKey) return unauthorized(operation);
+  if (!payload) return notProvided(operation, 'payload');
+  if (!signature) return unauthorized(operation);
   const key = keys.get(apiKey);
-  if (!key) return unauthorized(operationId);
-  if (!sameText(signature, expectedSignature(key.secret, payload))) return unauthorized(operationId);
-  if (!sameText(payload, rawBody.toString('base64'))) return unauthorized(operationId);
+  if (!key) return unauthorized(operation);
+  if (!sameText(signature, expectedSignature(key.secret, payload))) return unauthorized(operation);
+  if (!sameText(payload, rawBody.toString('base64'))) return unauthorized(operation);
 
   // Invalid UTF-8, JSON nested deeper than any document's body, or JSON that is not canonical and
   // compact is an invalid payload, never a 500.
@@ -54,21 +54,21 @@ export function authenticate(
   let text: string;
   try {
     text = strictUtf8.decode(rawBody);
-    if (nestingDepth(text) > maxNesting) return invalidPayload();
+    if (nestingDepth(text) > maxNesting) return invalidPayload(operation);
     body = JSON.parse(text);
     if (body === null || typeof body !== 'object' || Array.isArray(body) || JSON.stringify(body) !== text) {
-      return invalidPayload();
+      return invalidPayload(operation);
     }
   } catch {
-    return invalidPayload();
+    return invalidPayload(operation);
   }
   const fields = body as Record<string, unknown>;
   if (fields.request === undefined || fields.request === null || fields.request === '') {
-    return notProvided(operationId, 'request');
+    return notProvided(operation, 'request');
   }
-  if (fields.request !== operations[operationId].path) return unauthorized(operationId);
+  if (fields.request !== operation.facts.path) return unauthorized(operation);
   if (fields.nonce === undefined || fields.nonce === null || fields.nonce === '') {
-    return notProvided(operationId, 'nonce');
+    return notProvided(operation, 'nonce');
   }
   return { key, body: fields };
 }
@@ -100,9 +100,11 @@ function nestingDepth(text: string): number {
  * string of at most its maxLength digits, or a non-negative integer (the operator's form,
  * observed upstream). Anything else is left for the document's validation.
  */
-function nonceValue(operationId: OperationId, nonce: unknown): bigint | undefined {
+function nonceValue(operation: OperationDocument, nonce: unknown): bigint | undefined {
   if (typeof nonce === 'string') {
-    return componentValidator(operations[operationId].api, 'Nonce')(nonce) ? BigInt(nonce) : undefined;
+    return operation.documents.componentValidator(operation.facts.api, 'Nonce')(nonce)
+      ? BigInt(nonce)
+      : undefined;
   }
   if (typeof nonce === 'number' && Number.isSafeInteger(nonce) && nonce >= 0) return BigInt(nonce);
   return undefined;
@@ -128,25 +130,25 @@ export class NonceTracker {
    * undefined when the nonce is acceptable, or when its format is for the document's
    * validation to report; otherwise the 429 answer. Records nothing.
    */
-  check(operationId: OperationId, key: FixtureKey, body: Record<string, unknown>, now: number) {
-    const nonce = nonceValue(operationId, body.nonce);
+  check(operation: OperationDocument, key: FixtureKey, body: Record<string, unknown>, now: number) {
+    const nonce = nonceValue(operation, body.nonce);
     if (nonce === undefined) return undefined;
     if (body.nonceWindow === true) {
       const distance = nonce - BigInt(now);
       if (distance > BigInt(this.#windowMs) || distance < -BigInt(this.#windowMs)) {
-        return tooManyRequests(operationId);
+        return tooManyRequests(operation);
       }
-      if (this.#used.get(key.apiKey)?.has(nonce)) return tooManyRequests(operationId);
+      if (this.#used.get(key.apiKey)?.has(nonce)) return tooManyRequests(operation);
       return undefined;
     }
     const last = this.#last.get(key.apiKey);
-    if (last !== undefined && nonce <= last) return tooManyRequests(operationId);
+    if (last !== undefined && nonce <= last) return tooManyRequests(operation);
     return undefined;
   }
 
   /** Uses up the nonce of a call that `check` accepted and that was carried out. */
-  record(operationId: OperationId, key: FixtureKey, body: Record<string, unknown>, now: number) {
-    const nonce = nonceValue(operationId, body.nonce);
+  record(operation: OperationDocument, key: FixtureKey, body: Record<string, unknown>, now: number) {
+    const nonce = nonceValue(operation, body.nonce);
     if (nonce === undefined) return;
     if (body.nonceWindow === true) {
       let used = this.#used.get(key.apiKey);

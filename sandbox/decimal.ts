@@ -95,3 +95,37 @@ export function multiply(a: string, b: string): string {
 export function decimalPlaces(a: string): number {
   return decimal(a).scale;
 }
+
+/** a ÷ 100, exact: a percentage as a ratio (`0.1` % of an amount is amount × 0.001). */
+export function percent(a: string): string {
+  const x = decimal(a);
+  return formatDecimal(x.units, x.scale + 2);
+}
+
+/** `a` with at most `scale` digits after the point, rounded towards zero (down) or away from it (up). */
+export function round(a: string, scale: number, direction: 'down' | 'up'): string {
+  const x = decimal(a);
+  if (x.scale <= scale) return formatDecimal(x.units, x.scale);
+  const divisor = 10n ** BigInt(x.scale - scale);
+  let units = x.units / divisor;
+  if (direction === 'up' && units * divisor !== x.units) units += x.units < 0n ? -1n : 1n;
+  return formatDecimal(units, scale);
+}
+
+/** a ÷ b with `scale` digits after the point, rounded towards zero; b must not be zero. */
+export function divide(a: string, b: string, scale: number): string {
+  const [x, y] = aligned(a, b);
+  if (y === 0n) throw new Error('division by zero');
+  return formatDecimal((x * 10n ** BigInt(scale)) / y, scale);
+}
+
+/** Whether a is a whole multiple of step (step above zero). */
+export function isMultipleOf(a: string, step: string): boolean {
+  const [x, y] = aligned(a, step);
+  if (y <= 0n) throw new Error(`not a step: ${step}`);
+  return x % y === 0n;
+}
+
+export function max(a: string, b: string): string {
+  return compare(a, b) >= 0 ? a : b;
+}

@@ -1,22 +1,22 @@
-// What the sandbox reads of the documents, through the document model (model/): request and
-// response validators, schema components and the named examples that carry the service's
-// error bodies, each keyed by the operationIds of generated/operations.ts.
+// What the sandbox reads of the documents, through the document model (model/): the operation
+// table (paths, methods, rate limits, partner access, from the vendor extensions), request and
+// response validators, and the named examples and wording templates that carry the service's
+// answers. The project's documents by default; any document set (another project root, a
+// copy with an operation more) serves the same way, so an operation costs only its YAML.
 import type { ValidateFunction } from 'ajv';
-import type { OperationId } from '../generated/operations.ts';
-import { at, numberAt, optionalRecordAt, stringAt } from '../model/json.ts';
-import { documentModel } from '../model/model.ts';
+import { at, isRecord, type JsonRecord, numberAt, optionalRecordAt, stringAt } from '../model/json.ts';
+import { createDocumentModel, type DocumentModel, documentModel, loadDocuments } from '../model/model.ts';
+import {
+  collectNonceWindowSeconds,
+  collectOperationFacts,
+  collectSigningHeaders,
+  type OperationFacts,
+} from '../scripts/operation-facts.ts';
 import type { Answer } from './answer.ts';
 
-const model = documentModel();
-
-export function operationObject(operationId: OperationId) {
-  return model.operation(operationId).object;
-}
-
-/** The validator of the operation's JSON request body, or undefined when it takes none. */
-export function requestValidator(operationId: OperationId): ValidateFunction | undefined {
-  const schema = model.operation(operationId).requestSchema;
-  return schema ? model.validator(schema) : undefined;
+export interface DocumentedExample {
+  status: number;
+  value: unknown;
 }
 
 /** What the document says an answer with this status looks like. */
@@ -25,105 +25,269 @@ export type ResponseShape =
   | { kind: 'empty' }
   | { kind: 'json'; validate: ValidateFunction };
 
-export function responseShape(operationId: OperationId, status: number): ResponseShape {
-  const response = model.operation(operationId).responses.get(status);
-  if (!response) return { kind: 'undocumented' };
-  return response.schema ? { kind: 'json', validate: model.validator(response.schema) } : { kind: 'empty' };
-}
-
-/** The private error object of the private document, for answers the document does not list. */
-export function privateErrorValidator(): ValidateFunction {
-  return model.validator(model.component('private-v4', 'PrivateError'));
-}
-
-/** A validator of a schema component of a document, e.g. the private document's Nonce. */
-export function componentValidator(api: string, component: string): ValidateFunction {
-  return model.validator(model.component(api, component));
-}
-
-export interface DocumentedExample {
-  status: number;
-  value: unknown;
-}
-
-/** A named response example of an operation, with the status it is documented under. */
-export function responseExample(operationId: OperationId, name: string): DocumentedExample {
-  return model.responseExample(operationId, name);
-}
-
-/** The names of the examples documented under one status of an operation. */
-export function exampleNames(operationId: OperationId, status: number): string[] {
-  return (model.operation(operationId).responses.get(status)?.examples ?? []).map((example) => example.name);
-}
-
-/** The enum of a schema component, e.g. the action types, as the document lists them. */
-export function schemaEnum(api: string, component: string): readonly unknown[] {
-  return model.schemaEnum(api, component);
-}
-
-/** The names of an enum schema's values (x-enum-varnames), by value. */
-export function enumNames(api: string, component: string): ReadonlyMap<unknown, string> {
-  return model.enumNames(api, component);
-}
-
-/** The `default` of a request body property, e.g. the history's limit and offset. */
-export function requestDefault(operationId: OperationId, property: string): unknown {
-  return optionalRecordAt(model.operation(operationId).requestSchema, 'properties', property)?.default;
-}
-
 function requiredString(value: unknown, where: string): string {
-  if (typeof value !== 'string') throw new Error(`the private document has no string at ${where}`);
+  if (typeof value !== 'string') throw new Error(`the documents have no string at ${where}`);
   return value;
 }
 
-/**
- * How the service refuses a body it cannot take as signed (`components/x-refusals`): the
- * invalid payload answer, and the message for a missing nonce, payload or request.
- */
-export function signingRefusals(): {
-  invalidPayload: Answer;
-  notProvided: { nonce: string; payload: string; request: string };
-} {
-  const refusals = model.componentsExtension('private-v4', 'x-refusals');
-  const status = numberAt(refusals, 'invalidPayload', 'status');
-  if (status === undefined) throw new Error('x-refusals.invalidPayload has no status');
-  const message = (field: string) =>
-    requiredString(stringAt(refusals, 'notProvided', field), `x-refusals.notProvided.${field}`);
-  return {
-    invalidPayload: { status, body: structuredClone(at(refusals, 'invalidPayload', 'body')) },
-    notProvided: { nonce: message('nonce'), payload: message('payload'), request: message('request') },
-  };
+/** One operation of the documents: its facts, validators, named examples and wording. */
+export class OperationDocument {
+  readonly facts: OperationFacts;
+  readonly #documents: SandboxDocuments;
+  readonly #envelopes = new Map<string, ValidateFunction>();
+
+  constructor(documents: SandboxDocuments, facts: OperationFacts) {
+    this.#documents = documents;
+    this.facts = facts;
+  }
+
+  get id(): string {
+    return this.facts.operationId;
+  }
+
+  get documents(): SandboxDocuments {
+    return this.#documents;
+  }
+
+  get #view() {
+    return this.#documents.model.operation(this.facts.operationId);
+  }
+
+  /** The dereferenced operation object, vendor extensions included. */
+  get object(): JsonRecord {
+    return this.#view.object;
+  }
+
+  /** The validator of the JSON request body, or undefined when it takes none. */
+  requestValidator(): ValidateFunction | undefined {
+    const schema = this.#view.requestSchema;
+    return schema ? this.#documents.model.validator(schema) : undefined;
+  }
+
+  /**
+   * The validator of the request body with the array field `items` taken as any array: the
+   * transition of a bulk operation checks the count and each item itself, and answers an item's
+   * failure inside its own answer rather than refusing the whole request.
+   */
+  envelopeValidator(items: string): ValidateFunction | undefined {
+    const schema = this.#view.requestSchema;
+    if (!schema) return undefined;
+    let validate = this.#envelopes.get(items);
+    if (!validate) {
+      const properties = optionalRecordAt(schema, 'properties') ?? {};
+      validate = this.#documents.model.validator({
+        ...schema,
+        properties: { ...properties, [items]: { type: 'array' } },
+      });
+      this.#envelopes.set(items, validate);
+    }
+    return validate;
+  }
+
+  /** The validator of one item of the request body's array field `items`. */
+  itemValidator(items: string): ValidateFunction {
+    const schema = optionalRecordAt(this.#view.requestSchema, 'properties', items, 'items');
+    if (!schema) throw new Error(`${this.id} has no array field ${items}`);
+    return this.#documents.model.validator(schema);
+  }
+
+  /** The bounds of the request body's array field `items` (minItems, maxItems). */
+  itemBounds(items: string): { min: number; max: number } {
+    const schema = optionalRecordAt(this.#view.requestSchema, 'properties', items);
+    return { min: numberAt(schema, 'minItems') ?? 0, max: numberAt(schema, 'maxItems') ?? Infinity };
+  }
+
+  responseShape(status: number): ResponseShape {
+    const response = this.#view.responses.get(status);
+    if (!response) return { kind: 'undocumented' };
+    return response.schema
+      ? { kind: 'json', validate: this.#documents.model.validator(response.schema) }
+      : { kind: 'empty' };
+  }
+
+  /** A named response example, with the status it is documented under; throws when there is none. */
+  example(name: string): DocumentedExample {
+    return this.#documents.model.responseExample(this.id, name);
+  }
+
+  /** Whether the operation documents a response example of that name. */
+  has(name: string): boolean {
+    return [...this.#view.responses.values()].some((response) =>
+      response.examples.some((example) => example.name === name),
+    );
+  }
+
+  /** The names of the examples documented under one status, in document order. */
+  exampleNames(status: number): string[] {
+    return (this.#view.responses.get(status)?.examples ?? []).map((example) => example.name);
+  }
+
+  /** Every named response example of an error status (4xx), in document order. */
+  errorExamples(): { name: string; status: number; value: unknown }[] {
+    return [...this.#view.responses.values()]
+      .filter((response) => response.status >= 400 && response.status < 500)
+      .flatMap((response) =>
+        response.examples.map((example) => ({
+          name: example.name,
+          status: response.status,
+          value: structuredClone(example.value),
+        })),
+      );
+  }
+
+  /** The first named example of the first success status that has one: the answer of a stateless call. */
+  successExample(): DocumentedExample | undefined {
+    for (const response of [...this.#view.responses.values()].sort((a, b) => a.status - b.status)) {
+      if (response.status < 200 || response.status > 299) continue;
+      const [first] = response.examples;
+      if (first) return { status: response.status, value: structuredClone(first.value) };
+    }
+    return undefined;
+  }
+
+  /** The named request examples, in document order. */
+  requestExamples(): { name: string; value: JsonRecord }[] {
+    return this.#view.requestExamples.flatMap((example) =>
+      isRecord(example.value) ? [{ name: example.name, value: structuredClone(example.value) }] : [],
+    );
+  }
+
+  /** The fields the request body requires, in the schema's order. */
+  requiredFields(): string[] {
+    const required = this.#view.requestSchema?.required;
+    return Array.isArray(required) ? required.map(String) : [];
+  }
+
+  /** The `default` of a request body property, e.g. a page's limit and offset. */
+  requestDefault(property: string): unknown {
+    return optionalRecordAt(this.#view.requestSchema, 'properties', property)?.default;
+  }
+
+  /** A vendor extension of a request body property, e.g. invest's `amount` `x-minimum-amount`. */
+  requestPropertyExtension(property: string, name: string): unknown {
+    return at(this.#view.requestSchema, 'properties', property, name);
+  }
+
+  /** The named example whose status, code and message a request validation failure takes. */
+  validationExampleName(): string {
+    return requiredString(stringAt(this.object, 'x-validation-example'), `${this.id} x-validation-example`);
+  }
+
+  /** A wording template of the operation's own refusals (`x-messages`), by name; throws when absent. */
+  message(name: string): string {
+    return requiredString(this.optionalMessage(name), `${this.id} x-messages.${name}`);
+  }
+
+  /** A wording template of `x-messages`, or undefined when the document words no such refusal. */
+  optionalMessage(name: string): string | undefined {
+    return stringAt(this.object, 'x-messages', name);
+  }
 }
 
-/**
- * The wording template for a field that breaks its schema (`components/x-validation-messages`),
- * by ajv keyword (and, for `type`, the expected type); the `other` template when none is given.
- */
-export function validationTemplate(keyword: string, type?: string): string {
-  const messages = model.componentsExtension('private-v4', 'x-validation-messages');
-  const found = keyword === 'type' ? stringAt(messages, 'type', type ?? '') : stringAt(messages, keyword);
-  return found ?? requiredString(stringAt(messages, 'other'), 'x-validation-messages.other');
+/** The documents of one project root (or a model of them), read the way the sandbox needs them. */
+export class SandboxDocuments {
+  readonly model: DocumentModel;
+  /** Every operation, by operationId. */
+  readonly operations: ReadonlyMap<string, OperationDocument>;
+  /** Header name of each signing security scheme, by scheme name (ApiKey, Payload, Signature). */
+  readonly signingHeaders: { readonly ApiKey: string; readonly Payload: string; readonly Signature: string };
+  /** How far from server time a window-mode nonce may be (x-window-seconds). */
+  readonly nonceWindowSeconds: number;
+
+  constructor(model: DocumentModel) {
+    this.model = model;
+    const apis = Object.entries(model.documents).map(([name, dereferenced]) => ({ name, dereferenced }));
+    this.operations = new Map(
+      collectOperationFacts(apis).map((facts) => [facts.operationId, new OperationDocument(this, facts)]),
+    );
+    const headers = collectSigningHeaders(apis);
+    this.signingHeaders = {
+      ApiKey: requiredString(headers.ApiKey, 'securitySchemes.ApiKey'),
+      Payload: requiredString(headers.Payload, 'securitySchemes.Payload'),
+      Signature: requiredString(headers.Signature, 'securitySchemes.Signature'),
+    };
+    this.nonceWindowSeconds = collectNonceWindowSeconds(apis);
+  }
+
+  /** The operation of that operationId; throws when the documents have none. */
+  operation(operationId: string): OperationDocument {
+    const operation = this.operations.get(operationId);
+    if (!operation) throw new Error(`${operationId} is not an operation of the documents`);
+    return operation;
+  }
+
+  /** The operation a request reaches, `wrong-method` for a path of another method, or undefined. */
+  route(method: string, path: string): OperationDocument | 'wrong-method' | undefined {
+    let found: 'wrong-method' | undefined;
+    for (const operation of this.operations.values()) {
+      if (operation.facts.path !== path) continue;
+      if (operation.facts.method.toUpperCase() === method) return operation;
+      found = 'wrong-method';
+    }
+    return found;
+  }
+
+  /** A validator of a schema component of a document, e.g. the private document's Nonce. */
+  componentValidator(api: string, component: string): ValidateFunction {
+    return this.model.validator(this.model.component(api, component));
+  }
+
+  /** The enum of a schema component, e.g. the action types, as the document lists them. */
+  schemaEnum(api: string, component: string): readonly unknown[] {
+    return this.model.schemaEnum(api, component);
+  }
+
+  /** The names of an enum schema's values (x-enum-varnames), by value. */
+  enumNames(api: string, component: string): ReadonlyMap<unknown, string> {
+    return this.model.enumNames(api, component);
+  }
+
+  /**
+   * How the service refuses a body it cannot take as signed (`components/x-refusals` of the
+   * document `api`): the invalid payload answer, and the message for a missing nonce, payload
+   * or request.
+   */
+  signingRefusals(api: string): {
+    invalidPayload: Answer;
+    notProvided: { nonce: string; payload: string; request: string };
+  } {
+    const refusals = this.model.componentsExtension(api, 'x-refusals');
+    const status = numberAt(refusals, 'invalidPayload', 'status');
+    if (status === undefined) throw new Error('x-refusals.invalidPayload has no status');
+    const message = (field: string) =>
+      requiredString(stringAt(refusals, 'notProvided', field), `x-refusals.notProvided.${field}`);
+    return {
+      invalidPayload: { status, body: structuredClone(at(refusals, 'invalidPayload', 'body')) },
+      notProvided: { nonce: message('nonce'), payload: message('payload'), request: message('request') },
+    };
+  }
+
+  /**
+   * The wording template for a field that breaks its schema (`components/x-validation-messages`
+   * of the document `api`), by ajv keyword (and, for `type`, the expected type); the `other`
+   * template when none is given.
+   */
+  validationTemplate(api: string, keyword: string, type?: string): string {
+    const messages = this.model.componentsExtension(api, 'x-validation-messages');
+    const found = keyword === 'type' ? stringAt(messages, 'type', type ?? '') : stringAt(messages, keyword);
+    return found ?? requiredString(stringAt(messages, 'other'), 'x-validation-messages.other');
+  }
 }
 
-/** The named example whose status, code and message a request validation failure takes. */
-export function validationExampleName(operationId: OperationId): string {
-  return requiredString(
-    stringAt(model.operation(operationId).object, 'x-validation-example'),
-    `${operationId} x-validation-example`,
+let project: SandboxDocuments | undefined;
+
+/** The project's own documents, read once and shared. */
+export function projectDocuments(): SandboxDocuments {
+  project ??= new SandboxDocuments(documentModel());
+  return project;
+}
+
+/** The documents of a project root (its redocly.yaml names them), or of a model already loaded. */
+export function sandboxDocuments(source?: string | DocumentModel): SandboxDocuments {
+  if (source === undefined) return projectDocuments();
+  return new SandboxDocuments(
+    typeof source === 'string' ? createDocumentModel(loadDocuments(source)) : source,
   );
-}
-
-/** A wording template of the operation's own refusals (`x-messages`), by name. */
-export function operationMessage(operationId: OperationId, name: string): string {
-  return requiredString(
-    stringAt(model.operation(operationId).object, 'x-messages', name),
-    `${operationId} x-messages.${name}`,
-  );
-}
-
-/** A vendor extension of a request body property, e.g. invest's `amount` `x-minimum-amount`. */
-export function requestPropertyExtension(operationId: OperationId, property: string, name: string): unknown {
-  return at(model.operation(operationId).requestSchema, 'properties', property, name);
 }
 
 /**

@@ -1,13 +1,22 @@
-// Which call makes the sandbox answer each named error example of the documents, worked out
-// from a fixture's state: the contract suite sends each one through its sandbox target, and the
-// sandbox tests check the answer is the example. An example the state cannot produce has no
-// recipe (and the suite says which).
-import type { OperationId } from '../generated/operations.ts';
-import { compare, multiply, add as sum } from './decimal.ts';
-import type { Fixture, FixtureKey, FixturePlan } from './fixture.ts';
+// Which call makes the sandbox answer each named error example of the documents (400 and 422),
+// worked out from a fixture: the contract suite sends each one through its sandbox target, and
+// the sandbox tests check the answer is the example. A recipe belongs to an example's name and
+// serves every operation that documents that name, starting from the operation's own request
+// example; an example the state cannot produce has no recipe (the tests name each, and why).
+// Every recipe is a refusal, so replaying one changes nothing.
+import type { JsonRecord } from '../model/json.ts';
+import { add, compare, multiply } from './decimal.ts';
+import { type OperationDocument, projectDocuments, type SandboxDocuments } from './document.ts';
+import {
+  credentialKey,
+  type Fixture,
+  type FixtureKey,
+  type FixtureMarket,
+  type FixturePlan,
+} from './fixture.ts';
 
 export interface Recipe {
-  operationId: OperationId;
+  operationId: string;
   /** The named example the answer is. */
   example: string;
   /** Body fields beside request and nonce. */
@@ -16,80 +25,321 @@ export interface Recipe {
   key: FixtureKey;
 }
 
-const unknownPlan = '00000000-0000-4000-8000-000000000000';
+/** What a recipe starts from. */
+interface Kitchen {
+  operation: OperationDocument;
+  fixture: Fixture;
+  /** The printed key (a partner key: it may call every operation). */
+  key: FixtureKey;
+  /** The operation's first request example that has `field` (any, without one), without request and nonce. */
+  start(field?: string): Record<string, unknown> | undefined;
+}
 
-/** The recipes the fixture allows, for its keys with partner access. */
-export function exampleRecipes(fixture: Fixture): Recipe[] {
-  const partnerKeys = fixture.keys.filter((key) => key.partner === true && key.enabled !== false);
-  const key = partnerKeys.find((candidate) => candidate.multipleInvestments !== false);
-  if (!key) return [];
-  const account = fixture.accounts.find((candidate) => candidate.id === key.account);
-  const balance = (ticker: string) => account?.mainBalances?.[ticker] ?? '0';
-  const recipes: Recipe[] = [];
-  const add = (example: string, fields: Record<string, unknown>, signer: FixtureKey = key) =>
-    recipes.push({ operationId: 'createFixedInvestment', example, fields, key: signer });
-  const open = (plan: FixturePlan) =>
-    plan.status === 'active' && !plan.specialOffer && plan.decimals === undefined;
-  const plain = fixture.plans.find(
+/** A recipe's call: the body fields, and the key when not the printed one. */
+type Dish = { fields: Record<string, unknown>; key?: FixtureKey } | undefined;
+
+const unknownPlan = '00000000-0000-4000-8000-000000000000';
+const unknownOrderId = 1;
+/** A market name no fixture uses (well-formed, so that it passes the schema). */
+const unknownMarket = (fixture: Fixture) => {
+  let name = 'NOPE_USDT';
+  while (fixture.markets.some((market) => market.name === name)) name = `X${name}`;
+  return name;
+};
+const unknownTicker = (fixture: Fixture) => {
+  let ticker = 'NOSUCHCOIN';
+  while (ticker in fixture.assets) ticker = `X${ticker}`;
+  return ticker;
+};
+/** An amount no account of a fixture holds. */
+const tooMuch = '1000000000000';
+
+const marketOf = (fixture: Fixture, name: unknown): FixtureMarket | undefined =>
+  fixture.markets.find((market) => market.name === name);
+/** One unit of the last decimal place `precision` allows. */
+const unit = (precision: string) =>
+  Number(precision) === 0 ? '1' : `0.${'0'.repeat(Number(precision) - 1)}1`;
+
+/** An enabled key whose account holds an open spot order with a clientOrderId: the order and the key. */
+function orderWithClientId(fixture: Fixture) {
+  for (const key of fixture.keys) {
+    if (key.enabled === false) continue;
+    const account = fixture.accounts.find((candidate) => candidate.id === key.account);
+    const order = account?.openOrders?.find(
+      (candidate) =>
+        candidate.clientOrderId && (candidate.kind ?? 'spot') === 'spot' && candidate.type !== 'stop market',
+    );
+    if (order && marketOf(fixture, order.market)) return { key, order };
+  }
+  return undefined;
+}
+
+/**
+ * The order recipes sell: a sell's amount is in the base asset whatever the order type. Without
+ * the example's clientOrderId: once the example itself was accepted (a contract run sends both to
+ * one sandbox), that id is used, and its refusal would come first.
+ */
+function sell(
+  kitchen: Kitchen,
+  change: (market: FixtureMarket) => Record<string, unknown> | undefined,
+): Dish {
+  const start = kitchen.start('side');
+  const market = marketOf(kitchen.fixture, start?.market);
+  if (!start || !market) return undefined;
+  const fields = change(market);
+  const { clientOrderId: _, ...rest } = start;
+  return fields && { fields: { ...rest, side: 'sell', ...fields } };
+}
+
+// --- invest -------------------------------------------------------------------------------
+
+const investable = (plan: FixturePlan) =>
+  plan.status === 'active' && !plan.specialOffer && plan.decimals === undefined;
+const balanceOf = (kitchen: Kitchen, ticker: string) =>
+  kitchen.fixture.accounts.find((account) => account.id === kitchen.key.account)?.mainBalances?.[ticker] ??
+  '0';
+/** A plan without limits of its own that the key can afford the minimum of. */
+function plainPlan(kitchen: Kitchen) {
+  return kitchen.fixture.plans.find(
     (plan) =>
-      open(plan) &&
+      investable(plan) &&
       plan.available === undefined &&
       plan.interestFunds === undefined &&
-      compare(balance(plan.currency), plan.minAmount) >= 0,
+      compare(balanceOf(kitchen, plan.currency), plan.minAmount) >= 0,
   );
-  add('unknownPlan', { planId: unknownPlan, amount: '10' });
-  const byStatus: [FixturePlan['status'], string][] = [
-    ['paused', 'planPaused'],
-    ['inactive', 'planInactive'],
-    ['disabled', 'planDisabled'],
-    ['no-coins-left', 'noCoinsLeft'],
-  ];
-  for (const [status, example] of byStatus) {
-    const plan = fixture.plans.find((candidate) => candidate.status === status);
-    if (plan) add(example, { planId: plan.id, amount: plan.minAmount });
-  }
-  const special = fixture.plans.find((plan) => plan.status === 'active' && plan.specialOffer);
-  if (special) add('specialOffer', { planId: special.id, amount: special.minAmount });
-  const precise = fixture.plans.find((plan) => plan.status === 'active' && plan.decimals !== undefined);
-  if (precise?.decimals !== undefined) {
-    add('tooManyDecimals', {
-      planId: precise.id,
-      amount: `${precise.minAmount.split('.')[0]}.${'1'.repeat(precise.decimals + 1)}`,
-    });
-  }
-  const limited = fixture.plans.find((plan) => open(plan) && plan.available !== undefined);
-  if (limited?.available !== undefined) {
-    add('amountExceedsPlan', { planId: limited.id, amount: `${limited.available}1` });
-  }
-  const funded = fixture.plans.find((plan) => open(plan) && plan.interestFunds !== undefined);
-  if (funded?.interestFunds !== undefined && funded.interestRate !== undefined) {
+}
+const invest = (planId: string, amount: string): Dish => ({ fields: { planId, amount } });
+const planWithStatus = (status: FixturePlan['status']) => (kitchen: Kitchen) => {
+  const plan = kitchen.fixture.plans.find((candidate) => candidate.status === status);
+  return plan && invest(plan.id, plan.minAmount);
+};
+
+// --- the recipes, by example name -----------------------------------------------------------
+
+const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
+  // Invest: a plan of each state, and amounts against each of its limits.
+  unknownPlan: () => invest(unknownPlan, '10'),
+  planPaused: planWithStatus('paused'),
+  planInactive: planWithStatus('inactive'),
+  planDisabled: planWithStatus('disabled'),
+  noCoinsLeft: planWithStatus('no-coins-left'),
+  specialOffer: ({ fixture }) => {
+    const plan = fixture.plans.find((candidate) => candidate.status === 'active' && candidate.specialOffer);
+    return plan && invest(plan.id, plan.minAmount);
+  },
+  tooManyDecimals: ({ fixture }) => {
+    const plan = fixture.plans.find(
+      (candidate) => candidate.status === 'active' && candidate.decimals !== undefined,
+    );
+    return plan?.decimals === undefined
+      ? undefined
+      : invest(plan.id, `${plan.minAmount.split('.')[0]}.${'1'.repeat(plan.decimals + 1)}`);
+  },
+  amountExceedsPlan: ({ fixture }) => {
+    const plan = fixture.plans.find(
+      (candidate) => investable(candidate) && candidate.available !== undefined,
+    );
+    return plan?.available === undefined ? undefined : invest(plan.id, `${plan.available}1`);
+  },
+  notEnoughForInterest: (kitchen) => {
+    const plan = kitchen.fixture.plans.find(
+      (candidate) => investable(candidate) && candidate.interestFunds !== undefined,
+    );
+    if (plan?.interestFunds === undefined || plan.interestRate === undefined) return undefined;
     // The smallest amount the plan takes whose interest is more than the plan can pay.
-    let amount = funded.minAmount;
-    while (compare(multiply(amount, funded.interestRate), funded.interestFunds) <= 0) {
+    let amount = plan.minAmount;
+    while (compare(multiply(amount, plan.interestRate), plan.interestFunds) <= 0)
       amount = multiply(amount, '2');
+    const affordable =
+      compare(amount, plan.maxAmount) <= 0 && compare(amount, balanceOf(kitchen, plan.currency)) <= 0;
+    return affordable ? invest(plan.id, amount) : undefined;
+  },
+  amountTooSmall: (kitchen) => {
+    const plan = plainPlan(kitchen);
+    return plan && invest(plan.id, '0.0000001');
+  },
+  amountAboveMaximum: (kitchen) => {
+    const plan = plainPlan(kitchen);
+    return plan && invest(plan.id, `${plan.maxAmount}1`);
+  },
+  amountNotANumber: (kitchen) => {
+    const plan = plainPlan(kitchen);
+    return plan && invest(plan.id, 'ten');
+  },
+  investmentExists: ({ fixture }) => {
+    // A key that may hold one investment per plan, and already holds one.
+    for (const key of fixture.keys.filter(
+      (candidate) => candidate.partner && candidate.multipleInvestments === false,
+    )) {
+      const held = fixture.accounts.find((account) => account.id === key.account)?.history?.[0];
+      const plan = fixture.plans.find((candidate) => candidate.id === held?.planId);
+      if (plan && investable(plan)) return { ...invest(plan.id, plan.minAmount), key } as Dish;
     }
-    if (compare(amount, funded.maxAmount) <= 0 && compare(amount, balance(funded.currency)) <= 0) {
-      add('notEnoughForInterest', { planId: funded.id, amount });
+    return undefined;
+  },
+
+  // Invest and orders share these names; the request's own fields tell which one it is.
+  amountBelowMinimum: (kitchen) => {
+    if (kitchen.start('planId')) {
+      const plan = plainPlan(kitchen);
+      return plan && compare(plan.minAmount, '1') > 0 ? invest(plan.id, '1') : undefined;
+    }
+    return sell(kitchen, (market) =>
+      compare(unit(market.stockPrec), market.minAmount) < 0 ? { amount: unit(market.stockPrec) } : undefined,
+    );
+  },
+  notEnoughBalance: (kitchen) => {
+    if (kitchen.start('planId')) {
+      const plan = plainPlan(kitchen);
+      const more = plan && add(balanceOf(kitchen, plan.currency), '1');
+      return plan && more && compare(more, plan.maxAmount) <= 0 ? invest(plan.id, more) : undefined;
+    }
+    if (kitchen.start('side')) return sell(kitchen, () => ({ amount: tooMuch }));
+    // A change of an order: an open one of the fixture's, grown past any balance.
+    const found = orderWithClientId(kitchen.fixture);
+    return (
+      found && {
+        fields: { market: found.order.market, clientOrderId: found.order.clientOrderId, amount: tooMuch },
+        key: found.key,
+      }
+    );
+  },
+
+  // Orders and their market.
+  marketNotAvailable: (kitchen) => {
+    const start = kitchen.start('market');
+    return start && { fields: { ...start, market: unknownMarket(kitchen.fixture) } };
+  },
+  clientOrderIdUsed: (kitchen) => {
+    const found = orderWithClientId(kitchen.fixture);
+    const start = kitchen.start('side');
+    return (
+      found && start && { fields: { ...start, clientOrderId: found.order.clientOrderId }, key: found.key }
+    );
+  },
+  amountOffStep: (kitchen) => sell(kitchen, (market) => ({ amount: `${unit(market.stockPrec)}1` })),
+  amountNotPositive: (kitchen) => sell(kitchen, () => ({ amount: '0' })),
+  priceNotPositive: (kitchen) => sell(kitchen, () => ({ price: '0' })),
+  priceBelowMinimum: (kitchen) =>
+    sell(kitchen, (market) => ({ price: add(market.price, `${unit(market.moneyPrec)}1`) })),
+  totalBelowMinimum: (kitchen) =>
+    sell(kitchen, (market) => {
+      const price = market.tickSize || unit(market.moneyPrec);
+      return compare(multiply(market.minAmount, price), market.minTotal) < 0
+        ? { amount: market.minAmount, price }
+        : undefined;
+    }),
+  iocWithPostOnly: (kitchen) => {
+    const start = kitchen.start('side');
+    return start && { fields: { ...start, ioc: true, postOnly: true } };
+  },
+  orderNotFound: (kitchen) => {
+    const start = kitchen.start('market');
+    if (!start) return undefined;
+    const { clientOrderId: _, ...rest } = start;
+    return { fields: { ...rest, orderId: unknownOrderId } };
+  },
+
+  // Reads and the kill switch.
+  unknownTicker: ({ fixture }) => ({ fields: { ticker: unknownTicker(fixture) } }),
+  // The main balance calls only a ticker of the wrong type invalid (an unknown one is "0"); the
+  // collateral summary an unknown one too: the wrong type serves both.
+  invalidTicker: () => ({ fields: { ticker: 5 } }),
+  timeoutTooShort: (kitchen) => {
+    const start = kitchen.start('timeout');
+    return start && { fields: { ...start, timeout: '1' } };
+  },
+  tooManyOrders: (kitchen) => {
+    const start = kitchen.start('orders');
+    const [first] = (start?.orders as unknown[] | undefined) ?? [];
+    const { max } = kitchen.operation.itemBounds('orders');
+    return first && Number.isFinite(max)
+      ? { fields: { orders: Array.from({ length: max + 1 }, () => first) } }
+      : undefined;
+  },
+  // The flex investment history.
+  invalidPlan: () => ({ fields: { plan: unknownPlan } }),
+  invalidInvestment: () => ({ fields: { investment: 'no-such-investment' } }),
+  invalidTransaction: () => ({ fields: { transaction: 'no-such-transaction' } }),
+  invalidDate: () => ({ fields: { dateFrom: -5 } }),
+  invalidDateTo: () => ({ fields: { dateTo: -5 } }),
+  actionTypesNotArray: () => ({ fields: { actionTypes: 1 } }),
+  invalidActionType: () => ({ fields: { actionTypes: [9] } }),
+
+  // Bodies that break the request schema: refused before any state is read (a validating proxy
+  // in front refuses them first; the sandbox's own tests send them).
+  missingFields: ({ operation }) => {
+    // Only where the example names exactly the fields the schema requires.
+    const named = Object.keys((operation.example('missingFields').value as { errors?: object }).errors ?? {});
+    const required = operation.requiredFields().filter((field) => field !== 'request' && field !== 'nonce');
+    return named.sort().join() === required.sort().join() ? { fields: {} } : undefined;
+  },
+  orderIdMissing: () => ({ fields: {} }),
+  ordersMissing: () => ({ fields: {} }),
+  ordersNotArray: () => ({ fields: { orders: 'all of them' } }),
+  sideInvalid: (kitchen) => {
+    const start = kitchen.start('side');
+    return start && { fields: { ...start, side: 'hold' } };
+  },
+  amountNotNumeric: (kitchen) => {
+    const start = kitchen.start('amount');
+    return start && { fields: { ...start, amount: 'ten' } };
+  },
+  priceNotNumeric: (kitchen) => {
+    const start = kitchen.start('price');
+    return start && { fields: { ...start, price: 'ten' } };
+  },
+  marketEmpty: (kitchen) => {
+    const start = kitchen.start('market');
+    return start && { fields: { ...start, market: '' } };
+  },
+  invalidMarket: (kitchen) => {
+    const start = kitchen.start('market');
+    return start && { fields: { ...start, market: 'btc-usdt' } };
+  },
+  clientOrderIdNotString: (kitchen) => {
+    const start = kitchen.start('side');
+    return start && { fields: { ...start, clientOrderId: 7 } };
+  },
+  clientOrderIdInvalid: (kitchen) => {
+    const start = kitchen.start('side');
+    return start && { fields: { ...start, clientOrderId: 'not valid!' } };
+  },
+  orderIdNotInteger: (kitchen) => {
+    const start = kitchen.start('orderId');
+    return start && { fields: { ...start, orderId: String(start.orderId) } };
+  },
+  tickerNotString: () => ({ fields: { ticker: 5 } }),
+  typeNotArray: () => ({ fields: { type: 'spot' } }),
+  pageNotInteger: () => ({ fields: { limit: '1', offset: '0' } }),
+  pageTooLarge: () => ({ fields: { limit: 1_000_000_000, offset: 1_000_000_000 } }),
+};
+
+/** A request example's caller fields: without request, nonce and nonceWindow. */
+function callerFields(value: JsonRecord): Record<string, unknown> {
+  const { request: _, nonce: __, nonceWindow: ___, ...fields } = value;
+  return structuredClone(fields);
+}
+
+/** The recipes a fixture allows, for every 400 and 422 example of the documents. */
+export function exampleRecipes(fixture: Fixture, documents: SandboxDocuments = projectDocuments()): Recipe[] {
+  const key = credentialKey(fixture);
+  const found: Recipe[] = [];
+  for (const operation of documents.operations.values()) {
+    const examples = operation.requestExamples().map((example) => callerFields(example.value));
+    const kitchen: Kitchen = {
+      operation,
+      fixture,
+      key,
+      start: (field) =>
+        examples.find((example) => field === undefined || field in example) ?? (field ? undefined : {}),
+    };
+    for (const { name, status } of operation.errorExamples()) {
+      if (status !== 400 && status !== 422) continue;
+      const dish = recipes[name]?.(kitchen);
+      if (dish)
+        found.push({ operationId: operation.id, example: name, fields: dish.fields, key: dish.key ?? key });
     }
   }
-  if (plain) {
-    add('amountTooSmall', { planId: plain.id, amount: '0.0000001' });
-    if (compare(plain.minAmount, '1') > 0) add('amountBelowMinimum', { planId: plain.id, amount: '1' });
-    add('amountAboveMaximum', { planId: plain.id, amount: `${plain.maxAmount}1` });
-    const more = sum(balance(plain.currency), '1');
-    if (compare(more, plain.maxAmount) <= 0) add('notEnoughBalance', { planId: plain.id, amount: more });
-  }
-  // A key that may hold one investment per plan, and already holds one.
-  for (const single of partnerKeys.filter((candidate) => candidate.multipleInvestments === false)) {
-    const held = fixture.accounts.find((candidate) => candidate.id === single.account)?.history?.[0];
-    const plan = fixture.plans.find((candidate) => candidate.id === held?.planId);
-    if (plan && open(plan)) {
-      add('investmentExists', { planId: plan.id, amount: plan.minAmount }, single);
-      break;
-    }
-  }
-  // The amount is a decimal string by the document's schema; a non-number reaches only the
-  // sandbox's own validation (a proxy in front refuses it first).
-  if (plain) add('amountNotANumber', { planId: plain.id, amount: 'ten' });
-  return recipes;
+  return found;
 }

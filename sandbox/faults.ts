@@ -68,11 +68,11 @@ export class Faults {
     this.#random = prng(options.seed ?? 1);
   }
 
-  applies(operationId: OperationId): boolean {
-    return !this.options.operations || this.options.operations.includes(operationId);
+  applies(operationId: string): boolean {
+    return !this.options.operations || (this.options.operations as readonly string[]).includes(operationId);
   }
 
-  delayMs(operationId: OperationId): number {
+  delayMs(operationId: string): number {
     const delay = this.applies(operationId) ? (this.options.delayMs ?? 0) : 0;
     if (delay > 0) this.injected.delayed++;
     return delay;
@@ -89,7 +89,7 @@ export class Faults {
   }
 
   /** Decides, in arrival order, what happens to one matching request. */
-  decide(operationId: OperationId): FaultDecision {
+  decide(operationId: string): FaultDecision {
     if (!this.applies(operationId)) return 'none';
     if (this.#fires(this.#drop)) {
       this.injected.dropped++;

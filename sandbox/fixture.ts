@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../generated/operations.ts';
 import { createSchemaValidator } from '../model/document.ts';
-import type { CollateralItem, HistoryRecord, OrderKind } from './api-types.ts';
-import { compare } from './decimal.ts';
-import { schemaEnum } from './document.ts';
+import type { CollateralItem, HistoryRecord, OrderKind, OrderSide } from './api-types.ts';
+import { compare, decimalPlaces, isZero } from './decimal.ts';
+import { projectDocuments } from './document.ts';
 
 export interface FixturePlan {
   id: string;
@@ -27,22 +27,77 @@ export interface FixturePlan {
   description?: string;
 }
 
+/**
+ * A market as `GET /api/v4/public/markets` lists it, plus the price the sandbox fills at.
+ * Fields with a default may be left out.
+ */
+export interface FixtureMarket {
+  name: string;
+  stock: string;
+  money: string;
+  stockPrec: string;
+  moneyPrec: string;
+  feePrec: string;
+  makerFee: string;
+  takerFee: string;
+  minAmount: string;
+  minTotal: string;
+  /** `"0"`: no limit. */
+  maxTotal: string;
+  type: 'spot' | 'futures' | 'tradfiFutures';
+  /** Default true; false: not listed, and orders are refused as on a market that is not available. */
+  tradesEnabled?: boolean;
+  /** Default false. */
+  isCollateral?: boolean;
+  /** Default false. */
+  isTradFiFutures?: boolean;
+  /** Unix seconds of an announced delisting (default null): from then on the market stops trading. */
+  delistedAt?: number | null;
+  /** The price step (default ""; none). */
+  tickSize?: string;
+  /** The amount step (default ""; none). */
+  stepSize?: string;
+  /** The price market orders fill at and limit orders are matched against; tests move it. */
+  price: string;
+}
+
+export type OrderType = 'limit' | 'stop limit' | 'stop market';
+
+/** An open order present from the start. */
 export interface FixtureOrder {
-  id: string;
+  orderId: number;
   market: string;
-  type: OrderKind;
-  side?: 'buy' | 'sell';
-  positionSide?: 'long' | 'short';
-  amount?: string;
+  side: OrderSide;
+  /** Default limit. */
+  type?: OrderType;
+  /** Default spot; margin and futures orders hold collateral, not the trade balance. */
+  kind?: OrderKind;
+  /** In the base asset; for a stop-market buy, the quote to spend. */
+  amount: string;
+  /** The limit price (limit and stop-limit orders). */
   price?: string;
+  /** The activation price (stop orders). */
+  activation_price?: string;
+  clientOrderId?: string;
+  /** The position side of a futures order of a perpetual market. */
+  positionSide?: 'long' | 'short';
+  /** Creation time, Unix seconds (default: the sandbox's start). */
+  timestamp?: number;
 }
 
 export interface FixtureAccount {
   id: string;
   mainBalances?: Record<string, string>;
+  /** What the trade account has available by ticker; the open spot orders hold their funds on top. */
+  tradeBalances?: Record<string, string>;
   collateralBalances?: CollateralItem[];
   openOrders?: FixtureOrder[];
   history?: HistoryRecord[];
+  /**
+   * Whether cancelled orders are kept in the order history (default true). Observed upstream:
+   * the operator keeps none for B2B partner accounts unless its support turns it on.
+   */
+  recordCancelledOrders?: boolean;
 }
 
 export interface FixtureKey {
@@ -57,12 +112,14 @@ export interface FixtureKey {
   description?: string;
 }
 
+/** An asset as `GET /api/v4/public/assets` lists it (any of the document's fields). */
+export type FixtureAsset = Record<string, unknown>;
+
 export interface Fixture {
   credentials?: string;
-  assets: string[];
-  markets: string[];
-  /** The markets of `markets` that are perpetual futures (where positionSide applies). */
-  perpetualMarkets?: string[];
+  /** Known assets by ticker, each as the public asset list gives it. */
+  assets: Record<string, FixtureAsset>;
+  markets: FixtureMarket[];
   plans: FixturePlan[];
   accounts: FixtureAccount[];
   keys: FixtureKey[];
@@ -73,6 +130,55 @@ const schemaPath = fileURLToPath(new URL('./fixture.schema.json', import.meta.ur
 
 let validateFixture: ReturnType<ReturnType<typeof createSchemaValidator>['compile']> | undefined;
 
+/** The checks of the markets and of the open orders on them; problems are added to `problems`. */
+function checkMarkets(fixture: Fixture, problems: string[]) {
+  const markets = new Map(fixture.markets.map((market) => [market.name, market]));
+  for (const market of fixture.markets) {
+    for (const ticker of [market.stock, market.money]) {
+      if (!(ticker in fixture.assets)) problems.push(`market ${market.name}: unknown asset ${ticker}`);
+    }
+    if (isZero(market.price)) problems.push(`market ${market.name}: price must be above 0`);
+    for (const step of ['tickSize', 'stepSize'] as const) {
+      if (market[step] && isZero(market[step] as string))
+        problems.push(`market ${market.name}: ${step} is 0`);
+    }
+  }
+  const orderIds = new Set<number>();
+  for (const account of fixture.accounts) {
+    const clientOrderIds = new Set<string>();
+    for (const order of account.openOrders ?? []) {
+      const where = `account ${account.id} order ${order.orderId}`;
+      if (orderIds.has(order.orderId)) problems.push(`duplicate orderId ${order.orderId}`);
+      orderIds.add(order.orderId);
+      if (order.clientOrderId) {
+        if (clientOrderIds.has(order.clientOrderId)) problems.push(`${where}: clientOrderId used twice`);
+        clientOrderIds.add(order.clientOrderId);
+      }
+      const market = markets.get(order.market);
+      if (!market) {
+        problems.push(`${where}: unknown market ${order.market}`);
+        continue;
+      }
+      const kind = order.kind ?? 'spot';
+      if ((kind === 'futures') !== (market.type !== 'spot')) {
+        problems.push(`${where}: a ${kind} order on a ${market.type} market`);
+      }
+      if (order.positionSide && kind !== 'futures')
+        problems.push(`${where}: positionSide on a ${kind} order`);
+      const type = order.type ?? 'limit';
+      if (type !== 'stop market' && order.price === undefined)
+        problems.push(`${where}: a ${type} order needs a price`);
+      if (type !== 'limit' && order.activation_price === undefined) {
+        problems.push(`${where}: a ${type} order needs an activation_price`);
+      }
+      const quoteSized = type === 'stop market' && order.side === 'buy';
+      if (decimalPlaces(order.amount) > Number(quoteSized ? market.moneyPrec : market.stockPrec)) {
+        problems.push(`${where}: amount has more decimals than the market allows`);
+      }
+    }
+  }
+}
+
 /** Checks a fixture's shape and its cross references; throws with every problem found. */
 export function checkFixture(value: unknown): Fixture {
   validateFixture ??= createSchemaValidator().compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
@@ -82,9 +188,9 @@ export function checkFixture(value: unknown): Fixture {
   }
   const fixture = value as Fixture;
   const problems: string[] = [];
-  const assets = new Set(fixture.assets);
+  const assets = new Set(Object.keys(fixture.assets));
   const accounts = new Set(fixture.accounts.map((account) => account.id));
-  const actionTypes = schemaEnum('private-v4', 'ActionType');
+  const actionTypes = projectDocuments().schemaEnum('private-v4', 'ActionType');
   const unique = (what: string, ids: string[]) => {
     const seen = new Set<string>();
     for (const id of ids) {
@@ -95,6 +201,10 @@ export function checkFixture(value: unknown): Fixture {
   unique(
     'plan',
     fixture.plans.map((plan) => plan.id),
+  );
+  unique(
+    'market',
+    fixture.markets.map((market) => market.name),
   );
   unique(
     'account',
@@ -108,20 +218,17 @@ export function checkFixture(value: unknown): Fixture {
     if (!assets.has(plan.currency)) problems.push(`plan ${plan.id}: unknown currency ${plan.currency}`);
     if (compare(plan.minAmount, plan.maxAmount) > 0) problems.push(`plan ${plan.id}: minAmount > maxAmount`);
   }
-  for (const market of fixture.perpetualMarkets ?? []) {
-    if (!fixture.markets.includes(market)) problems.push(`perpetual market ${market} is not in markets`);
-  }
+  checkMarkets(fixture, problems);
   for (const account of fixture.accounts) {
-    for (const ticker of Object.keys(account.mainBalances ?? {})) {
+    for (const ticker of [
+      ...Object.keys(account.mainBalances ?? {}),
+      ...Object.keys(account.tradeBalances ?? {}),
+    ]) {
       if (!assets.has(ticker)) problems.push(`account ${account.id}: unknown asset ${ticker}`);
     }
     for (const item of account.collateralBalances ?? []) {
       if (!assets.has(item.asset)) problems.push(`account ${account.id}: unknown asset ${item.asset}`);
     }
-    unique(
-      `order of ${account.id}`,
-      (account.openOrders ?? []).map((order) => order.id),
-    );
     for (const row of account.history ?? []) {
       if (!actionTypes.includes(row.actionType)) {
         problems.push(`account ${account.id}: history actionType ${row.actionType} is not in the document`);

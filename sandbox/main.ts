@@ -65,13 +65,17 @@ if (isDefaultFixture) {
   );
 }
 lines.push(
-  `# Markets: ${fixture.markets.join(' ')}`,
-  `# Assets: ${fixture.assets.join(' ')}`,
+  '# Markets (name: what it trades, at the price the sandbox fills at):',
+  ...fixture.markets.map(
+    (market) =>
+      `#   ${market.name}: ${market.stock} for ${market.money} at ${market.price}${market.tradesEnabled === false ? ', not trading' : ''}`,
+  ),
+  `# Assets: ${Object.keys(fixture.assets).join(' ')}`,
   '# Plans (id: what investing in it gives):',
   ...fixture.plans.map((plan) => `#   ${plan.id}: ${plan.description ?? `${plan.currency}, ${plan.status}`}`),
   '# For the contract suite against this sandbox as a URL target (npm run contract -- --target "$TXC_BASE_URL"):',
   ...(firstActivePlan ? [`${contractVariables.planId}=${firstActivePlan.id}`] : []),
-  ...(fixture.markets[0] ? [`${contractVariables.market}=${fixture.markets[0]}`] : []),
+  ...(fixture.markets[0] ? [`${contractVariables.market}=${fixture.markets[0].name}`] : []),
   ...(firstActivePlan ? [`${contractVariables.ticker}=${firstActivePlan.currency}`] : []),
   startedLine,
 );

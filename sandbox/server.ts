@@ -1,19 +1,24 @@
-// The sandbox server: node:http on 127.0.0.1, the six operations of the documents with state,
-// signature checks, rate limits, request validation, optional response validation (strict)
-// and fault injection.
+// The sandbox server: node:http on 127.0.0.1, every operation of the documents. Each call goes
+// through one pipeline (route, signature, rate limit, nonce, key and partner access, request
+// validation); then the operation's state transition (transitions.ts) carries it out, or, for an
+// operation without one, its document's first named success example answers it. Optional
+// response validation (strict) and fault injection.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nonceWindowSeconds, type OperationId, operations } from '../generated/operations.ts';
+import type { DocumentModel } from '../model/model.ts';
 import type { Answer } from './answer.ts';
 import { authenticate, NonceTracker } from './auth.ts';
+import type { CallContext } from './context.ts';
 import { answerCors } from './cors.ts';
-import { privateErrorValidator, responseExample, responseShape } from './document.ts';
+import { type OperationDocument, sandboxDocuments } from './document.ts';
 import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
+import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
-import * as handlers from './handlers.ts';
+import { seconds } from './orders.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 import { SandboxState } from './state.ts';
+import { transitionOf } from './transitions.ts';
 import { validateRequest } from './validation.ts';
 
 export interface SandboxOptions {
@@ -21,6 +26,11 @@ export interface SandboxOptions {
   port?: number;
   /** A fixture object or the path of a fixture file; default sandbox/fixture.json. */
   fixture?: Fixture | string;
+  /**
+   * The documents to serve: a project root (its redocly.yaml names them) or a document model;
+   * default this project's. Every operation they hold is answered.
+   */
+  documents?: string | DocumentModel;
   faults?: FaultOptions;
   /** Validate every answer against the document; an answer that does not match becomes a 500. */
   strict?: boolean;
@@ -38,7 +48,7 @@ export interface SandboxOptions {
 }
 
 export interface ResponseViolation {
-  operationId: OperationId;
+  operationId: string;
   status: number;
   problems: string[];
 }
@@ -46,31 +56,31 @@ export interface ResponseViolation {
 export interface Sandbox {
   url: string;
   port: number;
-  state: SandboxState;
+  /** The exchange's state (a new object after `reset`). */
+  readonly state: SandboxState;
   /** The current fault injector, with counts of what it injected. */
   readonly faults: Faults;
   /** Replaces the fault options (undefined: none). */
   setFaults(options?: FaultOptions): void;
+  /**
+   * Moves a market's price, at the sandbox's clock: stop orders it reaches activate and resting
+   * limit orders it moves through fill (after what the clock has reached, see `settle`).
+   */
+  setPrice(market: string, price: string): void;
+  /**
+   * Applies what the sandbox's clock has reached: kill-switch timers that ran out, delistings.
+   * Every call does this first; a test that moves a fake clock and reads `state` calls it.
+   */
+  settle(): void;
+  /**
+   * Puts the exchange back to the fixture's state at the sandbox's clock: balances, orders, deals,
+   * histories, kill switches and prices. Nonces and rate limits stay: they belong to the clients
+   * that already called, whose next nonce must still be new.
+   */
+  reset(): void;
   /** Answers that did not match the document (strict mode). */
   violations: ResponseViolation[];
   close(): Promise<void>;
-}
-
-type Handler = (context: handlers.HandlerContext, body: never) => Answer;
-
-const privateHandlers: Partial<Record<OperationId, Handler>> = {
-  getMainBalance: handlers.getMainBalance,
-  listFlexInvestmentHistory: handlers.listFlexInvestmentHistory,
-  createFixedInvestment: handlers.createFixedInvestment,
-  getCollateralBalanceSummary: handlers.getCollateralBalanceSummary,
-  cancelAllOrders: handlers.cancelAllOrders,
-};
-
-const operationIds = Object.keys(operations) as OperationId[];
-for (const operationId of operationIds) {
-  if (operations[operationId].auth === 'signed' && !privateHandlers[operationId]) {
-    throw new Error(`the sandbox does not implement ${operationId}`);
-  }
 }
 
 const maxBodyBytes = 1024 * 1024;
@@ -100,23 +110,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : options.fixture
         ? checkFixture(options.fixture)
         : loadFixture();
-  const state = new SandboxState(fixture);
+  const documents = sandboxDocuments(options.documents);
   const clock = options.clock ?? Date.now;
+  let state = new SandboxState(fixture, seconds(clock()));
   const limiter = new SlidingWindowLimiter();
-  const nonces = new NonceTracker(options.nonceWindowMs ?? nonceWindowSeconds * 1000);
+  const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
   let faults = new Faults(options.faults);
-
-  function route(method: string, path: string): OperationId | 'wrong-method' | undefined {
-    let found: OperationId | 'wrong-method' | undefined;
-    for (const operationId of operationIds) {
-      const facts = operations[operationId];
-      if (facts.path !== path) continue;
-      if (facts.method.toUpperCase() === method) return operationId;
-      found = 'wrong-method';
-    }
-    return found;
-  }
 
   /**
    * The rate limit's refusal when the bucket is full. With `count`, a call with room is counted at
@@ -124,48 +124,68 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
    * that refused calls (a replayed nonce, a bad body) never use up a key's limit.
    */
   function rateLimited(
-    operationId: OperationId,
+    operation: OperationDocument,
     bucket: string,
     refusal: () => Answer,
     count: boolean,
   ): Answer | undefined {
-    const limit = operations[operationId].rateLimit;
-    const name = `${operationId} ${bucket}`;
+    const limit = operation.facts.rateLimit;
+    const name = `${operation.id} ${bucket}`;
     const verdict = count ? limiter.take(name, limit, clock()) : limiter.check(name, limit, clock());
     if (verdict.ok) return undefined;
     return { ...refusal(), headers: { 'retry-after': String(verdict.retryAfterSeconds) } };
   }
 
-  function handlePrivate(operationId: OperationId, request: IncomingMessage, raw: Buffer): Answer {
-    const authenticated = authenticate(operationId, request.headers, raw, state.keys);
+  /** The transition's answer, or for an operation without one, its document's success example. */
+  function carryOut(context: CallContext, body: unknown): Answer {
+    const transition = transitionOf(context.operation.id);
+    if (transition) return transition.run(context, body as never);
+    const example = context.operation.successExample();
+    if (!example) throw new Error(`${context.operation.id} has neither a transition nor a success example`);
+    return { status: example.status, body: example.value };
+  }
+
+  function handlePrivate(operation: OperationDocument, request: IncomingMessage, raw: Buffer): Answer {
+    const authenticated = authenticate(operation, request.headers, raw, state.keys);
     if ('status' in authenticated) return authenticated;
     const { key, body } = authenticated;
     const bucket = `key:${key.apiKey}`;
-    const limited = rateLimited(operationId, bucket, () => tooManyRequests(operationId), false);
+    const limited = rateLimited(operation, bucket, () => tooManyRequests(operation), false);
     if (limited) return limited;
     // The nonce is checked here, but used up only once the call has been carried out (below):
     // a call refused for any reason (key, permission, body, business rule) leaves the key's
     // nonce where it was. Nothing awaits in between, so no other call can slip in.
     const now = clock();
-    const staleNonce = nonces.check(operationId, key, body, now);
+    settle(state, now);
+    const staleNonce = nonces.check(operation, key, body, now);
     if (staleNonce) return staleNonce;
-    if (key.enabled === false || (key.operations && !key.operations.includes(operationId))) {
-      return keyNotEnabled(operationId);
+    if (key.enabled === false || (key.operations && !key.operations.includes(operation.id))) {
+      return keyNotEnabled(operation);
     }
-    if (operations[operationId].partnerOnly && key.partner !== true) return noPermission(operationId);
-    const invalid = validateRequest(operationId, body);
+    if (operation.facts.partnerOnly && key.partner !== true) return noPermission(operation);
+    const invalid = validateRequest(operation, body, transitionOf(operation.id)?.items);
     if (invalid) return invalid;
-    const handler = privateHandlers[operationId] as Handler;
-    const answer = handler({ state, accountId: key.account, key, now }, body as never);
+    const answer = carryOut({ state, operation, key, now }, body);
     if (answer.status >= 200 && answer.status < 300) {
-      nonces.record(operationId, key, body, now);
-      limiter.record(`${operationId} ${bucket}`, now);
+      nonces.record(operation, key, body, now);
+      limiter.record(`${operation.id} ${bucket}`, now);
     }
     return answer;
   }
 
-  function checkReply(operationId: OperationId, reply: Answer): string[] {
-    const shape = responseShape(operationId, reply.status);
+  function handlePublic(operation: OperationDocument, request: IncomingMessage): Answer {
+    const bucket = `address:${request.socket.remoteAddress ?? ''}`;
+    // The gateway's rate-limit answer has a body that is not JSON and whose text the
+    // document does not show (observed upstream): the sandbox sends none.
+    const limited = rateLimited(operation, bucket, () => ({ status: 429, body: undefined }), true);
+    if (limited) return limited;
+    const now = clock();
+    settle(state, now);
+    return carryOut({ state, operation, now }, undefined);
+  }
+
+  function checkReply(operation: OperationDocument, reply: Answer): string[] {
+    const shape = operation.responseShape(reply.status);
     if (shape.kind === 'json') {
       return shape.validate(reply.body)
         ? []
@@ -176,17 +196,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Observed upstream, not in every operation's document: a 400 for a payload that is not
     // canonical JSON (and the main balance's request validation). It must still be the
     // private error object.
-    if (operations[operationId].auth === 'signed' && reply.status === 400) {
-      const validate = privateErrorValidator();
+    if (operation.facts.auth === 'signed' && reply.status === 400) {
+      const validate = documents.componentValidator(operation.facts.api, 'PrivateError');
       return validate(reply.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
     }
-    return [`status ${reply.status} is not documented for ${operationId}`];
+    return [`status ${reply.status} is not documented for ${operation.id}`];
   }
 
-  function send(response: ServerResponse, operationId: OperationId | undefined, reply: Answer) {
+  function send(response: ServerResponse, operation: OperationDocument | undefined, reply: Answer) {
     let { status, body } = reply;
-    if (options.strict && operationId) {
-      const problems = checkReply(operationId, reply);
+    const operationId = operation?.id;
+    if (options.strict && operation && operationId) {
+      const problems = checkReply(operation, reply);
       if (problems.length > 0) {
         violations.push({ operationId, status, problems });
         const line = `sandbox: ${operationId} ${status} does not match the document: ${problems.join('; ')}`;
@@ -202,7 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
     const headers: Record<string, string> = { ...reply.headers };
-    if (operationId && operations[operationId].noCache) headers['cache-control'] = 'no-store';
+    if (operation?.facts.noCache) headers['cache-control'] = 'no-store';
     if (body === undefined) {
       response.writeHead(status, { ...headers, 'content-length': '0' }).end();
     } else {
@@ -231,10 +252,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(response, undefined, { status: 400 });
       return;
     }
-    const operationId = route(request.method ?? 'GET', pathname);
-    if (operationId === undefined || operationId === 'wrong-method') {
+    const operation = documents.route(request.method ?? 'GET', pathname);
+    if (operation === undefined || operation === 'wrong-method') {
       request.resume();
-      const status = operationId ? 405 : 404;
+      const status = operation ? 405 : 404;
       send(response, undefined, {
         status,
         body: { success: false, message: status === 404 ? 'Not found.' : 'Method not allowed.', params: [] },
@@ -242,40 +263,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     const active = faults;
-    const delay = active.delayMs(operationId);
+    const delay = active.delayMs(operation.id);
     if (delay > 0) await sleep(delay);
-    const decision = active.decide(operationId);
+    const decision = active.decide(operation.id);
     if (decision === 'drop-before') {
       request.socket.destroy();
       return;
     }
     if (decision === 'unavailable') {
       request.resume();
-      send(response, operationId, { status: 503 });
+      send(response, operation, { status: 503 });
       return;
     }
     const raw = await readBody(request);
     if (raw === 'hung-up') return;
     let reply: Answer;
-    if (raw === 'too-large') {
+    if (operation.facts.auth === 'none') {
+      // A public call takes no body: whatever was sent is not read.
+      reply = handlePublic(operation, request);
+    } else if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
-      reply = invalidPayload();
-    } else if (operations[operationId].auth === 'none') {
-      const bucket = `address:${request.socket.remoteAddress ?? ''}`;
-      // The gateway's rate-limit answer has a body that is not JSON and whose text the
-      // document does not show (observed upstream): the sandbox sends none.
-      reply = rateLimited(operationId, bucket, () => ({ status: 429, body: undefined }), true) ?? {
-        status: 200,
-        body: responseExample(operationId, 'pong').value,
-      };
+      reply = invalidPayload(operation);
     } else {
-      reply = handlePrivate(operationId, request, raw);
+      reply = handlePrivate(operation, request, raw);
     }
     if (decision === 'drop-after') {
       request.socket.destroy();
       return;
     }
-    send(response, operationId, reply);
+    send(response, operation, reply);
   }
 
   const server = createServer((request, response) => {
@@ -299,12 +315,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    state,
+    get state() {
+      return state;
+    },
     get faults() {
       return faults;
     },
     setFaults(next?: FaultOptions) {
       faults = new Faults(next);
+    },
+    setPrice(market: string, price: string) {
+      const now = clock();
+      settle(state, now);
+      movePrice(state, market, price, now);
+    },
+    settle() {
+      settle(state, clock());
+    },
+    reset() {
+      state = new SandboxState(fixture, seconds(clock()));
     },
     violations,
     close: () =>

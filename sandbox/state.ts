@@ -2,8 +2,9 @@
 // one request's handling, so concurrent requests cannot interleave between a check and a debit.
 import { randomUUID } from 'node:crypto';
 import type { CollateralItem, HistoryRecord } from './api-types.ts';
-import { isNegative, normalize, subtract } from './decimal.ts';
-import type { Fixture, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
+import { add, isNegative, normalize, subtract } from './decimal.ts';
+import type { Fixture, FixtureAsset, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
+import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
 
 export interface Investment {
   id: string;
@@ -13,16 +14,47 @@ export interface Investment {
   createdAt: number;
 }
 
+/** One asset of the trade account: free to trade, and held by open orders. */
+export interface TradeBalance {
+  available: string;
+  frozen: string;
+}
+
+/** A kill-switch timer of one market: unless set again, it cancels the open orders of `types` when it runs out. */
+export interface KillSwitchTimer {
+  market: string;
+  /** When it was set, Unix seconds. */
+  startTime: number;
+  /** When it runs out, Unix seconds. */
+  cancellationTime: number;
+  /** The order kinds it cancels. */
+  types: string[];
+  /** When it runs out, on the sandbox's clock (ms). */
+  runsOutAt: number;
+}
+
 export interface AccountState {
   id: string;
   /** Main balance by ticker, zero balances included. */
   main: Map<string, string>;
+  /** Trade balance by ticker. */
+  trade: Map<string, TradeBalance>;
   collateral: CollateralItem[];
-  orders: FixtureOrder[];
+  /** Open orders by orderId, in the order they were placed. */
+  orders: Map<number, Order>;
+  /** Filled and cancelled orders, in the order they closed. */
+  closed: Order[];
+  /** Deals, oldest first. */
+  deals: Deal[];
+  /** Every clientOrderId the account has used: a new order may not use one again. */
+  clientOrderIds: Set<string>;
+  /** Kill-switch timers by market. */
+  killSwitches: Map<string, KillSwitchTimer>;
+  /** Whether cancelled orders are kept in the order history. */
+  recordCancelledOrders: boolean;
   /** History rows, oldest first (in the order they happened). */
   history: HistoryRecord[];
   investments: Investment[];
-  cancelledOrders: FixtureOrder[];
 }
 
 function seededInvestments(history: HistoryRecord[]): Investment[] {
@@ -40,36 +72,110 @@ function seededInvestments(history: HistoryRecord[]): Investment[] {
   return [...held.values()];
 }
 
+function marketState(market: Fixture['markets'][number]): MarketState {
+  return {
+    tradesEnabled: true,
+    isCollateral: false,
+    isTradFiFutures: false,
+    tickSize: '',
+    stepSize: '',
+    ...market,
+    delistedAt: market.delistedAt ?? null,
+    price: normalize(market.price),
+  };
+}
+
+/** A seeded open order, holding what it may spend (spot orders only). */
+function seededOrder(
+  seed: FixtureOrder,
+  market: MarketState,
+  createdAt: number,
+): { order: Order; hold?: { asset: string; amount: string } } {
+  const type = seed.type ?? 'limit';
+  const kind = seed.kind ?? 'spot';
+  const order: Order = {
+    orderId: seed.orderId,
+    clientOrderId: seed.clientOrderId ?? '',
+    market: seed.market,
+    kind,
+    type,
+    side: seed.side,
+    amount: normalize(seed.amount),
+    price: seed.price === undefined ? '0' : normalize(seed.price),
+    ...(seed.activation_price === undefined ? {} : { activationPrice: normalize(seed.activation_price) }),
+    activated: type === 'limit',
+    postOnly: false,
+    ioc: false,
+    rpi: false,
+    stp: 'no',
+    ...(seed.positionSide ? { positionSide: seed.positionSide } : {}),
+    timestamp: seed.timestamp ?? createdAt,
+    dealStock: '0',
+    dealMoney: '0',
+    dealFee: '0',
+    status: 'NEW',
+    makerFee: market.makerFee,
+    takerFee: market.takerFee,
+  };
+  if (kind !== 'spot') return { order };
+  const hold = requirement({ ...order, market, clientOrderId: order.clientOrderId });
+  order.hold = hold;
+  return { order, hold };
+}
+
 export class SandboxState {
-  readonly assets: ReadonlySet<string>;
-  readonly markets: ReadonlySet<string>;
-  readonly perpetualMarkets: ReadonlySet<string>;
+  readonly assets: ReadonlyMap<string, FixtureAsset>;
+  readonly markets: ReadonlyMap<string, MarketState>;
   readonly plans: ReadonlyMap<string, FixturePlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
   readonly accounts: ReadonlyMap<string, AccountState>;
+  #lastOrderId: number;
+  #lastDealId = 149_160_000;
 
-  constructor(fixture: Fixture) {
-    this.assets = new Set(fixture.assets);
-    this.markets = new Set(fixture.markets);
-    this.perpetualMarkets = new Set(fixture.perpetualMarkets ?? []);
+  /** `createdAt`: Unix seconds that seeded orders without a timestamp were placed at. */
+  constructor(fixture: Fixture, createdAt: number) {
+    this.assets = new Map(Object.entries(structuredClone(fixture.assets)));
+    this.markets = new Map(fixture.markets.map((market) => [market.name, marketState(market)]));
     this.plans = new Map(fixture.plans.map((plan) => [plan.id, { ...plan }]));
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
+    const seededIds = fixture.accounts.flatMap((account) => (account.openOrders ?? []).map((o) => o.orderId));
+    this.#lastOrderId = Math.max(4_180_300_000, ...seededIds);
     this.accounts = new Map(
-      fixture.accounts.map((account) => [
-        account.id,
-        {
+      fixture.accounts.map((account) => {
+        const state: AccountState = {
           id: account.id,
           main: new Map(
             Object.entries(account.mainBalances ?? {}).map(([ticker, amount]) => [ticker, normalize(amount)]),
           ),
+          trade: new Map(
+            Object.entries(account.tradeBalances ?? {}).map(([ticker, amount]) => [
+              ticker,
+              { available: normalize(amount), frozen: '0' },
+            ]),
+          ),
           collateral: structuredClone(account.collateralBalances ?? []),
-          orders: structuredClone(account.openOrders ?? []),
+          orders: new Map(),
+          closed: [],
+          deals: [],
+          clientOrderIds: new Set(),
+          killSwitches: new Map(),
+          recordCancelledOrders: account.recordCancelledOrders ?? true,
           history: structuredClone(account.history ?? []).sort((a, b) => a.createdAt - b.createdAt),
           // Every investment the seeded history names is held from the start.
           investments: seededInvestments(account.history ?? []),
-          cancelledOrders: [],
-        },
-      ]),
+        };
+        for (const seed of account.openOrders ?? []) {
+          const { order, hold } = seededOrder(seed, this.market(seed.market), createdAt);
+          state.orders.set(order.orderId, order);
+          if (order.clientOrderId) state.clientOrderIds.add(order.clientOrderId);
+          if (hold) {
+            // Held on top of what the fixture says is available.
+            const balance = state.trade.get(hold.asset) ?? { available: '0', frozen: '0' };
+            state.trade.set(hold.asset, { ...balance, frozen: add(balance.frozen, hold.amount) });
+          }
+        }
+        return [account.id, state];
+      }),
     );
   }
 
@@ -77,6 +183,22 @@ export class SandboxState {
     const account = this.accounts.get(id);
     if (!account) throw new Error(`no account ${id}`);
     return account;
+  }
+
+  market(name: string): MarketState {
+    const market = this.markets.get(name);
+    if (!market) throw new Error(`no market ${name}`);
+    return market;
+  }
+
+  nextOrderId(): number {
+    this.#lastOrderId += 1;
+    return this.#lastOrderId;
+  }
+
+  nextDealId(): number {
+    this.#lastDealId += 1;
+    return this.#lastDealId;
   }
 
   /** The main balance of one asset ("0" when the account holds none). */
@@ -125,25 +247,22 @@ export class SandboxState {
     return investment;
   }
 
-  /** Removes the orders that match and returns them. */
-  cancelOrders(accountId: string, matches: (order: FixtureOrder) => boolean): FixtureOrder[] {
-    const account = this.account(accountId);
-    const cancelled = account.orders.filter(matches);
-    account.orders = account.orders.filter((order) => !matches(order));
-    account.cancelledOrders.push(...cancelled);
-    return cancelled;
-  }
-
   /** A plain copy of the state, for tests and debugging. */
   snapshot() {
     return {
       plans: [...this.plans.values()].map((plan) => ({ ...plan })),
+      markets: [...this.markets.values()].map((market) => ({ ...market })),
       accounts: [...this.accounts.values()].map((account) => ({
         id: account.id,
         mainBalances: Object.fromEntries(account.main),
+        tradeBalances: Object.fromEntries(
+          [...account.trade].map(([ticker, balance]) => [ticker, { ...balance }]),
+        ),
         collateralBalances: structuredClone(account.collateral),
-        openOrders: structuredClone(account.orders),
-        cancelledOrders: structuredClone(account.cancelledOrders),
+        openOrders: structuredClone([...account.orders.values()]),
+        closedOrders: structuredClone(account.closed),
+        deals: structuredClone(account.deals),
+        killSwitches: structuredClone([...account.killSwitches.values()]),
         history: structuredClone(account.history),
         investments: structuredClone(account.investments),
       })),

@@ -128,7 +128,12 @@ export interface ServerFacts {
   variables: Record<string, string>;
 }
 
-export function collectOperationFacts(apis: ApiDocument[]): OperationFacts[] {
+/** The documents as the facts need them: each API's name and dereferenced document. */
+export type ApiDocuments = readonly Pick<ApiDocument, 'name' | 'dereferenced'>[];
+
+export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'dereferenced'>>(
+  apis: readonly Api[],
+): OperationFacts[] {
   const facts: OperationFacts[] = [];
   for (const { name, dereferenced: document } of apis) {
     for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
@@ -186,7 +191,7 @@ export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[
 }
 
 /** Header name of each security scheme, by scheme name (ApiKey, Payload, Signature). */
-export function collectSigningHeaders(apis: ApiDocument[]): Record<string, string> {
+export function collectSigningHeaders(apis: ApiDocuments): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { dereferenced: document } of apis) {
     for (const [scheme, definition] of Object.entries(recordAt(document, 'components', 'securitySchemes'))) {
@@ -238,7 +243,7 @@ export function collectClientRoutes(facts: OperationFacts[]) {
 }
 
 /** How far from server time a window-mode nonce may be (x-window-seconds on NonceWindow). */
-export function collectNonceWindowSeconds(apis: ApiDocument[]): number {
+export function collectNonceWindowSeconds(apis: ApiDocuments): number {
   const found = apis.flatMap(({ dereferenced: document }) => {
     const seconds = at(document, 'components', 'schemas', 'NonceWindow', 'x-window-seconds');
     return typeof seconds === 'number' ? [seconds] : [];

@@ -115,13 +115,13 @@ describe('txc against the sandbox', () => {
   });
 
   it('cancel-all with --yes cancels the matching orders only', async () => {
-    const orders = () => sandbox.state.account(key.account).orders;
+    const orders = () => [...sandbox.state.account(key.account).orders.values()];
     const target = orders()[0];
     if (!target) throw new Error('the fixture has no open orders');
-    const matches = (order: { market: string; type: string }) =>
-      order.market === target.market && order.type === target.type;
+    const matches = (order: { market: string; kind: string }) =>
+      order.market === target.market && order.kind === target.kind;
     const others = orders().filter((order) => !matches(order));
-    const output = await json(['cancel-all', '--market', target.market, '--type', target.type, '--yes']);
+    const output = await json(['cancel-all', '--market', target.market, '--type', target.kind, '--yes']);
     expect(output).toEqual([]);
     expect(orders()).toEqual(others);
   });

@@ -97,7 +97,7 @@ afterAll(async () => {
 
 describe('txc in a terminal', () => {
   it('cancel-all shows what it will send, sends nothing when declined, and cancels on "y"', async () => {
-    const orders = () => sandbox.state.account(key.account).orders;
+    const orders = () => [...sandbox.state.account(key.account).orders.values()];
     const [first] = orders();
     if (!first) throw new Error('the fixture has no open orders');
     const market = first.market;

@@ -8,6 +8,7 @@ import {
   specifiedOperations,
   specifiedRateLimits,
 } from './specification.ts';
+import { upstreamOperations } from './upstream.ts';
 
 describe('operations', () => {
   it.each(specifiedOperations)('$method $path is in $api', ({ api, method, path }) => {
@@ -16,9 +17,12 @@ describe('operations', () => {
     expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
   });
 
-  it('holds no operation the specification does not name', () => {
-    const found = Object.values(operations).map((facts) => `${facts.method} ${facts.path}`);
-    expect(found.sort()).toEqual(specifiedOperations.map(({ method, path }) => `${method} ${path}`).sort());
+  it("holds the specification's operations and the operator's, and no other", () => {
+    const found = Object.values(operations).map((facts) => `${facts.api} ${facts.method} ${facts.path}`);
+    const named = [...specifiedOperations, ...upstreamOperations].map(
+      ({ api, method, path }) => `${api} ${method} ${path}`,
+    );
+    expect(found.sort()).toEqual(named.sort());
   });
 
   it('signs every private operation with all three headers together, and no public one', () => {
@@ -89,6 +93,32 @@ describe('operation facts', () => {
       expect(facts.statuses).toEqual(statuses.map(Number));
       expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : 'signed');
     }
+  });
+
+  it('counts only `x-retry-safe: true` as retry-safe, never the object form that names a key', () => {
+    const withRetrySafe = (retrySafe: unknown) => {
+      const document = {
+        paths: {
+          '/orders': {
+            post: {
+              operationId: 'placeOrder',
+              'x-rate-limit': { requests: 1, windowSeconds: 1, source: 'specification', description: '' },
+              'x-retry-safe': retrySafe,
+              responses: { '200': { description: 'Placed.' } },
+            },
+          },
+        },
+      };
+      const [facts] = collectOperationFacts([
+        { name: 'fixture', file: 'fixture.yaml', document, dereferenced: document, files: [] },
+      ]);
+      return facts?.retrySafe;
+    };
+    expect(withRetrySafe(true)).toBe(true);
+    expect(withRetrySafe(false)).toBe(false);
+    expect(
+      withRetrySafe({ idempotencyKey: 'clientOrderId', source: 'observed-upstream', description: '' }),
+    ).toBe(false);
   });
 
   it('every 429 carries the backoff advice the client retries with, as an upstream fact', () => {

@@ -10,7 +10,118 @@ export const notCachedUpstream = [
 ];
 
 /** Operations that change state: kept off a live target by tools. */
-export const writingPaths = ['/api/v4/main-account/smart/investment', '/api/v4/order/cancel/all'];
+export const writingPaths = [
+  '/api/v4/main-account/smart/investment',
+  '/api/v4/order/cancel/all',
+  '/api/v4/order/new',
+  '/api/v4/order/market',
+  '/api/v4/order/stock_market',
+  '/api/v4/order/stop_limit',
+  '/api/v4/order/stop_market',
+  '/api/v4/order/bulk',
+  '/api/v4/order/modify',
+  '/api/v4/order/cancel',
+  '/api/v4/order/cancel/bulk',
+  '/api/v4/order/kill-switch',
+];
+
+/**
+ * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
+ * spot group, and `openapi/public/http-v4.yaml`), with the rate limit it states for each
+ * (requests per 10 seconds; `null` where it states none).
+ */
+export const upstreamOperations = [
+  { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/assets', api: 'public-v4', requests: 2000 },
+  { method: 'post', path: '/api/v4/order/new', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/market', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/stock_market', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/stop_limit', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/stop_market', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/bulk', api: 'private-v4', requests: null },
+  { method: 'post', path: '/api/v4/order/modify', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/cancel', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/cancel/bulk', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/orders', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/trade-account/balance', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/trade-account/executed-history', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/trade-account/order', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/trade-account/order/history', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/order/kill-switch', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/kill-switch/status', api: 'private-v4', requests: 10000 },
+] as const;
+
+/** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
+export const notCachedByDocument = upstreamOperations
+  .filter((operation) => operation.api === 'private-v4')
+  .map((operation) => operation.path as string);
+
+/** The operations that place orders, and whether the operator shows a used clientOrderId refused. */
+export const orderPlacing: Record<string, 'refusal shown' | 'refusal shown for other order types' | 'never'> =
+  {
+    '/api/v4/order/new': 'refusal shown',
+    '/api/v4/order/stop_market': 'refusal shown',
+    '/api/v4/order/market': 'refusal shown for other order types',
+    '/api/v4/order/stock_market': 'refusal shown for other order types',
+    '/api/v4/order/stop_limit': 'refusal shown for other order types',
+    '/api/v4/order/bulk': 'never',
+    '/api/v4/order/modify': 'never',
+  };
+
+/** The refusal of a clientOrderId the account used before, as the operator shows it. */
+export const clientOrderIdUsed = {
+  code: 36,
+  message: 'Validation failed',
+  errors: { clientOrderId: ['This client order id is already used by the current account.'] },
+};
+
+/** Bounds the operator states, by path and request field: [minimum, maximum, default]. */
+export const bounds: Record<string, Record<string, [number | undefined, number | undefined, unknown]>> = {
+  '/api/v4/orders': { limit: [1, 100, 50], offset: [0, 10000, 0] },
+  '/api/v4/trade-account/executed-history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
+  '/api/v4/trade-account/order': { limit: [1, undefined, 50], offset: [0, undefined, 0] },
+  '/api/v4/trade-account/order/history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
+};
+
+/** How many orders one call takes: [minItems, maxItems] of `orders`. */
+export const batchSizes: Record<string, [number, number]> = {
+  '/api/v4/order/bulk': [1, 20],
+  '/api/v4/order/cancel/bulk': [1, 100],
+};
+
+/** Refusals the operator shows, by path and example name: [status, code, field, first message]. */
+export const tradingRefusals: Record<string, Record<string, [number, number, string, string]>> = {
+  '/api/v4/order/new': {
+    sideInvalid: [422, 30, 'side', "Side field should contain only 'buy' or 'sell' values."],
+    marketNotAvailable: [422, 31, 'market', 'Market is not available.'],
+    amountBelowMinimum: [422, 32, 'amount', 'Given amount is less than min amount 0.001'],
+    priceNotPositive: [422, 33, 'price', 'Price should be greater than 0.'],
+    makerFeeInvalid: [422, 35, 'maker_fee', 'Incorrect maker fee'],
+    iocWithPostOnly: [422, 37, 'ioc', 'Either IOC or PostOnly flag in true state is allowed.'],
+    totalBelowMinimum: [422, 30, 'total', 'Total (amount * price) is less than 5.05'],
+  },
+  '/api/v4/order/market': { notEnoughBalance: [422, 32, 'amount', 'Not enough balance.'] },
+  '/api/v4/order/stop_market': { amountNotPositive: [422, 32, 'amount', 'Amount should be greater than 0.'] },
+  '/api/v4/order/modify': {
+    orderNotFound: [400, 2, 'orderId', 'Unexecuted order was not found.'],
+    notEnoughBalance: [422, 10, 'amount', 'Not enough balance.'],
+  },
+  '/api/v4/order/cancel': {
+    orderNotFound: [400, 2, 'orderId', 'Unexecuted order was not found.'],
+    orderIdNotInteger: [422, 30, 'orderId', 'OrderId field should be an integer.'],
+  },
+  '/api/v4/order/cancel/bulk': { tooManyOrders: [422, 30, 'orders', 'validation.between'] },
+  '/api/v4/orders': { pageTooLarge: [422, 30, 'limit', 'The limit may not be greater than 100.'] },
+  '/api/v4/trade-account/balance': {
+    unknownTicker: [422, 30, 'ticker', 'Currency was not found.'],
+    invalidArgument: [400, 1, 'amount', 'Invalid argument.'],
+  },
+  '/api/v4/trade-account/executed-history': {
+    invalidMarket: [422, 31, 'market', 'Market field format is invalid.'],
+  },
+  '/api/v4/order/kill-switch': { timeoutTooShort: [422, 30, 'timeout', 'Timeout should be at least 5.'] },
+  '/api/v4/order/kill-switch/status': { marketNotAvailable: [422, 31, 'market', 'Market is not available.'] },
+};
 
 export const investOperationId = 'createFixedInvestment';
 

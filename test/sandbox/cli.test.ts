@@ -107,7 +107,7 @@ describe('npm run sandbox', () => {
     expect(lines.filter((text) => !/^(#.*|[A-Z_][A-Z0-9_]*=.*)$/.test(text))).toEqual([]);
     const fixture = defaultFixture();
     for (const plan of fixture.plans) expect(output()).toContain(plan.id);
-    for (const market of fixture.markets) expect(output()).toContain(market);
+    for (const market of fixture.markets) expect(output()).toContain(market.name);
   });
 
   it('a port in use is one line naming it and SANDBOX_PORT, exit code 1', async () => {

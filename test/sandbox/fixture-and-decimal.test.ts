@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add, compare, isZero, normalize, parseDecimal, subtract, sum } from '../../sandbox/decimal.ts';
+import {
+  add,
+  compare,
+  divide,
+  isMultipleOf,
+  isZero,
+  multiply,
+  normalize,
+  parseDecimal,
+  percent,
+  round,
+  subtract,
+  sum,
+} from '../../sandbox/decimal.ts';
 import { checkFixture } from '../../sandbox/fixture.ts';
 import { defaultFixture, units } from './helpers.ts';
 
@@ -42,6 +55,62 @@ describe('decimal arithmetic on strings', () => {
     expect(isZero('0.000')).toBe(true);
     for (const text of ['1e3', '.5', '5.', '+1', ' 1', '0x10', '', 'NaN'])
       expect(parseDecimal(text)).toBeUndefined();
+  });
+});
+
+describe('rounding, division and steps, for fills and fees', () => {
+  const positive = decimalText.filter((text) => !text.startsWith('-') && units(text) > 0n);
+  const scales = fc.integer({ min: 0, max: 12 });
+
+  it('round down never goes above, round up never below, and both stay within one step', () => {
+    fc.assert(
+      fc.property(decimalText, scales, (a, scale) => {
+        const step = 10n ** BigInt(18 - scale);
+        const down = units(round(a, scale, 'down'));
+        const up = units(round(a, scale, 'up'));
+        const value = units(a);
+        expect(value >= 0n ? down <= value : down >= value).toBe(true);
+        expect(value >= 0n ? up >= value : up <= value).toBe(true);
+        expect(up - down === 0n || up - down === step || down - up === step).toBe(true);
+        expect(down % step).toBe(0n);
+        expect(up % step).toBe(0n);
+      }),
+    );
+    expect(round('0.0999951', 6, 'up')).toBe('0.099996');
+    expect(round('0.0999951', 6, 'down')).toBe('0.099995');
+    expect(round('350.12', 6, 'up')).toBe('350.12');
+  });
+
+  it('divide rounds the exact quotient down to its scale', () => {
+    fc.assert(
+      fc.property(positive, positive, scales, (a, b, scale) => {
+        const quotient = divide(a, b, scale);
+        // quotient × b ≤ a < (quotient + one step) × b
+        expect(compare(multiply(quotient, b), a)).toBeLessThanOrEqual(0);
+        expect(compare(multiply(add(quotient, `${scale ? `0.${'0'.repeat(scale - 1)}` : ''}1`), b), a)).toBe(
+          1,
+        );
+      }),
+    );
+    expect(divide('100', '35100', 6)).toBe('0.002849');
+  });
+
+  it('a percentage is the amount divided by 100, exactly', () => {
+    expect(percent('0.1')).toBe('0.001');
+    expect(multiply('99.9999', percent('0.1'))).toBe('0.0999999');
+    const shorter = decimalText.filter((a) => (a.split('.')[1]?.length ?? 0) <= 16);
+    fc.assert(
+      fc.property(shorter, (a) => {
+        expect(units(percent(a)) * 100n).toBe(units(a));
+      }),
+    );
+  });
+
+  it('a step divides an amount exactly or not at all', () => {
+    expect(isMultipleOf('0.000123', '0.000001')).toBe(true);
+    expect(isMultipleOf('0.0001234', '0.000001')).toBe(false);
+    expect(isMultipleOf('35000.5', '0.1')).toBe(true);
+    expect(isMultipleOf('35000.05', '0.1')).toBe(false);
   });
 });
 

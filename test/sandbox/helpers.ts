@@ -3,11 +3,15 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
+import { projectDocuments } from '../../sandbox/document.ts';
 import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
 import { defaultFixturePath } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 
 export { operations };
+
+/** An operation of the project's documents, as the sandbox reads it (named examples, wording). */
+export const documentOf = (operationId: OperationId) => projectDocuments().operation(operationId);
 
 /** A fresh copy of the default fixture. */
 export function defaultFixture(): Fixture {
@@ -59,13 +63,22 @@ export interface CallOptions {
   payload?: string;
 }
 
-export async function call(
+export function call(
   baseUrl: string,
   key: Pick<FixtureKey, 'apiKey' | 'secret'>,
   operationId: OperationId,
   options: CallOptions = {},
 ): Promise<Reply> {
-  const path = operations[operationId].path;
+  return callPath(baseUrl, key, operations[operationId].path, options);
+}
+
+/** A signed POST to a path, of this project's documents or of any other. */
+export async function callPath(
+  baseUrl: string,
+  key: Pick<FixtureKey, 'apiKey' | 'secret'>,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const body: Record<string, unknown> = { request: path, nonce: nextNonce(), ...options.fields };
   for (const field of options.omit ?? []) delete body[field];
   const text = options.bodyText ?? JSON.stringify(body);
@@ -92,6 +105,25 @@ export function units(text: string): bigint {
   if (fraction.length > Number(scale)) throw new Error(`too many decimals: ${text}`);
   const value = BigInt(match[2] ?? '0') * 10n ** scale + BigInt(fraction || '0');
   return match[1] ? -value : value;
+}
+
+const one = 10n ** scale;
+/** units → decimal text, exact (the inverse of `units`). */
+export function decimalText(value: bigint): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const fraction = (magnitude % one).toString().padStart(Number(scale), '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${magnitude / one}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** a × b in units, exact while the product has at most 18 decimals. */
+export const times = (a: string, b: string) => (units(a) * units(b)) / one;
+
+/** A fee in units: `amount` (units) × `ratePercent` %, rounded up to `decimals` places. */
+export function feeUp(amount: bigint, ratePercent: string, decimals: number): bigint {
+  const exact = (amount * units(ratePercent)) / 100n / one;
+  const step = 10n ** (scale - BigInt(decimals));
+  return ((exact + step - 1n) / step) * step;
 }
 
 /** Action types as the specification's table lists them. */

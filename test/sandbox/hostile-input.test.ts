@@ -17,7 +17,7 @@ import { signingHeaders } from '../../generated/operations.ts';
 import { invalidPayload } from '../../sandbox/errors.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { call, defaultFixture, nextNonce, operations, partnerKey, sign } from './helpers.ts';
+import { call, defaultFixture, documentOf, nextNonce, operations, partnerKey, sign } from './helpers.ts';
 
 const fixture = defaultFixture();
 const key = partnerKey(fixture);
@@ -94,7 +94,7 @@ describe('hostile input to the sandbox', () => {
     const depth = 5_000;
     const text = `{"request":"${balancePath}","nonce":"${nextNonce()}","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const reply = await postBytes(Buffer.from(text));
-    expect(reply).toEqual(invalidPayload());
+    expect(reply).toEqual(invalidPayload(documentOf('getMainBalance')));
   });
 
   it('invalid UTF-8 in a signed body is an invalid payload, not silently replaced', async () => {
@@ -102,7 +102,7 @@ describe('hostile input to the sandbox', () => {
     const broken = Buffer.from(valid);
     broken[broken.indexOf('BTC')] = 0xff;
     const reply = await postBytes(broken);
-    expect(reply).toEqual(invalidPayload());
+    expect(reply).toEqual(invalidPayload(documentOf('getMainBalance')));
   });
 
   it.each(['//%zz', 'http://[', '*'])('a malformed request target %s is a 400', async (target) => {

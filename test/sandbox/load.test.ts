@@ -1,10 +1,10 @@
 // Integrity under load: hundreds of concurrent invests, cancels and reads against one account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at } from '../../model/json.ts';
-import { responseExample } from '../../sandbox/document.ts';
+import { multiply } from '../../sandbox/decimal.ts';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { actionType, call, defaultFixture, partnerKey, units } from './helpers.ts';
+import { actionType, call, defaultFixture, documentOf, partnerKey, units } from './helpers.ts';
 
 const fixture: Fixture = defaultFixture();
 const partner = partnerKey(fixture);
@@ -17,13 +17,20 @@ if (!account || !usdtPlan || !btcPlan) throw new Error('the fixture lacks what t
 account.mainBalances = { ...account.mainBalances, USDT: '5000.5', BTC: '0.01' };
 usdtPlan.minAmount = '10';
 btcPlan.minAmount = '0.0001';
-const markets = fixture.markets;
-const kinds = ['spot', 'margin', 'futures'] as const;
-account.openOrders = Array.from({ length: 300 }, (_, i) => ({
-  id: `load-${i}`,
-  market: markets[i % markets.length] as string,
-  type: kinds[Math.floor(i / markets.length) % kinds.length] as (typeof kinds)[number],
-}));
+// Every kind of order each market takes: spot and margin orders on spot markets, futures ones
+// on futures markets. Sells far above the price, so that none fills.
+const combos = fixture.markets.flatMap((market) =>
+  (market.type === 'spot' ? (['spot', 'margin'] as const) : (['futures'] as const)).map((kind) => ({
+    market: market.name,
+    kind,
+    price: multiply(market.price, '10'),
+    amount: market.minAmount,
+  })),
+);
+account.openOrders = Array.from({ length: 300 }, (_, i) => {
+  const combo = combos[i % combos.length] as (typeof combos)[number];
+  return { orderId: 5_000_000_000 + i, side: 'sell' as const, ...combo };
+});
 
 /** A seeded sequence, so that a failure can be replayed. */
 function random(seed: number) {
@@ -57,7 +64,6 @@ describe('integrity under load', () => {
           : `0.000${1 + Math.floor(next() * 9)}`;
       return { plan, amount };
     });
-    const combos = markets.flatMap((market) => kinds.map((type) => ({ market, type })));
     const targeted = combos.filter((_, i) => i % 2 === 0);
 
     const requests = [
@@ -69,7 +75,7 @@ describe('integrity under load', () => {
       ...Array.from({ length: 100 }, (_, i) => {
         const combo = targeted[i % targeted.length];
         return call(sandbox.url, partner, 'cancelAllOrders', {
-          fields: { ...windowed(), market: combo?.market, type: [combo?.type] },
+          fields: { ...windowed(), market: combo?.market, type: [combo?.kind] },
         }).then((reply) => ({ kind: 'cancel' as const, reply }));
       }),
       ...Array.from({ length: 50 }, () =>
@@ -104,7 +110,7 @@ describe('integrity under load', () => {
       expect(failed.length, `${plan.currency}: the money runs out`).toBeGreaterThan(0);
       for (const { reply } of failed) {
         expect(reply.body.code).toBe(
-          at(responseExample('createFixedInvestment', 'notEnoughBalance').value, 'code'),
+          at(documentOf('createFixedInvestment').example('notEnoughBalance').value, 'code'),
         );
         expect(reply.body.errors?.amount?.[0]).toMatch(/ available, you're trying to invest /);
       }
@@ -151,14 +157,16 @@ describe('integrity under load', () => {
       for (const amount of Object.values(mainBalances)) expect(units(amount) >= 0n).toBe(true);
     }
     const mine = snapshot.accounts.find((a) => a.id === partner.account);
-    const cancelledIds = (mine?.cancelledOrders ?? []).map((o) => o.id);
-    const openIds = (mine?.openOrders ?? []).map((o) => o.id);
+    const cancelledIds = (mine?.closedOrders ?? []).map((o) => o.orderId);
+    const openIds = (mine?.openOrders ?? []).map((o) => o.orderId);
     expect(new Set(cancelledIds).size).toBe(cancelledIds.length);
-    expect([...cancelledIds, ...openIds].sort()).toEqual((account.openOrders ?? []).map((o) => o.id).sort());
-    const isTargeted = (o: { market: string; type: string }) =>
-      targeted.some((t) => t.market === o.market && t.type === o.type);
+    expect([...cancelledIds, ...openIds].sort()).toEqual(
+      (account.openOrders ?? []).map((o) => o.orderId).sort(),
+    );
+    const isTargeted = (o: { market: string; kind: string }) =>
+      targeted.some((t) => t.market === o.market && t.kind === o.kind);
     expect(mine?.openOrders.every((o) => !isTargeted(o))).toBe(true);
-    expect(mine?.cancelledOrders.every(isTargeted)).toBe(true);
+    expect(mine?.closedOrders.every(isTargeted)).toBe(true);
     expect(cancelledIds.length).toBeGreaterThan(0);
     expect(openIds.length).toBeGreaterThan(0);
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseExample } from '../../sandbox/document.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import {
   actionType,
   call,
   defaultFixture,
+  documentOf,
   operations,
   ordinaryKey,
   partnerKey,
@@ -167,7 +167,7 @@ describe('invest', () => {
     ],
     ['a malformed amount', 'amountNotANumber', () => usdtPlan.id, () => 'ten'],
   ])('%s is answered with the example %s and nothing moves', async (_, example, planId, amount) => {
-    const expected = responseExample('createFixedInvestment', example);
+    const expected = documentOf('createFixedInvestment').example(example);
     const before = await balanceOf(usdtPlan.currency);
     const beforeBtc = await balanceOf(btcPlan.currency);
     const rowsBefore = (await history({ limit: 1000 })).body.data.length;
@@ -180,7 +180,7 @@ describe('invest', () => {
   });
 
   it('an unknown plan and a paused one are request-validation failures, the balance a business rule', () => {
-    const status = (example: string) => responseExample('createFixedInvestment', example).status;
+    const status = (example: string) => documentOf('createFixedInvestment').example(example).status;
     expect(status('unknownPlan')).toBe(status('amountNotANumber'));
     expect(status('planPaused')).toBe(status('unknownPlan'));
     expect(status('notEnoughBalance')).not.toBe(status('planPaused'));
@@ -190,7 +190,7 @@ describe('invest', () => {
     'amount %j is refused with the example amountNotANumber',
     async (amount) => {
       const reply = await invest(usdtPlan.id, amount);
-      const notANumber = responseExample('createFixedInvestment', 'amountNotANumber');
+      const notANumber = documentOf('createFixedInvestment').example('amountNotANumber');
       expect(reply.status).toBe(notANumber.status);
       expect(reply.body).toEqual(notANumber.value);
     },
@@ -340,7 +340,7 @@ describe('flex investment history', () => {
     ['actionTypesNotArray', { actionTypes: 1 }],
     ['invalidActionType', { actionTypes: [9] }],
   ])('answers the example %s to %j', async (example, fields) => {
-    const expected = responseExample('listFlexInvestmentHistory', example);
+    const expected = documentOf('listFlexInvestmentHistory').example(example);
     const reply = await list(fields);
     expect(reply.status).toBe(expected.status);
     expect(reply.body).toEqual(expected.value);
@@ -400,11 +400,7 @@ describe('cancel all orders', () => {
     await fresh.close();
     expect(fresh.violations).toEqual([]);
   });
-  const orders = (accountId: string) =>
-    fresh.state
-      .account(accountId)
-      .orders.map((o) => o.id)
-      .sort();
+  const orders = (accountId: string) => [...fresh.state.account(accountId).orders.keys()].sort();
   const cancel = (fields: Record<string, unknown>, key = partner) =>
     call(fresh.url, key, 'cancelAllOrders', { fields });
 
@@ -412,7 +408,7 @@ describe('cancel all orders', () => {
     const before = orders(partner.account);
     const notAvailable = await cancel({ market: 'NOPE_USDT' });
     expect(notAvailable).toMatchObject({
-      status: 400,
+      status: documentOf('cancelAllOrders').example('marketNotAvailable').status,
       body: { code: 31, errors: { market: expect.any(Array) } },
     });
     for (const [fields, field] of [
@@ -433,11 +429,12 @@ describe('cancel all orders', () => {
     const open = accountOf(partner.account).openOrders ?? [];
     const target = open[0];
     if (!target) throw new Error('no orders');
-    const reply = await cancel({ market: target.market, type: [target.type] });
+    const kind = target.kind ?? 'spot';
+    const reply = await cancel({ market: target.market, type: [kind] });
     expect(reply).toMatchObject({ status: 200, body: [] });
     const expected = open
-      .filter((o) => !(o.market === target.market && o.type === target.type))
-      .map((o) => o.id)
+      .filter((o) => !(o.market === target.market && (o.kind ?? 'spot') === kind))
+      .map((o) => o.orderId)
       .sort();
     expect(orders(partner.account)).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);

@@ -1,0 +1,55 @@
+// What a state transition gets: the state, the operation called (whose named examples and
+// `x-messages` are the only refusals it may give), the caller of a signed call and the time.
+import type { Answer } from './answer.ts';
+import type { OperationDocument } from './document.ts';
+import { documented, validation, worded } from './errors.ts';
+import type { FixtureKey } from './fixture.ts';
+import type { AccountState, SandboxState } from './state.ts';
+
+export interface CallContext {
+  state: SandboxState;
+  /** The operation called. */
+  operation: OperationDocument;
+  /** The key a signed call was signed with; absent for a public call. */
+  key?: FixtureKey;
+  /** Milliseconds since the epoch, on the sandbox's clock. */
+  now: number;
+}
+
+/**
+ * A state change of one operation, registered by operationId in transitions.ts. `run` carries
+ * a call out once the pipeline (route, signature, rate limit, nonce, key, request validation)
+ * has let it through; an answer other than 2xx must leave the state as it was.
+ */
+export interface Transition<Body> {
+  readonly run: (context: CallContext, body: Body) => Answer;
+  /**
+   * An array field of the body whose count and items the transition checks itself, answering
+   * an item's failure inside its answer: the pipeline checks only that it is an array.
+   */
+  readonly items?: string;
+}
+
+/** The key and account of a signed call. */
+export function caller(context: CallContext): { key: FixtureKey; account: AccountState } {
+  if (!context.key) throw new Error(`${context.operation.id} is not a signed call`);
+  return { key: context.key, account: context.state.account(context.key.account) };
+}
+
+export const ok = (body: unknown): Answer => ({ status: 200, body });
+
+/** The operation's named example `name`, as is. */
+export const refuse = (context: CallContext, name: string): Answer => documented(context.operation, name);
+
+/** The example `name` with `errors` naming fields. */
+export const refuseWith = (context: CallContext, name: string, errors: Record<string, string[]>): Answer =>
+  validation(context.operation, name, errors);
+
+/** A refusal worded by the operation's `x-messages` (see errors.ts `worded`). */
+export const refuseWorded = (
+  context: CallContext,
+  field: string,
+  message: string,
+  values?: Readonly<Record<string, string>>,
+  shape?: string,
+): Answer => worded(context.operation, field, message, values, shape);

@@ -1,0 +1,151 @@
+// Every error example the documents name for a request (400 and 422) is an answer the sandbox
+// really gives: each recipe (a body and key worked out from the default fixture) is sent signed,
+// and the answer must be the example, status and body. Only invest's notEnoughBalance carries the
+// real figures. Each example without a recipe is named here with the reason the sandbox's state
+// cannot produce it, so that a new example in the documents fails this test until it has one.
+import { describe, expect, it } from 'vitest';
+import { at } from '../../model/json.ts';
+import { fillTemplate, projectDocuments } from '../../sandbox/document.ts';
+import { exampleRecipes } from '../../sandbox/example-recipes.ts';
+import { credentialKey } from '../../sandbox/fixture.ts';
+import { startSandbox } from '../../sandbox/server.ts';
+import { call, defaultFixture, documentOf, strictSandbox } from './helpers.ts';
+
+const recipes = exampleRecipes(defaultFixture());
+const suite = strictSandbox();
+
+/** The examples no state of the sandbox answers, and why. */
+const cannot: Record<string, string> = {
+  'cancelOrder › marketNotAvailableCode30':
+    'an unavailable market is answered in the code 31 form, one answer per case',
+  'cancelOrder › missingFields':
+    'it names market and orderId together, but the schema requires only market: a body without both fails the schema on market alone',
+  'createLimitOrder › makerFeeInvalid': 'the operator does not say when the maker fee does not apply',
+  'getTradeBalance › invalidArgument': 'the operator does not say what causes it',
+};
+
+const label = (operationId: string, example: string) => `${operationId} › ${example}`;
+
+describe('the named error examples, each produced from the default fixture', () => {
+  it('every 400 and 422 example has a recipe, but those the state cannot produce', () => {
+    const documented = [...projectDocuments().operations.values()].flatMap((operation) =>
+      operation
+        .errorExamples()
+        .filter(({ status }) => status === 400 || status === 422)
+        .map(({ name }) => label(operation.id, name)),
+    );
+    const cooked = recipes.map((recipe) => label(recipe.operationId, recipe.example));
+    expect(new Set(cooked).size).toBe(cooked.length);
+    expect(cooked.sort()).toEqual(documented.filter((name) => !(name in cannot)).sort());
+    for (const name of Object.keys(cannot)) expect(documented).toContain(name);
+  });
+
+  it.each(recipes.map((recipe) => [label(recipe.operationId, recipe.example), recipe] as const))(
+    '%s',
+    async (_, recipe) => {
+      // A minute between calls: the flex history allows few calls per window.
+      suite.clock.now += 60_000;
+      const operation = documentOf(recipe.operationId as never);
+      const expected = operation.example(recipe.example);
+      const before = suite.sandbox.state.snapshot();
+      const reply = await call(suite.sandbox.url, recipe.key, recipe.operationId as never, {
+        fields: recipe.fields,
+      });
+      expect(reply.status).toBe(expected.status);
+      // A refusal changes nothing, so a recipe may be replayed.
+      expect(suite.sandbox.state.snapshot()).toEqual(before);
+      if (!(recipe.operationId === 'createFixedInvestment' && recipe.example === 'notEnoughBalance')) {
+        expect(reply.body).toEqual(expected.value);
+        return;
+      }
+      const balance = defaultFixture().accounts.find((account) => account.id === recipe.key.account)
+        ?.mainBalances?.USDT;
+      expect(reply.body).toMatchObject({
+        code: at(expected.value, 'code'),
+        message: at(expected.value, 'message'),
+      });
+      expect(reply.body.errors.amount).toEqual([
+        fillTemplate(operation.message('notEnoughBalance'), {
+          available: String(balance),
+          amount: String(recipe.fields.amount),
+        }),
+      ]);
+    },
+  );
+});
+
+describe('invest', () => {
+  const partner = recipes.find((recipe) => recipe.operationId === 'createFixedInvestment')?.key;
+
+  it('an accepted invest debits the balance and shrinks what the plan has left', async () => {
+    const before = suite.sandbox.state.snapshot();
+    const limited = defaultFixture().plans.find((plan) => plan.available !== undefined);
+    expect(limited?.available).toBe('50');
+    if (!partner || !limited) throw new Error('fixture changed');
+    const ok = await call(suite.sandbox.url, partner, 'createFixedInvestment', {
+      fields: { planId: limited.id, amount: '45' },
+    });
+    expect(ok.status).toBe(201);
+    const again = await call(suite.sandbox.url, partner, 'createFixedInvestment', {
+      fields: { planId: limited.id, amount: '10' },
+    });
+    expect(again.body).toEqual(documentOf('createFixedInvestment').example('amountExceedsPlan').value);
+    const after = suite.sandbox.state.snapshot();
+    const usdt = (snapshot: typeof before) =>
+      snapshot.accounts.find((account) => account.id === partner.account)?.mainBalances.USDT;
+    expect(usdt(after)).not.toBe(usdt(before));
+  });
+
+  it('an integer nonce is taken for invest too (the operator CLI sends one)', async () => {
+    const plan = defaultFixture().plans[0];
+    if (!partner || !plan) throw new Error('fixture changed');
+    const reply = await call(suite.sandbox.url, partner, 'createFixedInvestment', {
+      fields: { planId: plan.id, amount: plan.minAmount, nonce: Date.now() * 1000 + 999_999 },
+    });
+    expect(reply.status).toBe(201);
+  });
+});
+
+describe('after every request example was accepted, as in a contract run', () => {
+  // The contract suite sends the request examples and the recipes to one sandbox: a recipe must
+  // not depend on what an example changed (an order it placed under a clientOrderId, say).
+  it('each recipe still gets its example’s status, code, message and fields', async () => {
+    let now = Date.now();
+    const sandbox = await startSandbox({ port: 0, strict: true, clock: () => now });
+    try {
+      const key = credentialKey(defaultFixture());
+      const operations = [...projectDocuments().operations.values()].sort(
+        (a, b) => Number(b.id === 'createLimitOrder') - Number(a.id === 'createLimitOrder'),
+      );
+      let accepted = 0;
+      for (const operation of operations) {
+        for (const { value } of operation.requestExamples()) {
+          now += 60_000;
+          const { request: _, nonce: __, nonceWindow: ___, ...fields } = value;
+          const reply = await call(sandbox.url, key, operation.id as never, { fields });
+          if (reply.status < 300) accepted++;
+        }
+      }
+      expect(accepted).toBeGreaterThan(20);
+      for (const recipe of recipes) {
+        now += 60_000;
+        const expected = documentOf(recipe.operationId as never).example(recipe.example);
+        const reply = await call(sandbox.url, recipe.key, recipe.operationId as never, {
+          fields: recipe.fields,
+        });
+        const label = `${recipe.operationId} › ${recipe.example}: ${JSON.stringify(reply.body)}`;
+        expect(reply.status, label).toBe(expected.status);
+        expect(reply.body, label).toMatchObject({
+          code: at(expected.value, 'code'),
+          message: at(expected.value, 'message'),
+        });
+        expect(Object.keys(reply.body?.errors ?? {}).sort(), label).toEqual(
+          Object.keys((expected.value as { errors?: object }).errors ?? {}).sort(),
+        );
+      }
+    } finally {
+      await sandbox.close();
+      expect(sandbox.violations).toEqual([]);
+    }
+  });
+});
