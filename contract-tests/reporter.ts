@@ -1,11 +1,13 @@
 // Prints, at the end of a run, a table per transport (each vitest project of the suite is one
 // transport) with one line per operation: checks passed, failed and skipped, the declared
 // statuses covered by a passing check and those not covered; then each failed check with its
-// transport and the first lines of its error (which name the operation and the field at fault).
+// transport, the names of the checks that failed, the first lines of its error (which name the
+// operation and the field at fault) and the calls that reproduce it, as txc and as curl.
 
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
 import { contractVariables } from '../model/environment.ts';
+import { checkNamesIn, reproducerHeading } from './support/reproducer.ts';
 import { describeTarget } from './support/target.ts';
 import { type TransportName, transportNames } from './support/transport-names.ts';
 
@@ -21,6 +23,23 @@ const declared = (operationId: string): readonly number[] =>
   (operations as Record<string, { statuses: readonly number[] }>)[operationId]?.statuses ?? [];
 
 const pad = (text: string, width: number) => text.padEnd(width);
+
+/**
+ * A failed test as the report lists it: its name, the checks that failed, their first problems on
+ * one line, then each reproducer as it is (multi-line shell commands a reader copies).
+ */
+function describeFailure(name: string, messages: readonly string[]): string {
+  const message = messages.join('\n');
+  const start = message.indexOf(reproducerHeading);
+  const problems = (start < 0 ? message : message.slice(0, start)).trim();
+  const reproducers = start < 0 ? '' : message.slice(start).trim();
+  const checks = checkNamesIn(problems);
+  return [
+    `${name}${checks.length ? ` (failed: ${checks.join(', ')})` : ''}`,
+    `      ${problems.split('\n').slice(0, 8).join(' ')}`,
+    ...(reproducers ? reproducers.split('\n').map((line) => `      ${line}`) : []),
+  ].join('\n');
+}
 
 export default class ContractReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -89,13 +108,12 @@ export default class ContractReporter implements Reporter {
         row.covered.add(meta.status);
     } else if (result.state === 'failed') {
       row.failed++;
-      const message = (result.errors ?? [])
-        .map((error) => error.message)
-        .join(' | ')
-        .split('\n')
-        .slice(0, 8)
-        .join(' ');
-      row.failures.push(`${test.name}\n      ${message}`);
+      row.failures.push(
+        describeFailure(
+          test.name,
+          (result.errors ?? []).map((error) => error.message),
+        ),
+      );
     } else row.skipped++;
   }
 }
