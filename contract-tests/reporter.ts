@@ -60,6 +60,15 @@ export default class ContractReporter implements Reporter {
       lines.push('', 'Failed contract checks:');
       for (const failure of failures) lines.push(`  ${failure}`);
     }
+    // A check that could not run on this target says why (the stateful run on a mock).
+    const notRun = new Set<string>();
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const reason = test.meta().skipReason;
+        if (reason && test.result().state === 'skipped') notRun.add(`  ${test.name}: ${reason}`);
+      }
+    }
+    if (notRun.size) lines.push('', 'Not run on this target:', ...notRun);
     process.stdout.write(`${lines.join('\n')}\n\n`);
   }
 

@@ -13,6 +13,13 @@ import type { SentRequest } from './clients.ts';
 import type { OperationId } from './documents.ts';
 import type { ContractContext } from './target.ts';
 
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Why a check did not run on this target, for the report. */
+    skipReason?: string;
+  }
+}
+
 /** The checks the suite names in its report. */
 export type CheckName =
   | DriftCheck
