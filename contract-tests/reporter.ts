@@ -37,7 +37,13 @@ function describeFailure(name: string, messages: readonly string[]): string {
   return [
     `${name}${checks.length ? ` (failed: ${checks.join(', ')})` : ''}`,
     `      ${problems.split('\n').slice(0, 8).join(' ')}`,
-    ...(reproducers ? reproducers.split('\n').map((line) => `      ${line}`) : []),
+    ...(reproducers
+      ? reproducers
+          .split('\n')
+          // A stack or a tool's hint after the commands is not part of them.
+          .filter((line) => line.trim() !== '' && !/^\s*at /.test(line) && !line.startsWith('Hint:'))
+          .map((line) => `      ${line}`)
+      : []),
   ].join('\n');
 }
 

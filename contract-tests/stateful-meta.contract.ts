@@ -74,6 +74,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const broken = /\[stateful_link\] (\w+) -> (\w+) \(link (\w+)\)/.exec(failures);
       expect(broken, output).not.toBeNull();
       expect(names).toContain(broken?.[3]);
+      expect(failures).toContain('(failed: stateful_link)');
       expect(failures).toContain('reproduce with txc:');
       expect(failures).toContain('reproduce with curl');
       expect(output).not.toContain(secret);

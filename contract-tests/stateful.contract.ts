@@ -80,6 +80,7 @@ async function follow(
 ): Promise<{ clients: Clients; data: unknown }> {
   const clients = clientsFor(context);
   const outcome = await callOperation(clients, link.to, body);
+  followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
   if (outcome.error)
     await fail(clients, link, `${link.to} refused: ${outcome.error.kind} ${outcome.error.message}`);
   const status = outcome.response?.status ?? 0;
@@ -88,6 +89,9 @@ async function follow(
     await fail(clients, link, `${link.to} answered off its schema: ${problems.join('; ')}`);
   return { clients, data: outcome.data };
 }
+
+/** Links followed by name, across the run: a run that could follow none proves nothing. */
+const followed = new Map<string, number>();
 
 /** A value of the model's items as it shows in a report. */
 const describeValues = (values: Record<string, unknown>) => JSON.stringify(values);
@@ -191,6 +195,17 @@ describe('stateful: the documents’ links, walked against a model', () => {
       ),
       // The broken link, its reproducers and the sequence that led there, all in the report.
       { seed, numRuns, endOnFailure: true, includeErrorInReport: true },
+    );
+    console.log(
+      `stateful: links followed ${[...followed].map(([name, count]) => `${name} ×${count}`).join(', ')}`,
+    );
+    // Every source call refused (a target without the plan, market or balance the examples need)
+    // would pass without checking anything: that is a failure of its own.
+    const unfollowed = links.filter((link) => callable.includes(link.from) && !followed.has(link.name));
+    expectNoProblems(
+      unfollowed.length
+        ? [named('stateful_link', `never followed: ${unfollowed.map((link) => link.name).join(', ')}`)]
+        : [],
     );
   });
 });

@@ -35,7 +35,11 @@ export const named = (check: CheckName, problem: string): string => `[${check}] 
 
 /** The names of the checks that a failure message holds, in order, once each. */
 export function checkNamesIn(message: string): CheckName[] {
-  return [...new Set([...message.matchAll(/^\[([a-z_]+)\] /gm)].map((match) => match[1] as CheckName))];
+  // At a line's start, or after fast-check's "Got AssertionError: " (names all hold an underscore).
+  const names = [...message.matchAll(/(?:^|\s)\[([a-z]+(?:_[a-z]+)+)\] /gm)].map(
+    (match) => match[1] as CheckName,
+  );
+  return [...new Set(names)];
 }
 
 /** The first line of a reproducer, by which the report finds it. */
