@@ -133,16 +133,16 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
     for (const link of links.filter((candidate) => candidate.from === this.operationId)) {
       const stateful = statefulOf(link);
       const body = linkBody(link, exchange);
-      const { clients: followed, data } = await follow(link, body);
+      const { clients: answered, data } = await follow(link, body);
       const items = itemsOf(data);
       if (stateful.lists) {
         const identity = linkBody({ ...link, requestBody: stateful.lists }, exchange);
         if (!items.some((item) => matches(item, identity)))
-          await fail(followed, link, `${link.to} does not list ${describeValues(identity)}`);
+          await fail(answered, link, `${link.to} does not list ${describeValues(identity)}`);
         state.listed.push({ link, body, identity });
       }
       if (stateful.listsNone && items.length > 0)
-        await fail(followed, link, `${link.to} still lists ${items.length} item(s)`);
+        await fail(answered, link, `${link.to} still lists ${items.length} item(s)`);
       if (stateful.removes) {
         const where = linkBody({ ...link, requestBody: stateful.where ?? {} }, exchange);
         const gone = state.listed.filter(
