@@ -2,13 +2,20 @@
 // --target pointing at a tiny local server that answers every operation with its documented
 // success example except one, whose example has a field of the wrong type. The run must fail,
 // and its report must name that operation and that field, and no other operation, for each
-// transport. The run covers every transport itself, so only the first transport's project runs it.
-import { spawn } from 'node:child_process';
+// transport, name the failed check and print the txc and curl reproducers (console and JUnit),
+// the curl one signing exactly what the server received. The run covers every transport itself,
+// so only the first transport's project runs it.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signingHeaders } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
+import { cliOperations } from '../src/cli/operations.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
@@ -57,11 +64,17 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     let server: Server;
     let url = '';
     const seen: string[] = [];
+    /** The signature each body arrived with, by body. */
+    const signatures = new Map<string, string>();
 
     beforeAll(async () => {
       server = createServer((request, response) => {
-        request.resume();
+        let body = '';
+        request.on('data', (chunk) => {
+          body += chunk;
+        });
         request.on('end', () => {
+          signatures.set(body, String(request.headers[signingHeaders.Signature.toLowerCase()] ?? ''));
           const key = `${request.method} ${request.url?.split('?')[0]}`;
           seen.push(key);
           const answer = answers.get(key);
@@ -94,7 +107,14 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       delete env[contractVariables.target];
       delete env[contractVariables.junit];
       delete env[contractVariables.allowWrites];
-      const { code, output } = await run(['--target', url, 'contract-tests/operations.contract.ts'], env);
+      const junitDirectory = mkdtempSync(join(tmpdir(), 'contract-meta-'));
+      const junitFile = join(junitDirectory, 'contract.xml');
+      const { code, output } = await run(
+        ['--target', url, '--junit', junitFile, 'contract-tests/operations.contract.ts'],
+        env,
+      );
+      const junit = readFileSync(junitFile, 'utf8');
+      rmSync(junitDirectory, { recursive: true, force: true });
 
       expect(code, output).not.toBe(0);
       const summaries = output.split('Contract summary').slice(1);
@@ -119,8 +139,35 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         expect(failures).toContain(`[${transport}] ${breakage.operationId}`);
       }
       expect(failures).toContain(breakage.field);
-      // The secret never appears in the output.
+      // The failure names its check and prints both reproducers, in the console and in JUnit.
+      expect(failures).toContain('(failed: response_schema_conformance)');
+      const command = cliOperations.find(
+        (operation) => operation.facts.operationId === breakage.operationId,
+      )?.name;
+      expect(failures).toContain(
+        `reproduce with txc:\n        ${environmentVariables.baseUrl}='${url}' txc ${command}`,
+      );
+      expect(failures).toContain('reproduce with curl');
+      expect(junit).toContain('[response_schema_conformance]');
+      expect(junit).toContain(`txc ${command}`);
+      expect(junit).toContain('openssl dgst -sha512 -hmac');
+      // The curl form recomputes, from the reader's secret, the very signature the server received.
+      const curl = failures.slice(failures.indexOf('reproduce with curl')).split('\n').slice(1, 5);
+      const script = curl.map((line) => line.trim()).filter((line) => !line.startsWith('curl '));
+      expect(script.map((line) => line.split('=')[0])).toEqual(['BODY', 'PAYLOAD', 'SIGNATURE']);
+      const recomputed = execFileSync(
+        'bash',
+        ['-c', `${script.join('\n')}\nprintf '%s' "$BODY"; echo; printf '%s' "$SIGNATURE"`],
+        {
+          env: { PATH: process.env.PATH, [environmentVariables.apiSecret]: secret },
+          encoding: 'utf8',
+        },
+      ).split('\n');
+      expect(signatures.get(recomputed[0] as string)).toBe(recomputed[1]);
+      expect(curl.join('\n')).toContain(`"X-TXC-SIGNATURE: $SIGNATURE"`);
+      // The secret never appears in the output or the JUnit file.
       expect(output).not.toContain(secret);
+      expect(junit).not.toContain(secret);
       // Read-only operations reached the server; writes never did.
       expect(seen).toContain(`POST ${factsOf(breakage.operationId).path}`);
       for (const operationId of operationIds) {

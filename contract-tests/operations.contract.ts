@@ -55,9 +55,7 @@ for (const operationId of operationIds) {
           clientsFor(context),
           operationId,
           onTarget(context, body),
-          {
-            alsoAccept,
-          },
+          { alsoAccept, context },
         );
         expectNoProblems(problems);
         if (outcome.response) tag(task, operationId, outcome.response.status);

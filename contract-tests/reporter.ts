@@ -1,11 +1,13 @@
 // Prints, at the end of a run, a table per transport (each vitest project of the suite is one
 // transport) with one line per operation: checks passed, failed and skipped, the declared
 // statuses covered by a passing check and those not covered; then each failed check with its
-// transport and the first lines of its error (which name the operation and the field at fault).
+// transport, the names of the checks that failed, the first lines of its error (which name the
+// operation and the field at fault) and the calls that reproduce it, as txc and as curl.
 
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
 import { contractVariables } from '../model/environment.ts';
+import { checkNamesIn, reproducerHeading } from './support/reproducer.ts';
 import { describeTarget } from './support/target.ts';
 import { type TransportName, transportNames } from './support/transport-names.ts';
 
@@ -21,6 +23,29 @@ const declared = (operationId: string): readonly number[] =>
   (operations as Record<string, { statuses: readonly number[] }>)[operationId]?.statuses ?? [];
 
 const pad = (text: string, width: number) => text.padEnd(width);
+
+/**
+ * A failed test as the report lists it: its name, the checks that failed, their first problems on
+ * one line, then each reproducer as it is (multi-line shell commands a reader copies).
+ */
+function describeFailure(name: string, messages: readonly string[]): string {
+  const message = messages.join('\n');
+  const start = message.indexOf(reproducerHeading);
+  const problems = (start < 0 ? message : message.slice(0, start)).trim();
+  const reproducers = start < 0 ? '' : message.slice(start).trim();
+  const checks = checkNamesIn(problems);
+  return [
+    `${name}${checks.length ? ` (failed: ${checks.join(', ')})` : ''}`,
+    `      ${problems.split('\n').slice(0, 8).join(' ')}`,
+    ...(reproducers
+      ? reproducers
+          .split('\n')
+          // A stack or a tool's hint after the commands is not part of them.
+          .filter((line) => line.trim() !== '' && !/^\s*at /.test(line) && !line.startsWith('Hint:'))
+          .map((line) => `      ${line}`)
+      : []),
+  ].join('\n');
+}
 
 export default class ContractReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -41,6 +66,15 @@ export default class ContractReporter implements Reporter {
       lines.push('', 'Failed contract checks:');
       for (const failure of failures) lines.push(`  ${failure}`);
     }
+    // A check that could not run on this target says why (the stateful run on a mock).
+    const notRun = new Set<string>();
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const reason = test.meta().skipReason;
+        if (reason && test.result().state === 'skipped') notRun.add(`  ${test.name}: ${reason}`);
+      }
+    }
+    if (notRun.size) lines.push('', 'Not run on this target:', ...notRun);
     process.stdout.write(`${lines.join('\n')}\n\n`);
   }
 
@@ -89,13 +123,12 @@ export default class ContractReporter implements Reporter {
         row.covered.add(meta.status);
     } else if (result.state === 'failed') {
       row.failed++;
-      const message = (result.errors ?? [])
-        .map((error) => error.message)
-        .join(' | ')
-        .split('\n')
-        .slice(0, 8)
-        .join(' ');
-      row.failures.push(`${test.name}\n      ${message}`);
+      row.failures.push(
+        describeFailure(
+          test.name,
+          (result.errors ?? []).map((error) => error.message),
+        ),
+      );
     } else row.skipped++;
   }
 }

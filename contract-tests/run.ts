@@ -1,6 +1,6 @@
 // `npm run contract [-- --target <url|mock|sandbox>] [--junit <file>] [vitest args…]`
 // Runs the contract-test suite (vitest with contract-tests/vitest.config.ts). Flags set the
-// environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT); everything else goes to vitest.
+// environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT, …); everything else goes to vitest.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
@@ -8,7 +8,7 @@ import { contractVariables } from '../model/environment.ts';
 import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
 import { targetProblem } from './support/target.ts';
 
-const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [vitest args]`;
+const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [--max-response-time <ms>] [vitest args]`;
 
 const env: NodeJS.ProcessEnv = { ...process.env };
 const passThrough: string[] = [];
@@ -28,6 +28,7 @@ for (let index = 0; index < args.length; index++) {
   if (flag === '--target') env[contractVariables.target] = value();
   else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
   else if (flag === '--seed') env[contractVariables.seed] = value();
+  else if (flag === '--max-response-time') env[contractVariables.maxResponseMs] = value();
   else if (flag === '--help' || flag === '-h') {
     console.log(usage);
     process.exit(0);

@@ -26,7 +26,7 @@ describe.skipIf(!context.mock)('the suite catches a broken client', () => {
       const broken = clientsFor(context, { mutate: mutations.drop('Signature') });
       const { problems } = await checkAccepted(model, broken, operationId);
       expect(problems.join('\n')).toMatch(
-        new RegExp(`^${operationId}: the call was not accepted: unauthorized`),
+        new RegExp(`^\\[positive_data_acceptance\\] ${operationId}: the call was not accepted: unauthorized`),
       );
       // The same check passes for the real client, so it is the breakage that is caught.
       expect((await checkAccepted(model, clientsFor(context), operationId)).problems).toEqual([]);

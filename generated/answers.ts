@@ -14,6 +14,18 @@ export interface AnswerShape {
 
 /** The success answer's shape of every operation that has a time or a named code in it, by operationId. */
 export const answerShapes: Readonly<Record<string, AnswerShape>> = {
+  "getKillSwitchStatus": {
+    "items": {
+      "properties": {
+        "startTime": {
+          "unixTime": "seconds"
+        },
+        "cancellationTime": {
+          "unixTime": "seconds"
+        }
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
     "properties": {
       "data": {
@@ -42,6 +54,16 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
             }
           }
         }
+      }
+    }
+  },
+  "setKillSwitch": {
+    "properties": {
+      "startTime": {
+        "unixTime": "seconds"
+      },
+      "cancellationTime": {
+        "unixTime": "seconds"
       }
     }
   }

@@ -28,4 +28,6 @@ export const contractVariables = {
   market: 'CONTRACT_MARKET',
   /** An asset the key holds: the main and collateral balances. */
   ticker: 'CONTRACT_TICKER',
+  /** Opt-in response-time budget in ms: a slower answer fails the max_response_time check. */
+  maxResponseMs: 'CONTRACT_MAX_RESPONSE_MS',
 } as const;

@@ -25,6 +25,7 @@ try {
         '--entrypoints',
         '.',
         './middleware',
+        './validation',
         './operations',
         '--no-summary',
         '--no-emoji',

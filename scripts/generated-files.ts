@@ -1,6 +1,7 @@
 // What generated/ should hold for the documents of a project root: the types of each API named in
 // redocly.yaml (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime
-// table of operation facts, and routes.ts, the part of it the client reads on a call. Used by
+// table of operation facts, routes.ts, the part of it the client reads on a call, and
+// responses.ts, what each answer may be (read only when validating traffic). Used by
 // `npm run generate` and by the watch loop of `npm start`.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
 import { renderAnswerShapesModule } from './answer-shapes.ts';
 import { renderOperationModules } from './operation-facts.ts';
+import { renderResponseContracts } from './response-contracts.ts';
 
 /**
  * A named enum (a schema with x-enum-varnames) as a const object beside the union type of the same name,
@@ -61,5 +63,6 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
   outputs.set('generated/operations.ts', modules.operations);
   outputs.set('generated/routes.ts', modules.routes);
   outputs.set('generated/answers.ts', renderAnswerShapesModule(root));
+  outputs.set('generated/responses.ts', renderResponseContracts(root));
   return outputs;
 }

@@ -12,6 +12,7 @@ import { ConfigurationError } from './errors.ts';
 import { createRequestSigner, type SigningOptions } from './signing.ts';
 import type { FetchLike } from './transport/fetch.ts';
 import type { Transport } from './transport/types.ts';
+import { checkValidationOptions, type ValidationOptions } from './validation-options.ts';
 import { type RetryPolicy, retryPolicyProblem, timerMsProblem } from './waits.ts';
 
 export type { OperationId };
@@ -42,6 +43,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** Functions that see each step of every call (secret-free events); none by default. */
   hooks?: Hooks;
+  /**
+   * Check every answer (or `sampleRate` of them) against the documents and report drift to
+   * `onDrift`; needs the optional peer dependency ajv. Off by default.
+   */
+  validate?: ValidationOptions;
 }
 
 export interface PrivateClientOptions extends ClientOptions, SigningOptions {}
@@ -58,6 +64,8 @@ export interface VisibleOptions {
   readonly fetch: 'custom' | 'default';
   /** The events hooks are set for. */
   readonly hooks: readonly string[];
+  /** The share of answers validated; 0 when `validate` is not set. */
+  readonly validateSampleRate: number;
   readonly apiKey?: string;
   readonly apiSecret?: '[redacted]';
   readonly nonceWindow?: boolean;
@@ -161,6 +169,7 @@ function checkOptions(options: ClientOptions): void {
       throw new ConfigurationError('transport', 'must have lease and close functions');
     if (fetch !== undefined) throw new ConfigurationError('transport', 'give fetch or transport, not both');
   }
+  if (options.validate !== undefined) checkValidationOptions(options.validate);
   const retryProblem = retryPolicyProblem(options.retry);
   if (retryProblem) throw new ConfigurationError(retryProblem.field, retryProblem.message);
   if (hooks !== undefined) {
@@ -247,6 +256,7 @@ function visibleOptions(
     userAgent: options.userAgent,
     fetch: options.fetch ? 'custom' : 'default',
     hooks: Object.keys(hooks ?? {}),
+    validateSampleRate: options.validate ? (options.validate.sampleRate ?? 1) : 0,
   };
   if (!('apiKey' in options)) return visible;
   return {
@@ -280,6 +290,7 @@ const engines = new WeakMap<object, Engine>();
  * that no call waiting for it is sent.
  */
 function loadEngine(settings: EngineSettings, options: ClientOptions): Engine {
+  const { validate } = options;
   let engine: Engine | undefined;
   let closing: Promise<void> | undefined;
   const loading = Promise.all([
@@ -289,8 +300,17 @@ function loadEngine(settings: EngineSettings, options: ClientOptions): Engine {
         ? import('./transport/fetch.ts').then((module) => module.createFetchTransport(options.fetch))
         : import('#transport').then((module) => module.createDefaultTransport())),
     import('../generated/routes.ts'),
-  ]).then(([module, transport, routes]) => {
-    engine = module.createEngine(settings, transport, routes.clientRoutes);
+    // Only a client that validates loads the validator, the documents' responses and ajv.
+    validate &&
+      import('./validation.ts').then(async (module) => ({
+        module,
+        validator: await module.createResponseValidator(validate),
+      })),
+  ]).then(([module, transport, routes, validation]) => {
+    const checked = validation
+      ? validation.module.validatingTransport(transport, validation.validator, settings.baseUrl)
+      : transport;
+    engine = module.createEngine(settings, checked, routes.clientRoutes);
     if (closing) engine.close();
     return engine;
   });

@@ -42,4 +42,5 @@ export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
 export { createSigner, type Signature, type Signer, type SigningOptions } from './signing.ts';
 export type { FetchLike } from './transport/fetch.ts';
 export type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
+export type { Drift, DriftCheck, DriftEvent, ValidationOptions } from './validation-options.ts';
 export type { Deadline, RetryPolicy } from './waits.ts';

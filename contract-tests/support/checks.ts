@@ -2,18 +2,24 @@
 // passes). The tests assert the list is empty for the real client and documents, and
 // self-test.contract.ts asserts it is not for a deliberately broken client or document.
 import { isDeepStrictEqual } from 'node:util';
+import { contractVariables } from '../../model/environment.ts';
 import type { ApiErrorKind } from '../../src/errors.ts';
+import { createResponseValidator, type ResponseValidator } from '../../src/validation.ts';
 import {
   type Clients,
   callOperation,
   clientsFor,
+  credentials,
   describeViolations,
   type Mutation,
   type Outcome,
   prismViolations,
   rawSignedPost,
+  type Tap,
+  type Violation,
 } from './clients.ts';
-import { callerBody, type Model, type OperationId } from './documents.ts';
+import { callerBody, factsOf, type Model, type OperationId } from './documents.ts';
+import { type CheckName, named, reproducer } from './reproducer.ts';
 import type { ContractContext } from './target.ts';
 
 export interface CheckResult {
@@ -49,6 +55,72 @@ export function onTarget<Body extends Record<string, unknown> | undefined>(
   return { ...body, ...Object.fromEntries(known) };
 }
 
+/** The check a Prism violation belongs to: where in the exchange it was found. */
+function prismCheck(violations: Violation[]): CheckName {
+  const [first] = violations;
+  if (first?.location[0] !== 'response') return 'negative_data_rejection';
+  return first.location[1] === 'headers' ? 'response_headers_conformance' : 'response_schema_conformance';
+}
+
+let validator: Promise<ResponseValidator> | undefined;
+
+/**
+ * The problems of the tap's last answer that Prism does not report: an undocumented content type,
+ * a documented header missing or malformed; a server error; and, opt-in, a slow answer.
+ */
+async function answerProblems(
+  operationId: OperationId,
+  tap: Tap,
+  serverErrorAsked = false,
+): Promise<string[]> {
+  const received = tap.received;
+  if (!received) return [];
+  const problems: string[] = [];
+  const { status } = received.response;
+  const prismFound = prismViolations(received.response.headers, undefined).length > 0;
+  if (status >= 500 && !serverErrorAsked && !prismFound) {
+    problems.push(named('not_a_server_error', `${operationId}: the server answered ${status}`));
+  }
+  validator ??= createResponseValidator({ onDrift: () => {} });
+  const facts = factsOf(operationId);
+  const drifts = (await validator).check({
+    method: facts.method,
+    path: facts.path,
+    status,
+    headers: received.response.headers,
+    text: received.text,
+  });
+  for (const drift of drifts) {
+    if (drift.check !== 'content_type_conformance' && drift.check !== 'response_headers_conformance')
+      continue;
+    problems.push(
+      named(drift.check, `${operationId}: ${drift.field ? `${drift.field} ` : ''}${drift.message}`),
+    );
+  }
+  const budget = Number(process.env[contractVariables.maxResponseMs]);
+  if (budget > 0 && tap.elapsedMs !== undefined && tap.elapsedMs > budget) {
+    problems.push(
+      named(
+        'max_response_time',
+        `${operationId}: answered in ${Math.round(tap.elapsedMs)} ms, over ${budget} ms`,
+      ),
+    );
+  }
+  return problems;
+}
+
+/** The problems, with the reproducer of the tap's last request after them when there are any. */
+async function withReproducer(
+  context: ContractContext,
+  operationId: OperationId,
+  tap: Tap,
+  problems: string[],
+): Promise<string[]> {
+  if (problems.length === 0 || !tap.sent) return problems;
+  const secret = factsOf(operationId).auth === 'signed' ? credentials(context).apiSecret : undefined;
+  return [...problems, await reproducer(context, operationId, tap.sent, secret)];
+}
+
 function describeError(outcome: Outcome): string {
   const error = outcome.error;
   if (!error) return '';
@@ -68,7 +140,7 @@ export async function checkAccepted(
   clients: Clients,
   operationId: OperationId,
   body: unknown = validBody(model, operationId),
-  options: { alsoAccept?: number[] } = {},
+  options: { alsoAccept?: number[]; context?: ContractContext } = {},
 ): Promise<CheckResult> {
   const operation = model.model(operationId);
   const outcome = await callOperation(clients, operationId, body);
@@ -76,21 +148,41 @@ export async function checkAccepted(
   const status = outcome.response?.status;
   if (outcome.error) {
     if (!(status !== undefined && options.alsoAccept?.includes(status))) {
-      problems.push(`${operationId}: the call was not accepted: ${describeError(outcome)}`);
+      // Prism's proxy answers a response that breaks the document with a 500 of its own: the
+      // violation, not the status, is what failed.
+      const violations = prismViolations(outcome.response?.headers, outcome.error.body);
+      const check: CheckName = violations.some((violation) => violation.location[0] === 'response')
+        ? prismCheck(violations.filter((violation) => violation.location[0] === 'response'))
+        : status !== undefined && status >= 500
+          ? 'not_a_server_error'
+          : 'positive_data_acceptance';
+      problems.push(named(check, `${operationId}: the call was not accepted: ${describeError(outcome)}`));
     }
-    return { problems, outcome };
+    return { problems: await finish(problems), outcome };
   }
   if (status === undefined || !is2xx(status) || !operation.responses.has(status)) {
-    problems.push(`${operationId}: status ${status} is not a declared success status`);
+    problems.push(
+      named('status_code_conformance', `${operationId}: status ${status} is not a declared success status`),
+    );
   }
   const violations = prismViolations(outcome.response?.headers, undefined);
-  if (violations.length) problems.push(`${operationId}: Prism reports ${describeViolations(violations)}`);
+  if (violations.length)
+    problems.push(
+      named(prismCheck(violations), `${operationId}: Prism reports ${describeViolations(violations)}`),
+    );
   if (status !== undefined) {
     for (const problem of operation.validateResponse(status, outcome.data)) {
-      problems.push(`${operationId}: response body ${problem}`);
+      problems.push(named('response_schema_conformance', `${operationId}: response body ${problem}`));
     }
   }
-  return { problems, outcome };
+  problems.push(...(await answerProblems(operationId, clients.tap)));
+  return { problems: await finish(problems), outcome };
+
+  /** A reproducer needs the target: given by the caller, else the URL the call went to. */
+  function finish(found: string[]) {
+    const context = options.context ?? { target: 'local', mock: true, allowWrites: false, urls: {} };
+    return withReproducer(context as ContractContext, operationId, clients.tap, found);
+  }
 }
 
 /**
@@ -112,39 +204,46 @@ export async function checkStatus(
   const outcome = await callOperation(clients, operationId, body);
   const problems: string[] = [];
   const where = `${operationId} ${status}${example ? ` ${example}` : ''}`;
-  if (!declared) problems.push(`${where}: not declared`);
-  if (example && !expected) problems.push(`${where}: no such example`);
+  const typed = (problem: string) => problems.push(named('typed_result_conformance', `${where}: ${problem}`));
+  const finish = () => withReproducer(context, operationId, clients.tap, problems);
+  if (!declared) problems.push(named('status_code_conformance', `${where}: not declared`));
+  if (example && !expected) problems.push(named('response_schema_conformance', `${where}: no such example`));
   if (outcome.response?.status !== status) {
-    problems.push(`${where}: got ${outcome.response?.status ?? describeError(outcome)}`);
-    return { problems, outcome };
+    problems.push(
+      named('status_code_conformance', `${where}: got ${outcome.response?.status ?? describeError(outcome)}`),
+    );
+    return { problems: await finish(), outcome };
   }
   const violations = prismViolations(outcome.response?.headers, undefined);
-  if (violations.length) problems.push(`${where}: Prism reports ${describeViolations(violations)}`);
+  if (violations.length)
+    problems.push(named(prismCheck(violations), `${where}: Prism reports ${describeViolations(violations)}`));
   const received = is2xx(status) ? outcome.data : outcome.error?.body;
   if (is2xx(status)) {
-    if (outcome.error) problems.push(`${where}: a success arrived as an error: ${describeError(outcome)}`);
+    if (outcome.error) typed(`a success arrived as an error: ${describeError(outcome)}`);
   } else {
     const kind = expectedKind(operation.facts.api, status);
-    if (outcome.error?.kind !== kind)
-      problems.push(`${where}: kind ${outcome.error?.kind}, expected ${kind}`);
-    if (outcome.error?.status !== status) problems.push(`${where}: ApiError.status ${outcome.error?.status}`);
+    if (outcome.error?.kind !== kind) typed(`kind ${outcome.error?.kind}, expected ${kind}`);
+    if (outcome.error?.status !== status) typed(`ApiError.status ${outcome.error?.status}`);
     if (kind === 'private-error' && expected) {
       const value = expected.value as { code?: number; errors?: Record<string, string[]> };
-      if (outcome.error?.code !== value.code) problems.push(`${where}: code ${outcome.error?.code}`);
+      if (outcome.error?.code !== value.code) typed(`code ${outcome.error?.code}`);
       if (!isDeepStrictEqual(outcome.error?.fieldErrors, value.errors ?? {})) {
-        problems.push(`${where}: fieldErrors ${JSON.stringify(outcome.error?.fieldErrors)}`);
+        typed(`fieldErrors ${JSON.stringify(outcome.error?.fieldErrors)}`);
       }
     }
   }
   if (expected && !isDeepStrictEqual(received, expected.value)) {
-    problems.push(`${where}: body ${JSON.stringify(received)} is not the example`);
+    problems.push(
+      named('response_schema_conformance', `${where}: body ${JSON.stringify(received)} is not the example`),
+    );
   }
   if (declared?.schema) {
     for (const problem of operation.validateResponse(status, received)) {
-      problems.push(`${where}: response body ${problem}`);
+      problems.push(named('response_schema_conformance', `${where}: response body ${problem}`));
     }
   }
-  return { problems, outcome };
+  problems.push(...(await answerProblems(operationId, clients.tap, status >= 500)));
+  return { problems: await finish(), outcome };
 }
 
 /** A call whose signing headers were removed by `mutate` is rejected with 401, typed unauthorized. */
@@ -159,12 +258,15 @@ export async function checkUnsignedRejected(
   const problems: string[] = [];
   if (outcome.response?.status !== 401 || outcome.error?.kind !== 'unauthorized') {
     problems.push(
-      `${operationId}: a call without its signing headers got ${
-        outcome.error ? describeError(outcome) : `HTTP ${outcome.response?.status} (accepted)`
-      }, expected 401 unauthorized`,
+      named(
+        'negative_data_rejection',
+        `${operationId}: a call without its signing headers got ${
+          outcome.error ? describeError(outcome) : `HTTP ${outcome.response?.status} (accepted)`
+        }, expected 401 unauthorized`,
+      ),
     );
   }
-  return { problems, outcome };
+  return { problems: await withReproducer(context, operationId, clients.tap, problems), outcome };
 }
 
 /** A call whose signing header `header` was malformed by `mutate` is rejected, naming the header. */
@@ -180,15 +282,23 @@ export async function checkMalformedRejected(
   const problems: string[] = [];
   const status = outcome.response?.status;
   if (status !== 400 && status !== 422) {
-    problems.push(`${operationId}: a malformed ${header} got HTTP ${status}, expected 400 or 422`);
+    problems.push(
+      named(
+        'negative_data_rejection',
+        `${operationId}: a malformed ${header} got HTTP ${status}, expected 400 or 422`,
+      ),
+    );
   }
   const violations = prismViolations(outcome.response?.headers, outcome.error?.body);
   if (!violations.some((violation) => violation.field.toLowerCase() === header.toLowerCase())) {
     problems.push(
-      `${operationId}: no violation names ${header}: ${describeViolations(violations) || 'none'}`,
+      named(
+        'negative_data_rejection',
+        `${operationId}: no violation names ${header}: ${describeViolations(violations) || 'none'}`,
+      ),
     );
   }
-  return { problems, outcome };
+  return { problems: await withReproducer(context, operationId, clients.tap, problems), outcome };
 }
 
 /** The client refuses an invalid body before sending, with `invalid-request` naming the field. */
@@ -201,13 +311,26 @@ export async function checkClientRefuses(
   const clients = clientsFor(context);
   const outcome = await callOperation(clients, operationId, body);
   const problems: string[] = [];
-  if (clients.tap.sent) problems.push(`${operationId}: the client sent ${JSON.stringify(body)}`);
+  if (clients.tap.sent)
+    problems.push(
+      named('negative_data_rejection', `${operationId}: the client sent ${JSON.stringify(body)}`),
+    );
   if (outcome.error?.kind !== 'invalid-request') {
-    problems.push(`${operationId}: ${JSON.stringify(body)} gave ${outcome.error?.kind ?? 'success'}`);
+    problems.push(
+      named(
+        'negative_data_rejection',
+        `${operationId}: ${JSON.stringify(body)} gave ${outcome.error?.kind ?? 'success'}`,
+      ),
+    );
   } else if (!(outcome.error.field === field || outcome.error.field?.startsWith(`${field}.`))) {
-    problems.push(`${operationId}: ${JSON.stringify(body)} named ${outcome.error.field}, expected ${field}`);
+    problems.push(
+      named(
+        'negative_data_rejection',
+        `${operationId}: ${JSON.stringify(body)} named ${outcome.error.field}, expected ${field}`,
+      ),
+    );
   } else if (!(field in outcome.error.fieldErrors || outcome.error.field in outcome.error.fieldErrors)) {
-    problems.push(`${operationId}: fieldErrors lacks ${field}`);
+    problems.push(named('negative_data_rejection', `${operationId}: fieldErrors lacks ${field}`));
   }
   return { problems, outcome };
 }
@@ -222,16 +345,24 @@ export async function checkServerRejects(
   const answer = await rawSignedPost(context, operationId, body);
   const problems: string[] = [];
   if (answer.status < 400 || answer.status >= 500) {
-    problems.push(`${operationId}: raw ${JSON.stringify(body)} got HTTP ${answer.status}, expected a 4xx`);
+    problems.push(
+      named(
+        'negative_data_rejection',
+        `${operationId}: raw ${JSON.stringify(body)} got HTTP ${answer.status}, expected a 4xx`,
+      ),
+    );
   }
-  const named = answer.violations.some(
+  const namesField = answer.violations.some(
     (violation) => violation.field === field || violation.field.startsWith(`${field}.`),
   );
-  if (!named) {
+  if (!namesField) {
     problems.push(
-      `${operationId}: raw ${JSON.stringify(body)}: no violation names ${field}: ${
-        describeViolations(answer.violations) || 'none'
-      }`,
+      named(
+        'negative_data_rejection',
+        `${operationId}: raw ${JSON.stringify(body)}: no violation names ${field}: ${
+          describeViolations(answer.violations) || 'none'
+        }`,
+      ),
     );
   }
   return problems;

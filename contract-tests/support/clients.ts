@@ -52,6 +52,8 @@ export interface Tap {
   /** The last request sent and answer received through this tap. */
   sent?: SentRequest;
   received?: Answer;
+  /** How long the last answer took, from sending to its last byte (ms). */
+  elapsedMs?: number;
 }
 
 /** Header names as the client writes them: lowercase. */
@@ -92,7 +94,9 @@ export function tappedTransport(tap: Tap, inner: Transport = sharedTransport()):
           };
           if (tap.mutate) request = await tap.mutate(request);
           tap.sent = request;
+          const started = performance.now();
           const answer = await lease.send({ headers: request.headers, body: request.body });
+          tap.elapsedMs = performance.now() - started;
           tap.received = answer;
           return answer;
         },

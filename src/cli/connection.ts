@@ -14,6 +14,7 @@ export interface ConnectionFlags {
   timeout?: string;
   retry?: boolean;
   nonceWindow?: boolean;
+  validate?: boolean;
 }
 
 /** Which flag or variable sets each client option, to name it when the client refuses one. */

@@ -31,6 +31,10 @@ function connectionOptions(signed: boolean): Option[] {
     new Option('--server <name>', `a deployment named in the documents: ${serverNames.join(', ')}`),
     new Option('--timeout <ms>', 'per-attempt timeout in milliseconds (default 10000)'),
     new Option('--retry', 'retry on 429, 5xx, timeouts and transport failures (retry-safe operations only)'),
+    new Option(
+      '--validate',
+      'check the answer against the documents: drift is printed on stderr, exit code 1',
+    ),
     ...(signed ? [new Option('--nonce-window', 'send nonceWindow: true (timestamp nonces)')] : []),
   ];
 }

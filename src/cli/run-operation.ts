@@ -5,11 +5,13 @@
 import { callByPath } from '../client.ts';
 import { checkBody } from '../engine.ts';
 import { type ApiError, type CallResult, createPrivateClient, createPublicClient } from '../index.ts';
+import type { DriftEvent } from '../validation-options.ts';
 import { confirmWrite } from './confirm.ts';
 import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';
 import { exitCodeOf, exitCodes } from './exit-codes.ts';
 import { bodyFrom, type FieldFlag, flagOfField } from './flags.ts';
 import type { CliOperation } from './operations.ts';
+import { driftLines } from './output/drift-lines.ts';
 import { errorLine } from './output/error-line.ts';
 import { wantsJson, writeAnswer } from './output/write.ts';
 
@@ -42,15 +44,19 @@ export async function runOperation(
   }
 
   let result: CallResult<unknown, unknown>;
+  const drifts: DriftEvent[] = [];
+  const validate = values.validate
+    ? { validate: { onDrift: (event: DriftEvent) => drifts.push(event) } }
+    : {};
   if (facts.auth === 'none') {
-    const client = createPublicClient(clientOptions(values));
+    const client = createPublicClient({ ...clientOptions(values), ...validate });
     try {
       result = await callByPath(client, facts.path);
     } finally {
       await client.close();
     }
   } else {
-    const options = privateClientOptions(values);
+    const options = { ...privateClientOptions(values), ...validate };
     const client = createPrivateClient(options);
     try {
       if (operation.writes) {
@@ -79,6 +85,8 @@ export async function runOperation(
     }
   }
 
+  // Drift is reported whatever the answer meant: an error answer can drift too.
+  for (const line of driftLines(drifts)) process.stderr.write(`${line}\n`);
   if (result.error) {
     const error = result.error as ApiError;
     process.stderr.write(`${errorLine(error, flagOf)}\n`);
@@ -90,8 +98,8 @@ export async function runOperation(
     process.stdout.write(
       `Done: ${facts.summary.toLowerCase()} (${JSON.stringify(body)}); the service answered HTTP ${result.response.status} with nothing more.\n`,
     );
-    return exitCodes.success;
+    return drifts.length > 0 ? exitCodes.other : exitCodes.success;
   }
   writeAnswer(result.data, json, facts.operationId);
-  return exitCodes.success;
+  return drifts.length > 0 ? exitCodes.other : exitCodes.success;
 }

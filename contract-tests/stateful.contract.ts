@@ -1,0 +1,223 @@
+// The stateful run: random sequences of calls (fast-check's model-based commands) that walk the
+// documents' OpenAPI links, checked against a model of what the target must then hold. A command
+// calls an operation that links somewhere with its request example (the target's own ids put in),
+// then follows each of its links with the values the link points at, and checks what the link's
+// `x-stateful` says: the target's answer lists the item (`lists`), lists nothing (`listsNone`), or
+// the items another link listed are gone (`removes`). The model remembers what was listed and
+// what was removed; a second command checks that every remembered item is still listed, and
+// every removed one no longer is. A failure names the broken link and prints the reproducers.
+//
+// On Prism it is skipped, with the reason in the report: a mock keeps no state. On a URL target
+// the links starting at a write run only with writes allowed, as every other check.
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { contractVariables } from '../model/environment.ts';
+import { onTarget, validBody } from './support/checks.ts';
+import { type Clients, callOperation, clientsFor, credentials } from './support/clients.ts';
+import { context, expectNoProblems, model } from './support/context.ts';
+import { factsOf, isWrite, type OperationId } from './support/documents.ts';
+import { documentLinks, type Link, linkBody } from './support/links.ts';
+import { named, reproducer } from './support/reproducer.ts';
+
+interface Stateful {
+  lists?: Record<string, unknown>;
+  listsNone?: boolean;
+  removes?: string;
+  where?: Record<string, unknown>;
+}
+
+const links = documentLinks(model);
+const statefulOf = (link: Link): Stateful => {
+  const extension = (model.model(link.from).operation.responses as Record<string, Record<string, unknown>>)[
+    String(link.status)
+  ]?.links as Record<string, Record<string, unknown>> | undefined;
+  return (extension?.[link.name]?.['x-stateful'] as Stateful | undefined) ?? {};
+};
+const sources = [...new Set(links.map((link) => link.from))];
+const callable = sources.filter((operationId) => context.allowWrites || !isWrite(operationId));
+
+/** An item a `lists` link showed: the link, the body that lists it and the values that identify it. */
+interface Remembered {
+  link: Link;
+  body: Record<string, unknown>;
+  identity: Record<string, unknown>;
+}
+
+interface StateModel {
+  listed: Remembered[];
+  removed: Remembered[];
+}
+
+/** Every object in the arrays of an answer (`records`, `data`, or the answer itself). */
+function itemsOf(answer: unknown): Record<string, unknown>[] {
+  if (Array.isArray(answer))
+    return answer.flatMap((item) =>
+      item && typeof item === 'object' ? [item as Record<string, unknown>] : [],
+    );
+  if (answer && typeof answer === 'object') return Object.values(answer).flatMap(itemsOf);
+  return [];
+}
+
+const matches = (item: Record<string, unknown>, values: Record<string, unknown>) =>
+  Object.entries(values).every(([field, value]) => item[field] === value);
+
+/** The answer, made to fail with the broken link named and the calls that reproduce it. */
+async function fail(clients: Clients, link: Link, problem: string): Promise<never> {
+  const reproduce = clients.tap.sent
+    ? await reproducer(context, link.to, clients.tap.sent, credentials(context).apiSecret)
+    : '';
+  expectNoProblems([
+    named('stateful_link', `${link.from} -> ${link.to} (link ${link.name}): ${problem}`),
+    ...(reproduce ? [reproduce] : []),
+  ]);
+  throw new Error('unreachable');
+}
+
+/** Calls the link's target; a refusal or an undocumented answer breaks the link. */
+async function follow(
+  link: Link,
+  body: Record<string, unknown>,
+): Promise<{ clients: Clients; data: unknown }> {
+  const clients = clientsFor(context);
+  const outcome = await callOperation(clients, link.to, body);
+  followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
+  if (outcome.error)
+    await fail(clients, link, `${link.to} refused: ${outcome.error.kind} ${outcome.error.message}`);
+  const status = outcome.response?.status ?? 0;
+  const problems = model.model(link.to).validateResponse(status, outcome.data);
+  if (problems.length)
+    await fail(clients, link, `${link.to} answered off its schema: ${problems.join('; ')}`);
+  return { clients, data: outcome.data };
+}
+
+let calls = 0;
+/**
+ * The body with a fresh value for the field whose repeat the service refuses (x-retry-safe's
+ * idempotencyKey, a client order id): the example's value is taken after its first use.
+ */
+function freshKey(operationId: OperationId, body: Record<string, unknown>): Record<string, unknown> {
+  const { retrySafe } = factsOf(operationId);
+  if (typeof retrySafe !== 'object' || !(retrySafe.idempotencyKey in body)) return body;
+  calls += 1;
+  return { ...body, [retrySafe.idempotencyKey]: `stateful-${process.pid}-${Date.now()}-${calls}` };
+}
+
+/** Links followed by name, across the run: a run that could follow none proves nothing. */
+const followed = new Map<string, number>();
+
+/** A value of the model's items as it shows in a report. */
+const describeValues = (values: Record<string, unknown>) => JSON.stringify(values);
+
+class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>> {
+  readonly operationId: OperationId;
+  constructor(operationId: OperationId) {
+    this.operationId = operationId;
+  }
+  check = () => true;
+  async run(state: StateModel): Promise<void> {
+    const request = freshKey(this.operationId, onTarget(context, validBody(model, this.operationId)) ?? {});
+    const clients = clientsFor(context);
+    const outcome = await callOperation(clients, this.operationId, request);
+    // A documented refusal (a balance spent by earlier steps) leads nowhere: nothing to follow.
+    if (outcome.error) {
+      const status = outcome.error.status ?? 0;
+      if (status >= 400 && status < 500 && model.model(this.operationId).responses.has(status)) return;
+      expectNoProblems([
+        named(
+          'positive_data_acceptance',
+          `${this.operationId}: ${outcome.error.kind} ${outcome.error.message}`,
+        ),
+      ]);
+    }
+    const exchange = { request, response: outcome.data };
+    for (const link of links.filter((candidate) => candidate.from === this.operationId)) {
+      const stateful = statefulOf(link);
+      const body = linkBody(link, exchange);
+      const { clients: answered, data } = await follow(link, body);
+      const items = itemsOf(data);
+      if (stateful.lists) {
+        const identity = linkBody({ ...link, requestBody: stateful.lists }, exchange);
+        if (!items.some((item) => matches(item, identity)))
+          await fail(answered, link, `${link.to} does not list ${describeValues(identity)}`);
+        state.listed.push({ link, body, identity });
+      }
+      if (stateful.listsNone && items.length > 0)
+        await fail(answered, link, `${link.to} still lists ${items.length} item(s)`);
+      if (stateful.removes) {
+        const where = linkBody({ ...link, requestBody: stateful.where ?? {} }, exchange);
+        const gone = state.listed.filter(
+          (item) => item.link.name === stateful.removes && matches({ ...item.body, ...item.identity }, where),
+        );
+        state.listed = state.listed.filter((item) => !gone.includes(item));
+        state.removed.push(...gone);
+      }
+    }
+  }
+  toString = () => `call ${this.operationId} and follow its links`;
+}
+
+class CheckRemembered implements fc.AsyncCommand<StateModel, Record<string, never>> {
+  check = (state: Readonly<StateModel>) => state.listed.length + state.removed.length > 0;
+  async run(state: StateModel): Promise<void> {
+    for (const item of state.listed) {
+      const { clients, data } = await follow(item.link, item.body);
+      if (!itemsOf(data).some((listed) => matches(listed, item.identity)))
+        await fail(clients, item.link, `${item.link.to} no longer lists ${describeValues(item.identity)}`);
+    }
+    for (const item of state.removed) {
+      const { clients, data } = await follow(item.link, item.body);
+      if (itemsOf(data).some((listed) => matches(listed, item.identity)))
+        await fail(
+          clients,
+          item.link,
+          `${item.link.to} still lists ${describeValues(item.identity)}, removed`,
+        );
+    }
+  }
+  toString = () => 'check what the links listed and removed';
+}
+
+const seedValue = process.env[contractVariables.seed];
+const seed = seedValue ? Number(seedValue) : Date.now() % 2 ** 31;
+const numRuns = Math.min(Number(process.env[contractVariables.runs]) || 4, 8);
+
+const skipReason = context.mock
+  ? 'skipped on Prism: a mock keeps no state, so no link between calls can hold'
+  : callable.length === 0
+    ? `skipped: every link starts at an operation that writes; set ${contractVariables.allowWrites}=1`
+    : undefined;
+
+describe('stateful: the documents’ links, walked against a model', () => {
+  it(`stateful links (${links.map((link) => link.name).join(', ')})`, async ({ task, skip }) => {
+    if (skipReason) {
+      task.meta.skipReason = skipReason;
+      skip(skipReason);
+      return;
+    }
+    // Commands are drawn from the operations that link somewhere; the bodies are fixed by the
+    // documents' examples, the order and repeats are fast-check's.
+    const commands = [
+      ...callable.map((operationId) => fc.constant(new CallWithLinks(operationId))),
+      fc.constant(new CheckRemembered()),
+    ];
+    console.log(`stateful: seed ${seed} (rerun with ${contractVariables.seed}=${seed})`);
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 8 }), (sequence) =>
+        fc.asyncModelRun(() => ({ model: { listed: [], removed: [] }, real: {} }), sequence),
+      ),
+      // The broken link, its reproducers and the sequence that led there, all in the report.
+      { seed, numRuns, endOnFailure: true, includeErrorInReport: true },
+    );
+    console.log(
+      `stateful: links followed ${[...followed].map(([name, count]) => `${name} ×${count}`).join(', ')}`,
+    );
+    // Every source call refused (a target without the plan, market or balance the examples need)
+    // would pass without checking anything: that is a failure of its own.
+    const unfollowed = links.filter((link) => callable.includes(link.from) && !followed.has(link.name));
+    expectNoProblems(
+      unfollowed.length
+        ? [named('stateful_link', `never followed: ${unfollowed.map((link) => link.name).join(', ')}`)]
+        : [],
+    );
+  });
+});
