@@ -57,6 +57,7 @@ const typeMismatch = (type: string): fc.Arbitrary<unknown> => {
       fc.boolean(),
     ),
     boolean: fc.oneof(fc.integer(), fc.string({ maxLength: 6 })),
+    object: fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.array(fc.integer(), { maxLength: 2 })),
     array: fc.oneof(
       fc.integer(),
       fc.string({ maxLength: 6 }),
@@ -71,7 +72,7 @@ const typeMismatch = (type: string): fc.Arbitrary<unknown> => {
 /** Values that break `rule` in one way it states (with the path below the field they break). */
 function breaking(rule: FieldRule): fc.Arbitrary<unknown>[] {
   // A field of several forms (only the nonce, which callers never write) has no one type to miss.
-  const out: fc.Arbitrary<unknown>[] = rule.type === undefined ? [] : [typeMismatch(rule.type)];
+  const out: fc.Arbitrary<unknown>[] = typeof rule.type === 'string' ? [typeMismatch(rule.type)] : [];
   if (rule.enum) {
     const allowed = new Set(rule.enum);
     const sameType: fc.Arbitrary<unknown> =
