@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadApiDocuments } from '../model/document.ts';
 import { stringAt } from '../model/json.ts';
+import { documentsWithSamples } from '../scripts/code-samples.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { faviconFile, faviconSvg, ownPageHead, readablePage } from './readable-page.ts';
@@ -179,8 +180,9 @@ ${operationList}
     <code>{ data, error }</code>. <code>npm start</code> serves these docs and a mock server for each
     document; the README lists their ports.</p>
     <pre id="getting-started"><code>${escapeHtml(gettingStarted)}</code></pre>
-    <p>Every operation in the reference shows its own sample; the samples live in
-    <code>docs/samples/</code> and are type-checked with the rest of the code.</p>
+    <p>Every operation in the reference shows its own sample, made from its first request
+    example by <code>npm run generate</code> (<code>generated/samples/</code>) and type-checked with
+    the rest of the code.</p>
     <h2>Command line</h2>
     <p id="command-line">The <code>txc</code> command line calls every operation from a shell:
     <a href="./cli.html">its --help, per subcommand</a>.</p>
@@ -213,6 +215,8 @@ export async function buildSite(
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
+  // build-docs reads a copy of the documents given each operation's derived sample.
+  const withSamples = documentsWithSamples(root);
   // The pages build side by side: each is a build-docs process of its own.
   const pages: SitePage[] = await Promise.all(
     loadApiDocuments(root).map(async (api) => {
@@ -221,7 +225,7 @@ export async function buildSite(
         ? join(options.reusePages.from, file)
         : undefined;
       if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
-      else await buildPage(join(root, api.file), join(outDir, file), redoc);
+      else await buildPage(withSamples.file(api), join(outDir, file), redoc);
       return {
         name: api.name,
         file,
@@ -231,7 +235,7 @@ export async function buildSite(
         document: api.file,
       };
     }),
-  );
+  ).finally(withSamples.remove);
   const gettingStarted = readFileSync(join(root, 'docs/getting-started.ts'), 'utf8')
     .split('\n')
     .filter((line) => !line.startsWith('// Shown on the docs index page'))

@@ -1,6 +1,7 @@
 // What generated/ should hold for the documents of a project root: the types of each API named in
 // redocly.yaml (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime
-// table of operation facts, and routes.ts, the part of it the client reads on a call. Used by
+// table of operation facts, routes.ts, the part of it the client reads on a call, and samples/,
+// each operation's code sample (scripts/code-samples.ts). Used by
 // `npm run generate` and by the watch loop of `npm start`.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +9,7 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
+import { renderSamples } from './code-samples.ts';
 import { renderOperationModules } from './operation-facts.ts';
 
 /**
@@ -59,5 +61,6 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
   const modules = renderOperationModules(root);
   outputs.set('generated/operations.ts', modules.operations);
   outputs.set('generated/routes.ts', modules.routes);
+  for (const [file, sample] of renderSamples(root)) outputs.set(file, sample);
   return outputs;
 }
