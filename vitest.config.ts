@@ -19,6 +19,7 @@ const slow = [
   'test/cli/errors.test.ts',
   'test/cli/operations.test.ts',
   'test/cli/every-operation.test.ts',
+  'test/one-more-operation.test.ts',
   'test/cli/terminal.test.ts',
   'test/sandbox/cli.test.ts',
   'test/sandbox/load.test.ts',
