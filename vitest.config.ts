@@ -18,6 +18,8 @@ const slow = [
   'test/bench/smoke.test.ts',
   'test/cli/errors.test.ts',
   'test/cli/operations.test.ts',
+  'test/cli/every-operation.test.ts',
+  'test/one-more-operation.test.ts',
   'test/cli/terminal.test.ts',
   'test/cli/validate.test.ts',
   'test/sandbox/cli.test.ts',

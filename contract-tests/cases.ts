@@ -1,353 +1,228 @@
-// The per-operation case table: for each operationId of generated/operations.ts, the invalid
-// inputs the specification names and the documented examples for failures a mock cannot
-// detect (existence, business rules). Valid bodies, statuses and examples come from the
-// documents. coverage.contract.ts fails when an operation has no entry here.
-import type { OperationId } from './support/documents.ts';
+// The contract cases of each operation, derived from its document; no operation is named here.
+// Invalid inputs come from the request schema: for each caller field (and each field of the
+// objects inside its arrays), a value of the wrong type, one outside its enum, past its pattern,
+// format, length, bounds or item counts, and each required field left out. Failures that any
+// server gives whatever its state come from the named error examples that say, in
+// `x-caused-by`, which request fields cause them.
+import { isRecord, type JsonRecord } from '../model/json.ts';
+import { callerBody, type Model, type OperationId, signedFields } from './support/documents.ts';
 
 export interface InvalidInput {
-  /** What the specification calls this case. */
+  /** The field and the rule it breaks, e.g. `orders.3.price breaks its pattern`. */
   name: string;
-  /** Caller fields (merged over a valid body). */
+  /** The whole caller body: the first request example with one value broken. */
   body: Record<string, unknown>;
-  /** The field the rejection must name (`actionTypes` also matches `actionTypes.0`). */
-  field: string;
-}
-
-export interface DocumentedFailure {
-  /** What the specification calls this case. */
-  name: string;
-  body: Record<string, unknown>;
-  /** The named example of a declared error response that answers this case. */
-  example: string;
-  /** The field its `errors` must name. */
-  field: string;
   /**
-   * The body causes this failure on any server, not only on a mock told which example to
-   * answer: against a real target (the sandbox, or a deployment with writes allowed) the suite
-   * sends it as it is and expects the example's status and field.
+   * The field both the client and the document must name (a path such as `orders.3.price`; a
+   * refusal naming a field below it, `type.0` for `type`, names it too).
    */
-  reproducible?: true;
+  field: string;
+  /** The kind of rule broken: `type`, `enum`, `pattern`, `format`, `minimum`, … */
+  rule: string;
 }
 
-export interface OperationCase {
-  invalid: InvalidInput[];
-  documented: DocumentedFailure[];
+export interface ReproducibleFailure {
+  /** The named example of a declared error response. */
+  example: string;
+  status: number;
+  /** The example's `x-caused-by`: the fields that cause it. */
+  causes: Record<string, unknown>;
+  /** The first request example with those fields over it. */
+  body: Record<string, unknown>;
+  /** The fields the example's `errors` name. */
+  fields: string[];
 }
 
-const unknownPlan = '00000000-0000-4000-8000-000000000000';
+type Path = readonly (string | number)[];
 
-export const cases: Record<OperationId, OperationCase> = {
-  pingApi: { invalid: [], documented: [] },
-  getMainBalance: {
-    invalid: [
-      { name: 'ticker not a string', body: { ticker: 5 }, field: 'ticker' },
-      { name: 'ticker empty', body: { ticker: '' }, field: 'ticker' },
-    ],
-    documented: [],
-  },
-  listFlexInvestmentHistory: {
-    invalid: [
-      { name: 'plan invalid (not a UUID)', body: { plan: 'not-a-plan' }, field: 'plan' },
-      { name: 'plan invalid (not a string)', body: { plan: 7 }, field: 'plan' },
-      { name: 'investment invalid', body: { investment: 42 }, field: 'investment' },
-      { name: 'transaction invalid', body: { transaction: { id: 'x' } }, field: 'transaction' },
-      { name: 'dateFrom not a date', body: { dateFrom: '2023-11-01' }, field: 'dateFrom' },
-      { name: 'dateTo not a date', body: { dateTo: 1701388799.5 }, field: 'dateTo' },
-      { name: 'actionTypes not an array', body: { actionTypes: 1 }, field: 'actionTypes' },
-      { name: 'actionTypes a string', body: { actionTypes: '1,4' }, field: 'actionTypes' },
-      { name: 'actionTypes holds 0', body: { actionTypes: [0] }, field: 'actionTypes' },
-      { name: 'actionTypes holds 7', body: { actionTypes: [1, 7] }, field: 'actionTypes' },
-      { name: 'actionTypes holds a string', body: { actionTypes: ['1'] }, field: 'actionTypes' },
-      { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
-    ],
-    documented: [
-      {
-        name: 'plan does not exist',
-        body: { plan: unknownPlan },
-        example: 'invalidPlan',
-        field: 'plan',
-        reproducible: true,
-      },
-      {
-        name: 'investment does not exist',
-        body: { investment: 'no-such-investment' },
-        example: 'invalidInvestment',
-        field: 'investment',
-        reproducible: true,
-      },
-      {
-        name: 'transaction does not exist',
-        body: { transaction: 'no-such-transaction' },
-        example: 'invalidTransaction',
-        field: 'transaction',
-        reproducible: true,
-      },
-      { name: 'date invalid', body: { dateFrom: 1 }, example: 'invalidDate', field: 'dateFrom' },
-    ],
-  },
-  createFixedInvestment: {
-    invalid: [
-      { name: 'amount a number', body: { amount: 100 }, field: 'amount' },
-      { name: 'amount in exponent form', body: { amount: '1e5' }, field: 'amount' },
-      { name: 'amount with a comma', body: { amount: '1,5' }, field: 'amount' },
-      { name: 'amount negative', body: { amount: '-5' }, field: 'amount' },
-      { name: 'amount empty', body: { amount: '' }, field: 'amount' },
-      { name: 'planId not a UUID', body: { planId: 'plan-1' }, field: 'planId' },
-      { name: 'planId missing', body: { planId: undefined }, field: 'planId' },
-    ],
-    documented: [
-      {
-        name: 'plan does not exist',
-        body: { planId: unknownPlan },
-        example: 'unknownPlan',
-        field: 'planId',
-        reproducible: true,
-      },
-      { name: 'plan paused', body: {}, example: 'planPaused', field: 'planId' },
-      {
-        name: 'amount too small',
-        body: { amount: '0.0000001' },
-        example: 'amountTooSmall',
-        field: 'amount',
-        reproducible: true,
-      },
-      {
-        name: 'amount below the plan minimum',
-        body: { amount: '0.000001' },
-        example: 'amountBelowMinimum',
-        field: 'amount',
-      },
-      {
-        name: 'not enough balance',
-        body: { amount: '1000000000' },
-        example: 'notEnoughBalance',
-        field: 'amount',
-      },
-    ],
-  },
-  getCollateralBalanceSummary: {
-    invalid: [
-      { name: 'ticker not a string', body: { ticker: 5 }, field: 'ticker' },
-      { name: 'ticker an array', body: { ticker: ['BTC'] }, field: 'ticker' },
-      { name: 'ticker empty', body: { ticker: '' }, field: 'ticker' },
-    ],
-    documented: [
-      {
-        name: 'ticker unknown',
-        body: { ticker: 'NOPE' },
-        example: 'invalidTicker',
-        field: 'ticker',
-        reproducible: true,
-      },
-    ],
-  },
-  cancelAllOrders: {
-    invalid: [
-      { name: 'market not a string', body: { market: 5 }, field: 'market' },
-      { name: 'market an array', body: { market: ['BTC_USDT'] }, field: 'market' },
-      { name: 'market without separator', body: { market: 'BTCUSDT' }, field: 'market' },
-      { name: 'market lowercase', body: { market: 'btc_usdt' }, field: 'market' },
-      { name: 'market with a dash', body: { market: 'BTC-USDT' }, field: 'market' },
-      { name: 'market without quote', body: { market: 'BTC_' }, field: 'market' },
-      { name: 'type not an array', body: { type: 'spot' }, field: 'type' },
-      { name: 'type an object', body: { type: { spot: true } }, field: 'type' },
-      { name: 'type holds an unknown kind', body: { type: ['limit'] }, field: 'type' },
-      { name: 'type holds an uppercase kind', body: { type: ['SPOT'] }, field: 'type' },
-      { name: 'positionSide unknown', body: { positionSide: 'up' }, field: 'positionSide' },
-      { name: 'positionSide not a string', body: { positionSide: 1 }, field: 'positionSide' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-        reproducible: true,
-      },
-    ],
-  },
-  listMarkets: { invalid: [], documented: [] },
-  listAssets: { invalid: [], documented: [] },
-  createLimitOrder: {
-    invalid: [
-      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
-      { name: 'amount a number', body: { amount: 0.01 }, field: 'amount' },
-      { name: 'amount negative', body: { amount: '-1' }, field: 'amount' },
-      { name: 'price a number', body: { price: 35000 }, field: 'price' },
-      { name: 'price missing', body: { price: undefined }, field: 'price' },
-      { name: 'market empty', body: { market: '' }, field: 'market' },
-      { name: 'clientOrderId not a string', body: { clientOrderId: 7 }, field: 'clientOrderId' },
-      { name: 'clientOrderId with a space', body: { clientOrderId: 'my order' }, field: 'clientOrderId' },
-      { name: 'stp unknown', body: { stp: 'cancel_all' }, field: 'stp' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-      { name: 'clientOrderId used before', body: {}, example: 'clientOrderIdUsed', field: 'clientOrderId' },
-      {
-        name: 'not enough balance',
-        body: { amount: '1000000' },
-        example: 'notEnoughBalance',
-        field: 'amount',
-      },
-    ],
-  },
-  createMarketOrder: {
-    invalid: [
-      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
-      { name: 'amount a number', body: { amount: 100 }, field: 'amount' },
-      { name: 'amount missing', body: { amount: undefined }, field: 'amount' },
-      { name: 'clientOrderId not a string', body: { clientOrderId: 7 }, field: 'clientOrderId' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-      {
-        name: 'not enough balance',
-        body: { amount: '1000000000' },
-        example: 'notEnoughBalance',
-        field: 'amount',
-      },
-    ],
-  },
-  createStockMarketOrder: {
-    invalid: [
-      { name: 'side neither buy nor sell', body: { side: 'hold' }, field: 'side' },
-      { name: 'amount a number', body: { amount: 0.01 }, field: 'amount' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-    ],
-  },
-  createStopLimitOrder: {
-    invalid: [
-      { name: 'activation_price missing', body: { activation_price: undefined }, field: 'activation_price' },
-      { name: 'activation_price a number', body: { activation_price: 34000 }, field: 'activation_price' },
-      { name: 'price in exponent form', body: { price: '3.39e4' }, field: 'price' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-    ],
-  },
-  createStopMarketOrder: {
-    invalid: [
-      { name: 'activation_price missing', body: { activation_price: undefined }, field: 'activation_price' },
-      { name: 'amount with a comma', body: { amount: '1,5' }, field: 'amount' },
-    ],
-    documented: [
-      { name: 'amount is 0', body: { amount: '0' }, example: 'amountNotPositive', field: 'amount' },
-    ],
-  },
-  createBulkLimitOrders: {
-    invalid: [
-      { name: 'orders not an array', body: { orders: { market: 'BTC_USDT' } }, field: 'orders' },
-      { name: 'orders holds a number', body: { orders: [1] }, field: 'orders' },
-      { name: 'stopOnFail not a boolean', body: { stopOnFail: 'yes' }, field: 'stopOnFail' },
-    ],
-    documented: [],
-  },
-  modifyOrder: {
-    invalid: [
-      { name: 'orderId a string', body: { orderId: '4180284841' }, field: 'orderId' },
-      { name: 'price a number', body: { price: 34800 }, field: 'price' },
-    ],
-    documented: [
-      { name: 'order not found', body: { orderId: 1 }, example: 'orderNotFound', field: 'orderId' },
-    ],
-  },
-  cancelOrder: {
-    invalid: [
-      { name: 'orderId a string', body: { orderId: 'abc' }, field: 'orderId' },
-      { name: 'market missing', body: { market: undefined }, field: 'market' },
-    ],
-    documented: [
-      { name: 'order not found', body: { orderId: 1 }, example: 'orderNotFound', field: 'orderId' },
-    ],
-  },
-  cancelOrdersInBulk: {
-    invalid: [{ name: 'orders not an array', body: { orders: 'all' }, field: 'orders' }],
-    documented: [],
-  },
-  listActiveOrders: {
-    invalid: [
-      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
-      { name: 'offset negative', body: { offset: -1 }, field: 'offset' },
-      { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
-    ],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-    ],
-  },
-  getTradeBalance: {
-    invalid: [{ name: 'ticker not a string', body: { ticker: 5 }, field: 'ticker' }],
-    documented: [
-      { name: 'ticker unknown', body: { ticker: 'NOPE' }, example: 'unknownTicker', field: 'ticker' },
-    ],
-  },
-  listExecutedDeals: {
-    invalid: [
-      { name: 'limit not an integer', body: { limit: '50' }, field: 'limit' },
-      { name: 'offset negative', body: { offset: -1 }, field: 'offset' },
-    ],
-    documented: [],
-  },
-  listOrderDeals: {
-    invalid: [
-      { name: 'orderId missing', body: { orderId: undefined }, field: 'orderId' },
-      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
-    ],
-    documented: [],
-  },
-  listOrderHistory: {
-    invalid: [
-      { name: 'limit below 1', body: { limit: 0 }, field: 'limit' },
-      { name: 'startDate not an integer', body: { startDate: '2023-11-08' }, field: 'startDate' },
-    ],
-    documented: [],
-  },
-  setKillSwitch: {
-    invalid: [{ name: 'types holds an unknown kind', body: { types: ['limit'] }, field: 'types' }],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-    ],
-  },
-  getKillSwitchStatus: {
-    invalid: [{ name: 'market without separator', body: { market: 'BTCUSDT' }, field: 'market' }],
-    documented: [
-      {
-        name: 'market not available',
-        body: { market: 'NOPE_USDT' },
-        example: 'marketNotAvailable',
-        field: 'market',
-      },
-    ],
-  },
+interface Broken {
+  /** Where the broken value goes in the body. */
+  at: Path;
+  /** Undefined: the field is left out. */
+  value: unknown;
+  rule: string;
+  how: string;
+  /** The field a refusal names: the broken one, or the field above a choice of forms (anyOf). */
+  named: Path;
+  /** The broken field, for the case's name (below `at` when an array's item is broken). */
+  where: Path;
+}
+
+const jsonTypes: Readonly<Record<string, (value: unknown) => boolean>> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isInteger(value),
+  number: (value) => typeof value === 'number',
+  boolean: (value) => typeof value === 'boolean',
+  array: (value) => Array.isArray(value),
+  object: (value) => isRecord(value),
+  null: (value) => value === null,
 };
+
+/** Values of every JSON type, tried in order for one that a schema's types do not allow. */
+const typeCandidates: readonly unknown[] = [7, 'seven', true, 1.5, ['seven'], { seven: 7 }, null];
+
+/** Strings tried in order for one that breaks a pattern. */
+const patternCandidates = ['has space', '!', '-1', '1e5', 'lower_case', 'A', '', '0'];
+
+function typesOf(schema: JsonRecord): string[] | undefined {
+  if (Array.isArray(schema.anyOf)) {
+    const forms = schema.anyOf.filter(isRecord).map(typesOf);
+    return forms.every((types) => types !== undefined) ? (forms.flat() as string[]) : undefined;
+  }
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.map(String);
+  return undefined;
+}
+
+/** A valid value of a schema when no example gives one: its const, first enum value or default. */
+function sampleOf(schema: JsonRecord): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  return schema.default;
+}
+
+/**
+ * Every way to break `schema` at `at`, starting from `valid` (the example's value there, if it
+ * has one). Under a choice of forms (anyOf) the refusal names the field of the choice.
+ */
+function breakings(schema: JsonRecord, at: Path, valid: unknown, choice?: Path): Broken[] {
+  const out: Broken[] = [];
+  const named = choice ?? at;
+  const push = (value: unknown, rule: string, how: string) =>
+    out.push({ at, value, rule, how, named, where: at });
+  const types = typesOf(schema);
+  if (types) {
+    const wrong = typeCandidates.find((value) => !types.some((type) => jsonTypes[type]?.(value)));
+    push(wrong, 'type', `not ${types.join(' or ')}`);
+  }
+  if (Array.isArray(schema.anyOf)) {
+    // A form's own rules (the kinds a nullable list holds) are broken inside it.
+    for (const form of schema.anyOf.filter(isRecord)) {
+      if (form.type === 'null') continue;
+      out.push(...breakings(form, at, valid, named).filter((broken) => broken.rule !== 'type'));
+    }
+    return out;
+  }
+  const enumValues = Array.isArray(schema.enum)
+    ? schema.enum
+    : schema.const !== undefined
+      ? [schema.const]
+      : undefined;
+  if (enumValues) {
+    const numeric = enumValues.every((value) => typeof value === 'number');
+    push(numeric ? Math.max(...(enumValues as number[])) + 1 : 'not-one-of-them', 'enum', 'outside its enum');
+  }
+  if (typeof schema.pattern === 'string') {
+    const pattern = new RegExp(schema.pattern, 'u');
+    const breaking = patternCandidates.find((candidate) => !pattern.test(candidate));
+    if (breaking !== undefined) push(breaking, 'pattern', `breaking ${schema.pattern}`);
+  }
+  if (schema.format === 'uuid') push('not-a-uuid', 'format', 'not a UUID');
+  if (schema.format === 'int64') push(2 ** 53 + 2, 'format', 'past 2^53');
+  if (typeof schema.minLength === 'number' && schema.minLength > 0) {
+    push('7'.repeat(schema.minLength - 1), 'minLength', `shorter than ${schema.minLength}`);
+  }
+  if (typeof schema.maxLength === 'number') {
+    push('7'.repeat(schema.maxLength + 1), 'maxLength', `longer than ${schema.maxLength}`);
+  }
+  if (typeof schema.minimum === 'number') push(schema.minimum - 1, 'minimum', `below ${schema.minimum}`);
+  if (typeof schema.maximum === 'number') push(schema.maximum + 1, 'maximum', `above ${schema.maximum}`);
+  if (schema.type === 'array' && isRecord(schema.items)) {
+    const items = Array.isArray(valid) ? valid : [];
+    const item = items[0] ?? sampleOf(schema.items);
+    if (typeof schema.minItems === 'number' && schema.minItems > 0) {
+      push(items.slice(0, schema.minItems - 1), 'minItems', `fewer than ${schema.minItems} items`);
+    }
+    if (typeof schema.maxItems === 'number' && item !== undefined) {
+      push(Array(schema.maxItems + 1).fill(item), 'maxItems', `more than ${schema.maxItems} items`);
+    }
+    // One bad item after the good ones (in place of the last when the array is full).
+    const index = items.length > 0 && items.length === schema.maxItems ? items.length - 1 : items.length;
+    for (const broken of breakings(schema.items, [...at, index], item, choice)) {
+      const good = items.slice(0, index);
+      out.push({ ...broken, at, value: [...good, placed(item, broken, [...at, index])] });
+    }
+  }
+  if (schema.type === 'object' && isRecord(schema.properties)) {
+    const fields = isRecord(valid) ? valid : {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (!isRecord(property) || (at.length === 0 && signedFields.has(name))) continue;
+      out.push(...breakings(property, [...at, name], fields[name], choice));
+    }
+    for (const name of Array.isArray(schema.required) ? schema.required.map(String) : []) {
+      if (at.length === 0 && signedFields.has(name)) continue;
+      const where = [...at, name];
+      out.push({
+        at: where,
+        value: undefined,
+        rule: 'required',
+        how: 'left out',
+        named: choice ?? where,
+        where,
+      });
+    }
+  }
+  return out;
+}
+
+/** `base` (an item) with a breaking that lies below `itemAt` put in place. */
+function placed(base: unknown, broken: Broken, itemAt: Path): unknown {
+  const below = broken.at.slice(itemAt.length);
+  if (below.length === 0) return broken.value;
+  const [key, ...rest] = below;
+  const record = isRecord(base) ? { ...base } : {};
+  if (rest.length === 0) {
+    if (broken.value === undefined) delete record[String(key)];
+    else record[String(key)] = broken.value;
+    return record;
+  }
+  record[String(key)] = placed(record[String(key)], { ...broken, at: below }, [key as string]);
+  return record;
+}
+
+/** The field a schema problem (`orders.1: must have required property 'side'`) is about. */
+function problemField(problem: string): string {
+  const [path = '', message = ''] = problem.split(/: (.*)/s);
+  const required = /required property '([^']+)'/.exec(message)?.[1];
+  const parent = path === '(body)' ? '' : path;
+  return required ? (parent ? `${parent}.${required}` : required) : parent;
+}
+
+/** Each invalid input of an operation, derived from its request schema and first example. */
+export function invalidInputs(model: Model, operationId: OperationId): InvalidInput[] {
+  const operation = model.model(operationId);
+  const schema = operation.requestSchema;
+  if (operation.facts.api === 'public-v4' || !schema) return [];
+  const valid = callerBody(operation.requestExamples[0]?.value);
+  return breakings(schema, [], valid).flatMap((broken) => {
+    const body = placed(valid, broken, []) as Record<string, unknown>;
+    const field = broken.named.join('.');
+    // Keep what the document itself refuses at that field: a candidate that happens to pass
+    // (a wrong-type value another form accepts) is no case.
+    const problems = operation.validateRequest({ request: operation.facts.path, nonce: '1', ...body });
+    if (!problems.map(problemField).some((named) => named === field || named.startsWith(`${field}.`)))
+      return [];
+    return [{ name: `${broken.where.join('.')} ${broken.how}`, body, field, rule: broken.rule }];
+  });
+}
+
+/** The failures any server gives whatever its state, from the examples' `x-caused-by`. */
+export function reproducibleFailures(model: Model, operationId: OperationId): ReproducibleFailure[] {
+  const operation = model.model(operationId);
+  const valid = callerBody(operation.requestExamples[0]?.value);
+  return [...operation.responses].flatMap(([status, { examples }]) =>
+    examples.flatMap((example) =>
+      example.causedBy
+        ? [
+            {
+              example: example.name,
+              status,
+              causes: { ...example.causedBy },
+              body: { ...valid, ...example.causedBy },
+              fields: Object.keys((example.value as { errors?: object } | undefined)?.errors ?? {}),
+            },
+          ]
+        : [],
+    ),
+  );
+}

@@ -2,8 +2,8 @@
 // render generated/ and write what changed, build the docs beside the served site and swap them
 // in. A step that fails says why with the file and line where there is one.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { renderGeneratedFiles } from '../scripts/generated-files.ts';
 import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
@@ -77,6 +77,7 @@ export async function regenerate(root: string, rendered?: Map<string, string>): 
   for (const [file, content] of outputs) {
     const path = join(root, file);
     if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
     written.push(file);
   }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { operations } from '../generated/operations.ts';
 import { chromiumPath as findChromiumPath } from '../scripts/prerequisites.ts';
-import { sampleFile } from './samples.ts';
+import { readerSource, sampleFile } from './samples.ts';
 
 /** CHROMIUM_PATH, else the usual names and places (scripts/prerequisites.ts, checked first by npm test). */
 export const chromiumPath = findChromiumPath();
@@ -42,7 +42,7 @@ export function expectedOperations(api: string): ExpectedOperation[] {
       operationId: operation.operationId,
       statuses: operation.statuses,
       fields: 'body' in operation ? Object.keys(operation.body.properties) : [],
-      sample: readFileSync(sampleFile(operation.operationId), 'utf8'),
+      sample: readerSource(readFileSync(sampleFile(operation.operationId), 'utf8')),
     }));
 }
 

@@ -1,51 +1,33 @@
-// The TypeScript code sample of every operation lives in docs/samples/<operationId>.ts, where
-// `npm run typecheck` compiles it against the client. The documents show it through the
-// operation's `x-codeSamples`, whose `source` is a $ref to that file, so there is one copy.
+// Every operation's TypeScript sample is derived from its first named request example by
+// `npm run generate` (scripts/code-samples.ts) into generated/samples/<operationId>.ts, where
+// `npm run typecheck` compiles it against the client; the docs build puts it into the pages as
+// the operation's `x-codeSamples`. Nothing here is written per operation.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadApiDocuments, pathItemFile } from '../model/document.ts';
-import { arrayAt, recordAt, stringAt } from '../model/json.ts';
+import { loadApiDocuments } from '../model/document.ts';
+import { recordAt, stringAt } from '../model/json.ts';
 import { httpMethods } from '../model/model.ts';
+import { samplePath } from '../scripts/code-samples.ts';
+
+export { readerSource, sampleLabel, sampleLang, sampleLineWidth } from '../scripts/code-samples.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-export const sampleLang = 'TypeScript';
-export const sampleLabel = 'TypeScript client';
 
 export function sampleFile(operationId: string, root = projectRoot): string {
-  return `${root}/docs/samples/${operationId}.ts`;
+  return join(root, samplePath(operationId));
 }
 
-/**
- * Where a document's x-codeSamples should point for an operation, relative to the root document
- * (the model rebases the $ref written in the operation's own file, openapi/paths/, to it).
- */
-export const sampleRef = (operationId: string) => `../docs/samples/${operationId}.ts`;
-
-/**
- * What is missing: a sample file, or a document entry referring to it. Empty when complete. The
- * operations are read from the documents under `root` as they are now (the watch loop of
- * `npm start` checks a document before generated/ is rewritten from it).
- */
+/** The operations of the documents under `root` whose generated sample is missing. */
 export function findMissingSamples(root = projectRoot): string[] {
-  const problems: string[] = [];
-  for (const api of loadApiDocuments(root)) {
-    for (const [path, item] of Object.entries(recordAt(api.dereferenced, 'paths'))) {
-      for (const method of httpMethods) {
+  return loadApiDocuments(root).flatMap((api) =>
+    Object.values(recordAt(api.dereferenced, 'paths')).flatMap((item) =>
+      httpMethods.flatMap((method) => {
         const operationId = stringAt(item, method, 'operationId');
-        if (operationId === undefined) continue;
-        if (!existsSync(sampleFile(operationId, root))) {
-          problems.push(`${operationId}: no sample file docs/samples/${operationId}.ts`);
-        }
-        const sample = arrayAt(item, method, 'x-codeSamples').find(
-          (entry) => stringAt(entry, 'lang') === sampleLang,
-        );
-        if (stringAt(sample, 'source', '$ref') !== sampleRef(operationId)) {
-          problems.push(
-            `${operationId}: ${pathItemFile(api, path)} has no ${sampleLang} x-codeSamples entry referring to docs/samples/${operationId}.ts`,
-          );
-        }
-      }
-    }
-  }
-  return problems;
+        return operationId && !existsSync(sampleFile(operationId, root))
+          ? [`${operationId}: no sample ${samplePath(operationId)} (run npm run generate)`]
+          : [];
+      }),
+    ),
+  );
 }

@@ -14,6 +14,7 @@ import { operations } from '../generated/operations.ts';
 import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { stringAt } from '../model/json.ts';
+import { documentsWithSamples } from '../scripts/code-samples.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { headerStyle, siteHeader } from './layout.ts';
@@ -247,6 +248,8 @@ ${operationList}
     <h2>Signing without the package</h2>
     <p id="signing">Recipes that sign a call with curl and openssl, Python's <code>hmac</code> or plain
     JavaScript: <a href="./${signingPage}.html">signing without the package</a>.</p>
+    <p>Each operation's sample is made from its first request example by <code>npm run generate</code>
+    (<code>generated/samples/</code>) and type-checked with the rest of the code.</p>
     <h2>Command line</h2>
     <p id="command-line">The <code>txc</code> command line calls every operation from a shell:
     <a href="./cli.html">its --help, per subcommand</a>.</p>
@@ -280,6 +283,8 @@ export async function buildSite(
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
   writeTryItAssets(join(outDir, 'assets'));
+  // build-docs reads a copy of the documents given each operation's derived sample.
+  const withSamples = documentsWithSamples(root);
   // The pages build side by side: each is a build-docs process of its own.
   const pages: SitePage[] = await Promise.all(
     loadApiDocuments(root).map(async (api) => {
@@ -288,7 +293,7 @@ export async function buildSite(
         ? join(options.reusePages.from, file)
         : undefined;
       if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
-      else await buildPage(join(root, api.file), join(outDir, file), redoc, tryItData(api));
+      else await buildPage(withSamples.file(api), join(outDir, file), redoc, tryItData(api));
       return {
         name: api.name,
         file,
@@ -298,7 +303,7 @@ export async function buildSite(
         document: api.file,
       };
     }),
-  );
+  ).finally(withSamples.remove);
   const gettingStarted = readFileSync(join(root, 'docs/getting-started.ts'), 'utf8')
     .split('\n')
     .filter((line) => !line.startsWith('// Shown on the docs index page'))

@@ -1,6 +1,6 @@
 // The spec-change loop of `npm start`, on a project root (the project, or a test's copy of it):
-// serve the docs, a Prism mock per document and the sandbox, watch `openapi/` and
-// `docs/samples/`, and on every save lint, render `generated/` and draft the docs pages the save
+// serve the docs, a Prism mock per document and the sandbox, watch `openapi/` (the code samples
+// derive from it), and on every save lint, render `generated/` and draft the docs pages the save
 // touched (side by side), then write `generated/`, swap the pages in (open pages reload
 // themselves), bring the mocks of changed documents up to date (Prism reloads a last-good copy in
 // place, scripts/dev-mock.ts) and restart the sandbox. Every step hashes its inputs and is
@@ -8,7 +8,7 @@
 // lint or codegen changes nothing that is served: the last good docs and mocks stay up, and the
 // log says so, with each problem's file and line, once (the same problems again are not repeated).
 //
-// node:fs.watch, recursive, on the two directories (not their files: editors save by renaming a
+// node:fs.watch, recursive, on the directory (not its files: editors save by renaming a
 // new file over the old one) with a short debounce, since one save fires several events; a save
 // during a rebuild queues one more rebuild after it.
 import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
@@ -335,7 +335,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   // Recursive: a split document keeps its paths and components in directories under openapi/.
-  const watchers: FSWatcher[] = ['openapi', 'docs/samples'].map((directory) =>
+  // The code samples derive from the documents: watching openapi/ follows them too.
+  const watchers: FSWatcher[] = ['openapi'].map((directory) =>
     watch(join(root, directory), { recursive: true }, (_event, file) => {
       // Editors' swap and backup files come and go beside the documents: only sources count.
       if (closed || (file !== null && !watchedSource.test(basename(file)))) return;

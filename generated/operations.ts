@@ -2,17 +2,27 @@
 
 /** What the client checks of a field, as the documents' schema states it. */
 export interface FieldRule {
-  /** Absent when the field takes one of several forms (`anyOf`). */
-  readonly type?: string;
+  /**
+   * A JSON Schema type (`null` included), or several (`[integer, 'null']`); absent when the
+   * field takes one of several forms (`anyOf`).
+   */
+  readonly type?: string | readonly string[];
   /** The forms the field may take; a value passes if it passes one of them. */
   readonly anyOf?: readonly FieldRule[];
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly minimum?: number;
+  readonly maximum?: number;
   readonly enum?: readonly unknown[];
   readonly format?: string;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /** An array's items. */
   readonly items?: FieldRule;
+  /** An object's required fields and the rules of its fields (a bulk order's items). */
+  readonly required?: readonly string[];
+  readonly properties?: Readonly<Record<string, FieldRule>>;
 }
 
 /** What the client checks of a body: the required fields and each field's rule. */
@@ -255,8 +265,30 @@ export const operations = {
         },
         "orders": {
           "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
           "items": {
             "type": "object",
+            "required": [
+              "market"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+                "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+              },
+              "orderId": {
+                "type": "integer",
+                "format": "int64",
+                "description": "The identifier the matching engine gives an order (observed upstream). The operator's examples are above 2³¹, so it is a 64-bit integer; a JSON number holds it exactly up to 2⁵³."
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$",
+                "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+              }
+            },
             "description": "One order to cancel: its market and exactly one of `orderId` and `clientOrderId` (observed upstream; both or neither is this item's error in the answer)."
           },
           "description": "The orders to cancel, from 1 to 100 (observed upstream)."
@@ -327,8 +359,61 @@ export const operations = {
         },
         "orders": {
           "type": "array",
+          "minItems": 1,
+          "maxItems": 20,
           "items": {
             "type": "object",
+            "required": [
+              "market",
+              "side",
+              "amount",
+              "price"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+                "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+              },
+              "side": {
+                "type": "string",
+                "enum": [
+                  "buy",
+                  "sell"
+                ],
+                "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+              },
+              "amount": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals; a decimal string."
+              },
+              "price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "The limit price, in the quote (money) asset, with at most the market's `moneyPrec` decimals; a decimal string."
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$",
+                "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+              },
+              "postOnly": {
+                "type": "boolean",
+                "description": "`true` makes the order a maker only; it is refused if it would fill at once.",
+                "default": false
+              },
+              "ioc": {
+                "type": "boolean",
+                "description": "Immediate or cancel; not with `postOnly` or `rpi` (code 37).",
+                "default": false
+              },
+              "rpi": {
+                "type": "boolean",
+                "description": "A Retail Price Improvement order (post-only); not with `ioc` (code 37).",
+                "default": false
+              }
+            },
             "description": "One limit order, as in the single limit order (fields observed upstream)."
           },
           "description": "The limit orders to place, from 1 to 20 (observed upstream)."
@@ -1333,12 +1418,14 @@ export const operations = {
         "limit": {
           "type": "integer",
           "minimum": 1,
+          "maximum": 100,
           "description": "Orders per page, 1 to 100 (observed upstream).",
           "default": 50
         },
         "offset": {
           "type": "integer",
           "minimum": 0,
+          "maximum": 10000,
           "description": "Orders to skip, 0 to 10000 (observed upstream).",
           "default": 0
         }
@@ -1450,6 +1537,7 @@ export const operations = {
         "limit": {
           "type": "integer",
           "minimum": 1,
+          "maximum": 500,
           "description": "Records per page, 1 to 500 (observed upstream).",
           "default": 50
         },
@@ -1760,6 +1848,7 @@ export const operations = {
         "limit": {
           "type": "integer",
           "minimum": 1,
+          "maximum": 500,
           "description": "Records per page, 1 to 500 (observed upstream).",
           "default": 50
         },

@@ -85,8 +85,27 @@ export const clientRoutes = {
       "properties": {
         "orders": {
           "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
           "items": {
-            "type": "object"
+            "type": "object",
+            "required": [
+              "market"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              },
+              "orderId": {
+                "type": "integer",
+                "format": "int64"
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$"
+              }
+            }
           }
         }
       }
@@ -108,8 +127,50 @@ export const clientRoutes = {
       "properties": {
         "orders": {
           "type": "array",
+          "minItems": 1,
+          "maxItems": 20,
           "items": {
-            "type": "object"
+            "type": "object",
+            "required": [
+              "market",
+              "side",
+              "amount",
+              "price"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              },
+              "side": {
+                "type": "string",
+                "enum": [
+                  "buy",
+                  "sell"
+                ]
+              },
+              "amount": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$"
+              },
+              "postOnly": {
+                "type": "boolean"
+              },
+              "ioc": {
+                "type": "boolean"
+              },
+              "rpi": {
+                "type": "boolean"
+              }
+            }
           }
         },
         "stopOnFail": {
@@ -534,11 +595,13 @@ export const clientRoutes = {
         },
         "limit": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 100
         },
         "offset": {
           "type": "integer",
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 10000
         }
       }
     }
@@ -581,7 +644,8 @@ export const clientRoutes = {
         },
         "limit": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 500
         },
         "offset": {
           "type": "integer",
@@ -704,7 +768,8 @@ export const clientRoutes = {
         },
         "limit": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 500
         },
         "offset": {
           "type": "integer",

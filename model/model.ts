@@ -11,6 +11,12 @@ export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', '
 export interface NamedExample {
   readonly name: string;
   readonly value: unknown;
+  /**
+   * x-caused-by of an error example: request fields that make any server give this answer,
+   * whatever its state (an unknown market or plan), merged over the operation's first request
+   * example.
+   */
+  readonly causedBy?: JsonRecord;
 }
 
 /** One declared status of an operation: its JSON schema (if any) and named examples. */
@@ -35,10 +41,10 @@ export interface OperationView {
 }
 
 const examplesOf = (mediaType: unknown): NamedExample[] =>
-  Object.entries(recordAt(mediaType, 'examples')).map(([name, example]) => ({
-    name,
-    value: isRecord(example) ? example.value : undefined,
-  }));
+  Object.entries(recordAt(mediaType, 'examples')).map(([name, example]) => {
+    const causedBy = optionalRecordAt(example, 'x-caused-by');
+    return { name, value: isRecord(example) ? example.value : undefined, ...(causedBy && { causedBy }) };
+  });
 
 function viewOf(api: string, path: string, method: string, object: JsonRecord): OperationView {
   const request = optionalRecordAt(object, 'requestBody', 'content', 'application/json');

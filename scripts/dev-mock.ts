@@ -47,12 +47,11 @@ export function mockService(options: MockOptions): DevService {
   const { root, file, snapshot } = options;
   const url = `http://127.0.0.1:${options.port}`;
   /**
-   * Brings the snapshot of this document, its parts (under openapi/, at any depth) and the samples
-   * up to date; the document is written last, and always when `touch`: its write is what Prism
+   * Brings the snapshot of this document and its parts (under openapi/, at any depth) up to date; the document is written last, and always when `touch`: its write is what Prism
    * reloads on, and by then its parts are in place. Another document's file is its own mock's.
    */
   const sync = (touch: boolean) => {
-    for (const relative of [...filesUnder(root, 'openapi'), ...filesUnder(root, 'docs/samples')]) {
+    for (const relative of filesUnder(root, 'openapi')) {
       if (relative !== file && !options.otherDocuments.has(relative)) copyIfChanged(root, snapshot, relative);
     }
     copyIfChanged(root, snapshot, file, touch);

@@ -3,7 +3,8 @@
 // operation facts read from the documents' vendor extensions, and routes.ts, what the client
 // reads of it. With --check it writes nothing and fails when any file in generated/ differs
 // from what the documents produce, so CI catches a forgotten `npm run generate`. --root DIR works on a copy of the project.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderGeneratedFiles } from './generated-files.ts';
 
@@ -16,6 +17,7 @@ const outputs = await renderGeneratedFiles(root);
 let stale = 0;
 for (const [file, content] of outputs) {
   if (!check) {
+    mkdirSync(dirname(`${root}/${file}`), { recursive: true });
     writeFileSync(`${root}/${file}`, content);
     console.log(`wrote ${file}`);
     continue;

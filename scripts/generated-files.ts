@@ -1,7 +1,8 @@
 // What generated/ should hold for the documents of a project root: the types of each API named in
 // redocly.yaml (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime
-// table of operation facts, routes.ts, the part of it the client reads on a call, and
-// responses.ts, what each answer may be (read only when validating traffic). Used by
+// table of operation facts, routes.ts, the part of it the client reads on a call,
+// responses.ts, what each answer may be (read only when validating traffic), and samples/, each
+// operation's code sample (scripts/code-samples.ts). Used by
 // `npm run generate` and by the watch loop of `npm start`.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import { parse } from 'yaml';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt } from '../model/json.ts';
 import { renderAnswerShapesModule } from './answer-shapes.ts';
+import { renderSamples } from './code-samples.ts';
 import { renderOperationModules } from './operation-facts.ts';
 import { renderResponseContracts } from './response-contracts.ts';
 
@@ -64,5 +66,6 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
   outputs.set('generated/routes.ts', modules.routes);
   outputs.set('generated/answers.ts', renderAnswerShapesModule(root));
   outputs.set('generated/responses.ts', renderResponseContracts(root));
+  for (const [file, sample] of renderSamples(root)) outputs.set(file, sample);
   return outputs;
 }

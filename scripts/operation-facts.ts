@@ -36,6 +36,7 @@ export interface FieldFacts extends FieldRule {
   readonly enumNames?: readonly string[];
   readonly anyOf?: readonly FieldFacts[];
   readonly items?: FieldFacts;
+  readonly properties?: Readonly<Record<string, FieldFacts>>;
 }
 
 export interface BodyFacts {
@@ -72,17 +73,39 @@ function fieldFacts(schema: any): FieldFacts {
   if (schema.minLength !== undefined) rule.minLength = schema.minLength;
   if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
   if (schema.minimum !== undefined) rule.minimum = schema.minimum;
+  if (schema.maximum !== undefined) rule.maximum = schema.maximum;
   if (schema.enum) rule.enum = schema.enum;
   if (schema.const !== undefined) rule.enum = [schema.const];
   if (schema.format) rule.format = schema.format;
+  if (schema.minItems !== undefined) rule.minItems = schema.minItems;
+  if (schema.maxItems !== undefined) rule.maxItems = schema.maxItems;
   if (schema.items) rule.items = fieldFacts(schema.items);
+  // An object field (a bulk order's items) carries its own required fields and rules.
+  if (schema.required) rule.required = schema.required;
+  if (schema.properties) {
+    rule.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [name, fieldFacts(property)]),
+    );
+  }
   if (schema.description) rule.description = schema.description.trim();
   if (schema.default !== undefined) rule.default = schema.default;
   if (schema['x-enum-varnames']) rule.enumNames = schema['x-enum-varnames'];
   return rule;
 }
 
-const ruleKeys = ['type', 'pattern', 'minLength', 'maxLength', 'minimum', 'enum', 'format'] as const;
+const ruleKeys = [
+  'type',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'enum',
+  'format',
+  'minItems',
+  'maxItems',
+  'required',
+] as const;
 
 /** What the client checks of a field: its facts without what only tools show. */
 function fieldRule(facts: FieldFacts): FieldRule {
@@ -90,6 +113,11 @@ function fieldRule(facts: FieldFacts): FieldRule {
   for (const key of ruleKeys) if (facts[key] !== undefined) Object.assign(rule, { [key]: facts[key] });
   if (facts.anyOf) rule.anyOf = facts.anyOf.map(fieldRule);
   if (facts.items) rule.items = fieldRule(facts.items);
+  if (facts.properties) {
+    rule.properties = Object.fromEntries(
+      Object.entries(facts.properties).map(([name, property]) => [name, fieldRule(property)]),
+    );
+  }
   return rule;
 }
 
@@ -277,17 +305,27 @@ export function collectBackoff(apis: ApiDocument[]): { initialSeconds: number; m
  */
 const fieldRuleTypes = `/** What the client checks of a field, as the documents' schema states it. */
 export interface FieldRule {
-  /** Absent when the field takes one of several forms (\`anyOf\`). */
-  readonly type?: string;
+  /**
+   * A JSON Schema type (\`null\` included), or several (\`[integer, 'null']\`); absent when the
+   * field takes one of several forms (\`anyOf\`).
+   */
+  readonly type?: string | readonly string[];
   /** The forms the field may take; a value passes if it passes one of them. */
   readonly anyOf?: readonly FieldRule[];
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly minimum?: number;
+  readonly maximum?: number;
   readonly enum?: readonly unknown[];
   readonly format?: string;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /** An array's items. */
   readonly items?: FieldRule;
+  /** An object's required fields and the rules of its fields (a bulk order's items). */
+  readonly required?: readonly string[];
+  readonly properties?: Readonly<Record<string, FieldRule>>;
 }
 
 /** What the client checks of a body: the required fields and each field's rule. */

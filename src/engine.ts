@@ -217,92 +217,207 @@ export function copyPlainData(
 }
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const patterns = new Map<string, RegExp>();
-const compiled = (pattern: string) => {
-  let regex = patterns.get(pattern);
-  if (!regex) {
-    regex = new RegExp(pattern, 'u');
-    patterns.set(pattern, regex);
-  }
-  return regex;
+
+const typeTests: Readonly<Record<string, (value: unknown) => boolean>> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isSafeInteger(value),
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  boolean: (value) => typeof value === 'boolean',
+  array: (value) => Array.isArray(value),
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  null: (value) => value === null,
 };
 
-function typeMatches(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return Number.isSafeInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default:
-      return true;
-  }
+const article = (type: string) => (type === 'null' ? '' : /^[aeiou]/.test(type) ? 'an ' : 'a ');
+const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+/** Checks one value at `field` (a path such as `orders.3.price`); compiled once from its rule. */
+type FieldCheck = (value: unknown, field: string) => Violation | undefined;
+
+/** The first violation of several checks, in order. */
+function firstOf(checks: readonly FieldCheck[]): FieldCheck {
+  if (checks.length === 1) return checks[0] as FieldCheck;
+  return (value, field) => {
+    for (const check of checks) {
+      const violation = check(value, field);
+      if (violation) return violation;
+    }
+    return undefined;
+  };
 }
 
-function checkField(field: string, rule: FieldRule, value: unknown): Violation | undefined {
+const passes: FieldCheck = () => undefined;
+
+/**
+ * A field's rule turned once into the closures that check it, so that a call walks only the
+ * checks its route's fields have, with no rule read again and every pattern compiled once.
+ */
+function compileField(rule: FieldRule): FieldCheck {
   if (rule.anyOf) {
-    const violations = rule.anyOf.map((form) => checkField(field, form, value));
-    if (violations.some((violation) => violation === undefined)) return undefined;
-    return { field, message: violations.map((violation) => violation?.message).join('; or ') };
-  }
-  if (rule.type !== undefined && !typeMatches(rule.type, value)) {
-    const article = /^[aeiou]/.test(rule.type) ? 'an' : 'a';
-    return {
-      field,
-      message: `${field} must be ${article} ${rule.type}, got ${JSON.stringify(value) ?? String(value)}`,
+    // A field of several accepted forms (the nonce: digits or an integer) passes if one passes.
+    const forms = rule.anyOf.map(compileField);
+    return (value, field) => {
+      const violations: Violation[] = [];
+      for (const form of forms) {
+        const violation = form(value, field);
+        if (!violation) return undefined;
+        violations.push(violation);
+      }
+      return { field, message: violations.map((violation) => violation.message).join('; or ') };
     };
   }
-  if (typeof value === 'number' && rule.minimum !== undefined && value < rule.minimum) {
-    return { field, message: `${field} must be at least ${rule.minimum}, got ${value}` };
-  }
-  if (rule.enum && !rule.enum.includes(value)) {
-    return {
-      field,
-      message: `${field} must be one of ${rule.enum.map((item) => JSON.stringify(item)).join(', ')}`,
-    };
-  }
-  if (typeof value === 'string' && rule.minLength !== undefined && [...value].length < rule.minLength) {
-    return { field, message: `${field} must be at least ${rule.minLength} characters long` };
-  }
-  if (typeof value === 'string' && rule.maxLength !== undefined && [...value].length > rule.maxLength) {
-    return { field, message: `${field} must be at most ${rule.maxLength} characters long` };
-  }
-  if (rule.pattern && typeof value === 'string' && !compiled(rule.pattern).test(value)) {
-    return { field, message: `${field} must match ${rule.pattern}, got ${JSON.stringify(value)}` };
-  }
-  if (rule.format === 'uuid' && typeof value === 'string' && !uuid.test(value)) {
-    return { field, message: `${field} must be a UUID, got ${JSON.stringify(value)}` };
-  }
-  if (rule.items && Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const violation = checkField(`${field}.${index}`, rule.items, item);
-      if (violation) return violation;
+  const checks: FieldCheck[] = [];
+  if (rule.type !== undefined) {
+    const types = typeof rule.type === 'string' ? [rule.type] : rule.type;
+    const tests = types.flatMap((type) => typeTests[type] ?? []);
+    // A type this client does not know passes, as it did: the server has the last word.
+    if (tests.length === types.length) {
+      const expected = types.map((type) => `${article(type)}${type}`).join(' or ');
+      checks.push((value, field) =>
+        tests.some((test) => test(value))
+          ? undefined
+          : { field, message: `${field} must be ${expected}, got ${shown(value)}` },
+      );
     }
   }
-  return undefined;
+  const { minimum, maximum, minLength, maxLength, minItems, maxItems } = rule;
+  if (minimum !== undefined) {
+    checks.push((value, field) =>
+      typeof value === 'number' && value < minimum
+        ? { field, message: `${field} must be at least ${minimum}, got ${value}` }
+        : undefined,
+    );
+  }
+  if (maximum !== undefined) {
+    checks.push((value, field) =>
+      typeof value === 'number' && value > maximum
+        ? { field, message: `${field} must be at most ${maximum}, got ${value}` }
+        : undefined,
+    );
+  }
+  if (rule.enum) {
+    const allowed = rule.enum;
+    const message = `must be one of ${allowed.map((item) => JSON.stringify(item)).join(', ')}`;
+    checks.push((value, field) =>
+      allowed.includes(value) ? undefined : { field, message: `${field} ${message}` },
+    );
+  }
+  if (minLength !== undefined) {
+    checks.push((value, field) =>
+      typeof value === 'string' && [...value].length < minLength
+        ? { field, message: `${field} must be at least ${minLength} characters long` }
+        : undefined,
+    );
+  }
+  if (maxLength !== undefined) {
+    checks.push((value, field) =>
+      typeof value === 'string' && [...value].length > maxLength
+        ? { field, message: `${field} must be at most ${maxLength} characters long` }
+        : undefined,
+    );
+  }
+  if (rule.pattern) {
+    const { pattern } = rule;
+    const regex = new RegExp(pattern, 'u');
+    checks.push((value, field) =>
+      typeof value === 'string' && !regex.test(value)
+        ? { field, message: `${field} must match ${pattern}, got ${JSON.stringify(value)}` }
+        : undefined,
+    );
+  }
+  if (rule.format === 'uuid') {
+    checks.push((value, field) =>
+      typeof value === 'string' && !uuid.test(value)
+        ? { field, message: `${field} must be a UUID, got ${JSON.stringify(value)}` }
+        : undefined,
+    );
+  }
+  if (minItems !== undefined) {
+    checks.push((value, field) =>
+      Array.isArray(value) && value.length < minItems
+        ? {
+            field,
+            message: `${field} must have at least ${minItems} item${minItems === 1 ? '' : 's'}, got ${value.length}`,
+          }
+        : undefined,
+    );
+  }
+  if (maxItems !== undefined) {
+    checks.push((value, field) =>
+      Array.isArray(value) && value.length > maxItems
+        ? {
+            field,
+            message: `${field} must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}, got ${value.length}`,
+          }
+        : undefined,
+    );
+  }
+  if (rule.items) {
+    const item = compileField(rule.items);
+    checks.push((value, field) => {
+      if (!Array.isArray(value)) return undefined;
+      for (let index = 0; index < value.length; index++) {
+        const violation = item(value[index], `${field}.${index}`);
+        if (violation) return violation;
+      }
+      return undefined;
+    });
+  }
+  if (rule.properties || rule.required) {
+    const fields = compileFields(rule.required ?? [], rule.properties ?? {});
+    checks.push((value, field) =>
+      typeTests.object?.(value) ? fields(value as Readonly<Record<string, unknown>>, `${field}.`) : undefined,
+    );
+  }
+  return checks.length ? firstOf(checks) : passes;
 }
 
-/** The first violation of the rules by `body`, or undefined. Fields the rules do not name pass. */
-export function checkBody(rules: BodyRules, body: Readonly<Record<string, unknown>>): Violation | undefined {
-  for (const field of rules.required) {
-    if (body[field] === undefined) return { field, message: `${field} is required` };
-  }
-  for (const field in body) {
-    const value = body[field];
-    const rule = Object.hasOwn(rules.properties, field) ? rules.properties[field] : undefined;
-    if (rule && value !== undefined && Object.hasOwn(body, field)) {
-      const violation = checkField(field, rule, value);
-      if (violation) return violation;
+/** An object's fields checked: each required one present, each one the rules name by its rule. */
+function compileFields(
+  required: readonly string[],
+  properties: Readonly<Record<string, FieldRule>>,
+): (value: Readonly<Record<string, unknown>>, prefix: string) => Violation | undefined {
+  const checks = new Map(Object.entries(properties).map(([name, rule]) => [name, compileField(rule)]));
+  return (value, prefix) => {
+    for (const name of required) {
+      if (value[name] === undefined)
+        return { field: `${prefix}${name}`, message: `${prefix}${name} is required` };
     }
+    for (const name in value) {
+      const check = checks.get(name);
+      const fieldValue = value[name];
+      // Fields the rules do not name pass; an own field left undefined is not sent.
+      if (check && fieldValue !== undefined && Object.hasOwn(value, name)) {
+        const violation = check(fieldValue, `${prefix}${name}`);
+        if (violation) return violation;
+      }
+    }
+    return undefined;
+  };
+}
+
+/** A body's rules compiled into one check; made once per rules object and kept. */
+export type BodyCheck = (body: Readonly<Record<string, unknown>>) => Violation | undefined;
+
+const compiledBodies = new WeakMap<BodyRules, BodyCheck>();
+
+/** The compiled check of a body's rules (the same function for the same rules object). */
+export function compileBody(rules: BodyRules): BodyCheck {
+  let check = compiledBodies.get(rules);
+  if (!check) {
+    const fields = compileFields(rules.required, rules.properties);
+    check = (body) => fields(body, '');
+    compiledBodies.set(rules, check);
   }
-  return undefined;
+  return check;
+}
+
+/**
+ * The first violation of the rules by `body` (a path such as `orders.3.price` names where), or
+ * undefined. Fields the rules do not name pass.
+ */
+export function checkBody(rules: BodyRules, body: Readonly<Record<string, unknown>>): Violation | undefined {
+  return compileBody(rules)(body);
 }
 
 /** What is wrong with a call's own options (`timeoutMs`, `signal`), checked like the client's. */
@@ -386,6 +501,8 @@ interface RouteEntry {
   readonly route: RouteFacts;
   readonly target: Target;
   window: Permits | null | undefined;
+  /** The body's rules, compiled on the route's first call. */
+  check?: BodyCheck;
 }
 
 export interface EngineSettings {
@@ -546,10 +663,12 @@ export function createEngine(
     }
     const rules = route.body;
     if (rules) {
+      // The route's rules are compiled on its first call, then kept with it.
+      entry.check ??= compileBody(rules);
       const violation = fields
-        ? checkBody(rules, fields)
+        ? entry.check(fields)
         : rules.required.length > 0
-          ? checkBody(rules, {})
+          ? entry.check({})
           : undefined;
       if (violation) return failure(route, 'invalid-request', violation.message, violation.field);
     }

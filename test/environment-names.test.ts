@@ -18,7 +18,7 @@ const sources = [
   'README.md',
   'sandbox/main.ts',
   'docs/getting-started.ts',
-  ...filesUnder('docs/samples'),
+  ...filesUnder('generated/samples'),
   ...filesUnder('contract-tests'),
   ...filesUnder('bench'),
   ...filesUnder('src/cli'),
@@ -48,7 +48,7 @@ describe('environment names', () => {
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
     const blocks = [
       ...[...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string),
-      ...['docs/getting-started.ts', ...filesUnder('docs/samples')].map((file) =>
+      ...['docs/getting-started.ts', ...filesUnder('generated/samples')].map((file) =>
         readFileSync(join(projectRoot, file), 'utf8'),
       ),
     ].filter((code) => code.includes('createPrivateClient(') || code.includes('createSigningMiddleware('));

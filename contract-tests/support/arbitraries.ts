@@ -1,6 +1,6 @@
 // fast-check arbitraries built from the documents: valid caller bodies from each operation's
 // request schema, and bodies that break exactly one of the constraints the generated body
-// rules carry (type, enum, pattern, format, array items).
+// rules carry (type, enum, pattern, format, bounds, array items), objects inside arrays included.
 import fc from 'fast-check';
 import { arrayAt, isRecord, type JsonRecord, numberAt, recordAt, stringAt } from '../../model/json.ts';
 import type { FieldRule } from '../../src/engine.ts';
@@ -10,6 +10,10 @@ import { type Facts, signedFields } from './documents.ts';
 export function arbitraryOf(schema: JsonRecord): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  // A choice of forms, or a list of types (`[integer, 'null']`): a value of any one of them.
+  if (Array.isArray(schema.anyOf)) return fc.oneof(...schema.anyOf.filter(isRecord).map(arbitraryOf));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((type) => arbitraryOf({ ...schema, type })));
   const minLength = numberAt(schema, 'minLength') ?? 0;
   const maxLength = numberAt(schema, 'maxLength') ?? Number.POSITIVE_INFINITY;
   const pattern = stringAt(schema, 'pattern');
@@ -30,8 +34,18 @@ export function arbitraryOf(schema: JsonRecord): fc.Arbitrary<unknown> {
       return fc.double({ noNaN: true, noDefaultInfinity: true });
     case 'boolean':
       return fc.boolean();
-    case 'array':
-      return fc.array(isRecord(schema.items) ? arbitraryOf(schema.items) : fc.anything(), { maxLength: 4 });
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      const minItems = numberAt(schema, 'minItems') ?? 0;
+      const maxItems = Math.max(minItems, Math.min(numberAt(schema, 'maxItems') ?? 4, 4));
+      return fc.array(isRecord(schema.items) ? arbitraryOf(schema.items) : fc.anything(), {
+        minLength: minItems,
+        maxLength: maxItems,
+      });
+    }
+    case 'object':
+      return objectOf(schema);
     default:
       throw new Error(`no arbitrary for schema ${JSON.stringify(schema)}`);
   }
@@ -39,10 +53,18 @@ export function arbitraryOf(schema: JsonRecord): fc.Arbitrary<unknown> {
 
 /** Caller bodies (no request, nonce, nonceWindow) valid against the operation's request schema. */
 export function validCallerBody(requestSchema: JsonRecord): fc.Arbitrary<Record<string, unknown>> {
-  const properties = Object.entries(recordAt(requestSchema, 'properties')).flatMap(([field, schema]) =>
-    isRecord(schema) && !signedFields.has(field) ? [[field, schema] as const] : [],
+  return objectOf(requestSchema, signedFields);
+}
+
+/** Objects valid against an object schema, its required fields always there, without `leaveOut`. */
+function objectOf(
+  objectSchema: JsonRecord,
+  leaveOut: ReadonlySet<string> = new Set(),
+): fc.Arbitrary<Record<string, unknown>> {
+  const properties = Object.entries(recordAt(objectSchema, 'properties')).flatMap(([field, schema]) =>
+    isRecord(schema) && !leaveOut.has(field) ? [[field, schema] as const] : [],
   );
-  const required = new Set(arrayAt(requestSchema, 'required'));
+  const required = new Set(arrayAt(objectSchema, 'required'));
   return fc.record(Object.fromEntries(properties.map(([field, schema]) => [field, arbitraryOf(schema)])), {
     requiredKeys: properties.map(([field]) => field).filter((field) => required.has(field)),
   }) as fc.Arbitrary<Record<string, unknown>>;
@@ -57,6 +79,7 @@ const typeMismatch = (type: string): fc.Arbitrary<unknown> => {
       fc.boolean(),
     ),
     boolean: fc.oneof(fc.integer(), fc.string({ maxLength: 6 })),
+    object: fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.array(fc.integer(), { maxLength: 2 })),
     array: fc.oneof(
       fc.integer(),
       fc.string({ maxLength: 6 }),
@@ -71,7 +94,7 @@ const typeMismatch = (type: string): fc.Arbitrary<unknown> => {
 /** Values that break `rule` in one way it states (with the path below the field they break). */
 function breaking(rule: FieldRule): fc.Arbitrary<unknown>[] {
   // A field of several forms (only the nonce, which callers never write) has no one type to miss.
-  const out: fc.Arbitrary<unknown>[] = rule.type === undefined ? [] : [typeMismatch(rule.type)];
+  const out: fc.Arbitrary<unknown>[] = typeof rule.type === 'string' ? [typeMismatch(rule.type)] : [];
   if (rule.enum) {
     const allowed = new Set(rule.enum);
     const sameType: fc.Arbitrary<unknown> =
@@ -82,6 +105,10 @@ function breaking(rule: FieldRule): fc.Arbitrary<unknown>[] {
     const pattern = new RegExp(rule.pattern, 'u');
     out.push(fc.string({ maxLength: 12 }).filter((value) => !pattern.test(value)));
   }
+  if (rule.minimum !== undefined && typeof rule.type === 'string' && rule.type !== 'array') {
+    out.push(fc.integer({ min: rule.minimum - 1000, max: rule.minimum - 1 }));
+  }
+  if (rule.maximum !== undefined) out.push(fc.integer({ min: rule.maximum + 1, max: rule.maximum + 1000 }));
   if (rule.format === 'uuid') {
     out.push(
       fc

@@ -221,7 +221,11 @@ export async function checkStatus(
   if (is2xx(status)) {
     if (outcome.error) typed(`a success arrived as an error: ${describeError(outcome)}`);
   } else {
-    const kind = expectedKind(operation.facts.api, status);
+    // A status the document declares without a body (the operator lists it, shows none) has
+    // no error object to read: the client says the body was not what it expects.
+    const byStatus = expectedKind(operation.facts.api, status);
+    const needsBody = byStatus === 'private-error' || byStatus === 'public-error';
+    const kind = needsBody && !declared?.schema ? 'unexpected-body' : byStatus;
     if (outcome.error?.kind !== kind) typed(`kind ${outcome.error?.kind}, expected ${kind}`);
     if (outcome.error?.status !== status) typed(`ApiError.status ${outcome.error?.status}`);
     if (kind === 'private-error' && expected) {

@@ -9,16 +9,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations, signingHeaders } from '../../generated/operations.ts';
-import { loadApiDocuments, pathItemFile } from '../../model/document.ts';
+import { loadApiDocuments, loadApiDocumentsFrom, workingTreeReader } from '../../model/document.ts';
 import { stringAt } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { documentsWithSamples } from '../../scripts/code-samples.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
 import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
-import { findMissingSamples, projectRoot, sampleFile } from '../samples.ts';
+import { findMissingSamples, projectRoot, readerSource, sampleFile, sampleLineWidth } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
 import { tryItData } from '../try-it.ts';
@@ -431,10 +432,12 @@ describe('the page check fails when it should', () => {
     const document = parse(readFileSync(join(projectRoot, api.file), 'utf8'));
     expect(document.paths[facts.path]).toEqual({ $ref: expect.any(String) });
     delete document.paths[facts.path];
-    // Laid out like the project, so the parts' and the samples' $refs resolve.
+    // The documents as build-docs reads them (every operation given its sample), laid out like
+    // the project, so the parts' $refs resolve.
     const dir = tempDir();
-    cpSync(join(projectRoot, 'openapi'), join(dir, 'openapi'), { recursive: true });
-    cpSync(join(projectRoot, 'docs/samples'), join(dir, 'docs/samples'), { recursive: true });
+    const copy = documentsWithSamples(projectRoot);
+    cpSync(join(copy.dir, 'openapi'), join(dir, 'openapi'), { recursive: true });
+    copy.remove();
     writeFileSync(join(dir, 'openapi/document.yaml'), stringify(document));
     await buildPage(
       join(dir, 'openapi/document.yaml'),
@@ -463,29 +466,49 @@ describe('the page check fails when it should', () => {
 });
 
 describe('code samples', () => {
-  it('every operation refers to its sample file, and the page shows that file', () => {
+  it('every operation has its sample, derived from its request example, that fits its panel', () => {
     expect(findMissingSamples()).toEqual([]);
+    for (const operation of Object.values(operations)) {
+      const sample = readerSource(readFileSync(sampleFile(operation.operationId), 'utf8'));
+      expect(sample).toContain(operation.path);
+      const wide = sample.split('\n').filter((line) => line.length > sampleLineWidth);
+      expect(wide, operation.operationId).toEqual([]);
+    }
+  });
+
+  it('the documents build-docs reads give every operation its sample as x-codeSamples', () => {
+    const copy = documentsWithSamples(projectRoot);
+    try {
+      const copied = loadApiDocumentsFrom(workingTreeReader(copy.dir));
+      for (const operation of Object.values(operations)) {
+        const api = copied.find((candidate) => candidate.name === operation.api);
+        const paths = api?.dereferenced.paths as Record<
+          string,
+          Record<string, { 'x-codeSamples'?: unknown }>
+        >;
+        expect(paths[operation.path]?.[operation.method]?.['x-codeSamples'], operation.operationId).toEqual([
+          {
+            lang: 'TypeScript',
+            label: 'TypeScript client',
+            source: readerSource(readFileSync(sampleFile(operation.operationId), 'utf8')),
+          },
+        ]);
+      }
+    } finally {
+      copy.remove();
+    }
   });
 
   it('an operation without its sample is reported', () => {
     const root = tempDir();
     cpSync(join(projectRoot, 'redocly.yaml'), join(root, 'redocly.yaml'));
     cpSync(join(projectRoot, 'openapi'), join(root, 'openapi'), { recursive: true });
-    cpSync(join(projectRoot, 'docs/samples'), join(root, 'docs/samples'), { recursive: true });
+    cpSync(join(projectRoot, 'generated/samples'), join(root, 'generated/samples'), { recursive: true });
     const [operation] = Object.values(operations);
     if (!operation) throw new Error('no operation');
     rmSync(sampleFile(operation.operationId, root));
-    const api = apis.find((candidate) => candidate.name === operation.api);
-    if (!api) throw new Error('no document');
-    // The $ref is written in the operation's own file, relative to it.
-    const file = pathItemFile(api, operation.path);
-    const path = join(root, file);
-    const written = `../../docs/samples/${operation.operationId}.ts`;
-    expect(readFileSync(path, 'utf8')).toContain(written);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(written, '../../docs/samples/elsewhere.ts'));
     expect(findMissingSamples(root)).toEqual([
-      `${operation.operationId}: no sample file docs/samples/${operation.operationId}.ts`,
-      expect.stringContaining(`${operation.operationId}: ${file} has no TypeScript x-codeSamples entry`),
+      `${operation.operationId}: no sample generated/samples/${operation.operationId}.ts (run npm run generate)`,
     ]);
   });
 });

@@ -11,7 +11,7 @@ export interface ConnectionFlags {
   envFile?: string;
   baseUrl?: string;
   server?: string;
-  timeout?: string;
+  timeoutMs?: string;
   retry?: boolean;
   nonceWindow?: boolean;
   validate?: boolean;
@@ -21,7 +21,7 @@ export interface ConnectionFlags {
 export const optionSources: Readonly<Record<string, string>> = {
   baseUrl: `--base-url or ${environmentVariables.baseUrl}`,
   server: '--server',
-  timeoutMs: '--timeout',
+  timeoutMs: '--timeout-ms',
   apiKey: environmentVariables.apiKey,
   apiSecret: environmentVariables.apiSecret,
 };
@@ -47,8 +47,8 @@ function optionsFrom(flags: ConnectionFlags, values: Record<string, string | und
   if (baseUrl) options.baseUrl = baseUrl;
   if (flags.server) options.server = flags.server as ServerName;
   // As typed: the client says what is wrong with it (see optionSources).
-  if (flags.timeout !== undefined)
-    options.timeoutMs = flags.timeout.trim() === '' ? Number.NaN : Number(flags.timeout);
+  if (flags.timeoutMs !== undefined)
+    options.timeoutMs = flags.timeoutMs.trim() === '' ? Number.NaN : Number(flags.timeoutMs);
   if (flags.retry) options.retry = true;
   return options;
 }

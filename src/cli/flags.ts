@@ -1,7 +1,9 @@
 // Flags from the request schema: one flag per body field, named in kebab case, with the field's
 // description, type, enum, default and whether it is required in --help. Values are converted to
 // the field's JSON type only where that is unambiguous and otherwise passed on as typed, so the
-// client's own validation judges them and a bad flag gets the message a bad body field gets.
+// client's own validation judges them and a bad flag gets the message a bad body field gets. An
+// object or a list of objects (a bulk order's items) takes a JSON value; a boolean has a `--no-`
+// form for false; a nullable field takes `null`.
 import { Option } from 'commander';
 import type { BodyFacts, FieldFacts } from './operations.ts';
 
@@ -40,19 +42,64 @@ function enumText(facts: FieldFacts): string | undefined {
     .join(', ');
 }
 
+/**
+ * The form a flag's text is read as: the field's one form that is not null (a nullable field is
+ * `anyOf: [form, null]` or `type: [form, 'null']`), and whether `null` is a value it takes.
+ */
+export function formOf(facts: FieldFacts): { form: FieldFacts; nullable: boolean } {
+  if (facts.anyOf) {
+    const forms = facts.anyOf.filter((form) => form.type !== 'null');
+    const nullable = forms.length < facts.anyOf.length;
+    return { form: forms.length === 1 && forms[0] ? forms[0] : facts, nullable };
+  }
+  if (Array.isArray(facts.type)) {
+    const types = facts.type.filter((type) => type !== 'null');
+    const nullable = types.length < facts.type.length;
+    return { form: { ...facts, type: types.length === 1 ? types[0] : types }, nullable };
+  }
+  return { form: facts, nullable: false };
+}
+
+/** A field whose flag takes a JSON value: an object, a list of objects, a field of several forms. */
+export function takesJson(facts: FieldFacts): boolean {
+  const { form } = formOf(facts);
+  if (typeof form.type !== 'string') return true;
+  return form.type === 'object' || (form.type === 'array' && formOf(form.items ?? {}).form.type === 'object');
+}
+
 function typeText(facts: FieldFacts): string {
-  if (facts.type === 'array' && facts.items) return `list of ${typeText(facts.items)}`;
-  return facts.format ? `${facts.type}, ${facts.format}` : facts.type;
+  const { form, nullable } = formOf(facts);
+  const orNull = nullable ? ' or null' : '';
+  if (takesJson(facts))
+    return `JSON${form.type === 'array' ? ' list' : form.type === 'object' ? ' object' : ''}${orNull}`;
+  if (form.type === 'array' && form.items) return `list of ${typeText(form.items)}${orNull}`;
+  return `${form.format ? `${String(form.type)}, ${form.format}` : String(form.type)}${orNull}`;
+}
+
+/** What a JSON flag's value holds: the required fields of each object, to show in --help. */
+function shapeText(facts: FieldFacts): string | undefined {
+  const { form } = formOf(facts);
+  const object = form.type === 'array' ? form.items : form;
+  if (!object?.properties) return undefined;
+  const fields = Object.keys(object.properties).map((field) =>
+    object.required?.includes(field) ? field : `${field}?`,
+  );
+  return `${form.type === 'array' ? 'each item ' : ''}{ ${fields.join(', ')} }`;
 }
 
 /** The --help line of a field: description, then type, values, default and required. */
 export function flagHelp(flag: FieldFlag): string {
   const { facts } = flag;
-  const values = enumText(facts.type === 'array' && facts.items ? facts.items : facts);
+  const { form, nullable } = formOf(facts);
+  const json = takesJson(facts);
+  const values = json ? undefined : enumText(form.type === 'array' && form.items ? form.items : form);
   const details = [
     typeText(facts),
+    json && shapeText(facts),
     values && `one of ${values}`,
-    facts.type === 'array' && 'repeat the flag or separate with commas',
+    !json && form.type === 'array' && 'repeat the flag or separate with commas',
+    nullable && 'null sends null',
+    form.type === 'boolean' && !nullable && `${negated(flag.flag)} sends false`,
     facts.default !== undefined && `server default ${JSON.stringify(facts.default)}`,
     flag.required && 'required',
   ].filter(Boolean);
@@ -60,9 +107,13 @@ export function flagHelp(flag: FieldFlag): string {
   return `${description}${description ? ' ' : ''}[${details.join('; ')}]`;
 }
 
+const negated = (flag: string) => `--no-${flag.slice(2)}`;
+
 function placeholder(facts: FieldFacts): string {
-  if (facts.type === 'array') return `<${facts.items?.type ?? 'value'}s>`;
-  return `<${facts.format ?? facts.type}>`;
+  if (takesJson(facts)) return '<json>';
+  const { form } = formOf(facts);
+  if (form.type === 'array') return `<${String(formOf(form.items ?? {}).form.type ?? 'value')}s>`;
+  return `<${form.format ?? String(form.type)}>`;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [
@@ -70,22 +121,47 @@ const collect = (value: string, previous: string[] | undefined): string[] => [
   ...value.split(','),
 ];
 
-export function commanderOption(flag: FieldFlag): Option {
-  if (flag.facts.type === 'boolean') return new Option(flag.flag, flagHelp(flag));
+/** The options of a field: one flag, and for a boolean its `--no-` form that sends false. */
+export function commanderOptions(flag: FieldFlag): Option[] {
+  const { form, nullable } = formOf(flag.facts);
+  if (form.type === 'boolean' && !nullable) {
+    return [
+      new Option(flag.flag, flagHelp(flag)),
+      new Option(negated(flag.flag), `send ${flag.field}: false`),
+    ];
+  }
   const option = new Option(`${flag.flag} ${placeholder(flag.facts)}`, flagHelp(flag));
-  if (flag.facts.type === 'array') option.argParser(collect);
-  return option;
+  if (form.type === 'array' && !takesJson(flag.facts)) option.argParser(collect);
+  return [option];
 }
 
-/** A flag's text as the field's JSON value: a number or an enum name where unambiguous, else as typed. */
+/** The first option of a field (its flag), e.g. for its attribute name. */
+export function commanderOption(flag: FieldFlag): Option {
+  return commanderOptions(flag)[0] as Option;
+}
+
+/**
+ * A flag's text as the field's JSON value: null for a nullable field's `null`, parsed JSON for
+ * an object or a list of objects, a number or an enum name where unambiguous, else as typed
+ * (text that is not JSON goes on as text, and the client's check names the field).
+ */
 export function fieldValue(facts: FieldFacts, text: string): unknown {
-  const named = facts.enumNames?.findIndex((name) => name.toLowerCase() === text.trim().toLowerCase());
-  if (named !== undefined && named >= 0 && facts.enum) return facts.enum[named];
-  if (facts.type === 'integer' && /^[+-]?[0-9]+$/.test(text.trim())) {
+  const { form, nullable } = formOf(facts);
+  if (nullable && text.trim() === 'null') return null;
+  if (takesJson(facts)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  const named = form.enumNames?.findIndex((name) => name.toLowerCase() === text.trim().toLowerCase());
+  if (named !== undefined && named >= 0 && form.enum) return form.enum[named];
+  if (form.type === 'integer' && /^[+-]?[0-9]+$/.test(text.trim())) {
     const number = Number(text);
     return Number.isSafeInteger(number) ? number : text;
   }
-  if (facts.type === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (form.type === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
   return text;
 }
 
@@ -99,8 +175,11 @@ export function bodyFrom(
   for (const flag of flags) {
     const value = values[attributeOf(flag)];
     if (value === undefined) continue;
-    if (flag.facts.type === 'array' && Array.isArray(value)) {
-      const items = flag.facts.items;
+    const { form, nullable } = formOf(flag.facts);
+    if (nullable && Array.isArray(value) && value.length === 1 && value[0] === 'null') {
+      body[flag.field] = null;
+    } else if (form.type === 'array' && Array.isArray(value)) {
+      const items = form.items;
       body[flag.field] = value.map((item: string) => (items ? fieldValue(items, item) : item));
     } else if (typeof value === 'string') {
       body[flag.field] = fieldValue(flag.facts, value);

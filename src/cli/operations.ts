@@ -5,7 +5,9 @@ import { type OperationId, operations, signedBodyFields } from '../../generated/
 
 /** A body field as the operation facts describe it. */
 export interface FieldFacts {
-  readonly type: string;
+  /** A JSON type, or several (`[integer, 'null']`); absent for a choice of forms (`anyOf`). */
+  readonly type?: string | readonly string[];
+  readonly anyOf?: readonly FieldFacts[];
   readonly description?: string;
   readonly default?: unknown;
   readonly enum?: readonly unknown[];
@@ -15,7 +17,12 @@ export interface FieldFacts {
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
   readonly items?: FieldFacts;
+  /** An object's fields (a bulk order's items). */
+  readonly properties?: Readonly<Record<string, FieldFacts>>;
+  readonly required?: readonly string[];
 }
 
 export interface BodyFacts {

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { servers } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { exitCodes } from './exit-codes.ts';
-import { commanderOption, type FieldFlag, fieldFlags, flagName } from './flags.ts';
+import { commanderOptions, type FieldFlag, fieldFlags, flagName } from './flags.ts';
 import { cliOperations, type RetrySafe } from './operations.ts';
 import { listOperations } from './ops.ts';
 import { parserErrorLine } from './output/error-line.ts';
@@ -20,7 +20,7 @@ Output is a table on a terminal, JSON when piped or with --json.
 Exit codes: ${exitCodes.success} success, ${exitCodes.usage} usage or invalid request, ${exitCodes.denied} unauthorized or forbidden,
 ${exitCodes.rateLimited} rate limited, ${exitCodes.unavailable} server error, transport failure or timeout, ${exitCodes.other} anything else.`;
 
-function connectionOptions(signed: boolean): Option[] {
+function connectionOptions(signed: boolean, retrySafe: RetrySafe): Option[] {
   return [
     new Option('--json', 'print JSON even on a terminal'),
     new Option(
@@ -29,8 +29,18 @@ function connectionOptions(signed: boolean): Option[] {
     ),
     new Option('--base-url <url>', `origin to call (default ${environmentVariables.baseUrl})`),
     new Option('--server <name>', `a deployment named in the documents: ${serverNames.join(', ')}`),
-    new Option('--timeout <ms>', 'per-attempt timeout in milliseconds (default 10000)'),
-    new Option('--retry', 'retry on 429, 5xx, timeouts and transport failures (retry-safe operations only)'),
+    new Option('--timeout-ms <ms>', 'per-attempt timeout in milliseconds (default 10000)'),
+    // An operation the documents say is never repeated has no --retry at all.
+    ...(retrySafe === false
+      ? []
+      : [
+          new Option(
+            '--retry',
+            retrySafe === true
+              ? 'retry on 429, 5xx, timeouts and transport failures'
+              : `retry on 429, 5xx, timeouts and transport failures, only when ${flagName(retrySafe.idempotencyKey)} is given (sent again with the same value)`,
+          ),
+        ]),
     new Option(
       '--validate',
       'check the answer against the documents: drift is printed on stderr, exit code 1',
@@ -65,7 +75,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       .command(operation.name)
       .alias(facts.operationId)
       .description(`${facts.summary} (${facts.method.toUpperCase()} ${facts.path})`);
-    const shared = connectionOptions(signed);
+    const shared = connectionOptions(signed, facts.retrySafe);
     if (operation.writes) shared.push(new Option('--yes', 'send without asking for confirmation'));
     const taken = new Set(shared.map((option) => option.long));
     const flags = fieldFlags(operation.body);
@@ -74,9 +84,17 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       if (taken.has(flag.flag)) {
         throw new Error(`${facts.operationId}: body field ${flag.field} would be ${flag.flag}, a txc option`);
       }
-      const option = commanderOption(flag);
+      const [option, ...others] = commanderOptions(flag);
+      if (!option) continue;
       attributes.set(flag, option.attributeName());
-      command.addOption(option);
+      for (const each of [option, ...others]) {
+        if (taken.has(each.long)) {
+          throw new Error(
+            `${facts.operationId}: body field ${flag.field} would be ${each.long}, a txc option`,
+          );
+        }
+        command.addOption(each);
+      }
     }
     for (const option of shared) command.addOption(option);
     const notes = [

@@ -119,10 +119,10 @@ describe('txc usage errors exit 2', () => {
     expect(run.stderr).toContain('--base-url');
   });
 
-  it('a timeout that is not a number names --timeout', async () => {
-    const run = await runTxc(['balance', '--timeout', 'soon'], env);
+  it('a timeout that is not a number names --timeout-ms', async () => {
+    const run = await runTxc(['balance', '--timeout-ms', 'soon'], env);
     expect(run.code).toBe(exitCodes.usage);
-    expect(run.stderr).toContain('--timeout');
+    expect(run.stderr).toContain('--timeout-ms');
   });
 
   it('an env file that cannot be read', async () => {
@@ -191,7 +191,7 @@ describe('txc failed calls: exit code by kind, one line with kind, status, code 
     // a loaded machine runs txc (the sandbox is in this process, txc in its own).
     sandbox.setFaults({ delayMs: 2000, operations: ['getMainBalance'] });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const slow = await runTxc(['balance', '--timeout', '200'], env).finally(() => vi.useRealTimers());
+    const slow = await runTxc(['balance', '--timeout-ms', '200'], env).finally(() => vi.useRealTimers());
     sandbox.setFaults(undefined);
     expect(slow.code).toBe(exitCodes.unavailable);
     expect(slow.stderr).toMatch(/^txc: timeout/);

@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import {
   bodyFrom,
   commanderOption,
+  commanderOptions,
   fieldFlags,
   fieldValue,
   flagHelp,
   flagName,
+  takesJson,
 } from '../../src/cli/flags.ts';
-import type { BodyFacts } from '../../src/cli/operations.ts';
+import type { BodyFacts, FieldFacts } from '../../src/cli/operations.ts';
 
 const body: BodyFacts = {
   required: ['newField'],
@@ -60,5 +62,44 @@ describe('flags from the schema', () => {
       newField: 'abc',
       kinds: [1, 2, 2],
     });
+  });
+
+  it('takes JSON for objects and lists of objects, null for a nullable field, --no- for false', () => {
+    const legs: FieldFacts = {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['at'],
+        properties: { at: { type: 'string' }, size: { type: 'integer' } },
+      },
+    };
+    const timer: FieldFacts = { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'null' }] };
+    const kinds: FieldFacts = {
+      anyOf: [{ type: 'array', items: { type: 'string', enum: ['a', 'b'] } }, { type: 'null' }],
+    };
+    expect(takesJson(legs)).toBe(true);
+    expect(fieldValue(legs, '[{"at":"x","size":2}]')).toEqual([{ at: 'x', size: 2 }]);
+    // Not JSON: left as typed, for the client's check to name the field.
+    expect(fieldValue(legs, '[{at')).toBe('[{at');
+    expect(fieldValue(timer, 'null')).toBeNull();
+    expect(fieldValue(timer, '60')).toBe('60');
+    const flags = fieldFlags({ required: [], properties: { legs, timer, kinds, post: { type: 'boolean' } } });
+    const [legsFlag, timerFlag, kindsFlag, postFlag] = flags;
+    expect(flagHelp(legsFlag as never)).toBe('[JSON list; each item { at, size? }]');
+    expect(flagHelp(timerFlag as never)).toBe('[string or null; null sends null]');
+    expect(flagHelp(kindsFlag as never)).toContain('one of a, b');
+    expect(commanderOptions(postFlag as never).map((option) => option.long)).toEqual(['--post', '--no-post']);
+    const collect = commanderOptions(kindsFlag as never)[0]?.parseArg as (
+      value: string,
+      previous: unknown,
+    ) => string[];
+    expect(
+      bodyFrom(flags, { kinds: collect('a,b', undefined), timer: 'null', post: false }, (flag) => flag.field),
+    ).toEqual({
+      kinds: ['a', 'b'],
+      timer: null,
+      post: false,
+    });
+    expect(bodyFrom(flags, { kinds: ['null'] }, (flag) => flag.field)).toEqual({ kinds: null });
   });
 });

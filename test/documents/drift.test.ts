@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'drift-'));
-for (const part of ['openapi', 'generated', 'redocly.yaml', 'docs/samples']) {
+for (const part of ['openapi', 'generated', 'redocly.yaml']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 afterAll(() => rmSync(copy, { recursive: true, force: true }));

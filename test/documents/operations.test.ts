@@ -95,7 +95,7 @@ describe('operation facts', () => {
     }
   });
 
-  it('counts only `x-retry-safe: true` as retry-safe, never the object form that names a key', () => {
+  it('keeps x-retry-safe: true and false, and the object form as its key (repeat only with it)', () => {
     const withRetrySafe = (retrySafe: unknown) => {
       const document = {
         paths: {
@@ -118,7 +118,8 @@ describe('operation facts', () => {
     expect(withRetrySafe(false)).toBe(false);
     expect(
       withRetrySafe({ idempotencyKey: 'clientOrderId', source: 'observed-upstream', description: '' }),
-    ).toBe(false);
+    ).toEqual({ idempotencyKey: 'clientOrderId', source: 'observed-upstream' });
+    expect(() => withRetrySafe({ idempotencyKey: '', source: 'observed-upstream' })).toThrow(/x-retry-safe/);
   });
 
   it('every 429 carries the backoff advice the client retries with, as an upstream fact', () => {

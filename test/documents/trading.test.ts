@@ -135,16 +135,19 @@ describe('orders are never placed twice', () => {
     const operation = operationOf(path);
     const facts = factsAt(path);
     expect(operation['x-writes']).toBe(true);
-    // The client repeats only what the table marks retry-safe, and the table marks no order placement so.
-    expect(facts.retrySafe).toBe(false);
+    // The table never marks an order placement retry-safe outright: at most with its key, which the
+    // client needs in the body before it repeats (src/engine.ts, mayRepeat).
+    expect(facts.retrySafe).not.toBe(true);
     const retrySafe = operation['x-retry-safe'];
     if (refusal === 'never') {
+      expect(facts.retrySafe).toBe(false);
       expect(retrySafe).toBe(false);
       expect(described(operation)).toMatch(/Never repeated by the client/);
       return;
     }
     // Safe only with the key the operator shows refused when used again, and that refusal is documented.
     expect(retrySafe).toMatchObject({ idempotencyKey: 'clientOrderId', source: 'observed-upstream' });
+    expect(facts.retrySafe).toEqual({ idempotencyKey: 'clientOrderId', source: 'observed-upstream' });
     expect(Object.keys(record(retrySafe)).sort()).toEqual(['description', 'idempotencyKey', 'source']);
     expect(requestProperties(path)).toHaveProperty('clientOrderId');
     expect(described(retrySafe)).toMatch(/already used by the current account/);

@@ -12,7 +12,7 @@ import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
-for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/samples', 'docs/getting-started.ts']) {
+for (const part of ['redocly.yaml', 'openapi', 'generated', 'docs/getting-started.ts']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 const apis = loadApiDocuments(copy);
@@ -89,7 +89,7 @@ afterAll(async () => {
 });
 
 describe('the watch loop of npm start', () => {
-  const { path, operationId, word, file } = answeredOperation();
+  const { path, word, file } = answeredOperation();
   const operationFile = join(copy, file);
   const edited = `${word}edited`;
   const page = () => get(new URL(`${publicApi.name}.html`, dev.docsUrl).href);
@@ -189,20 +189,5 @@ describe('the watch loop of npm start', () => {
     const nested = await dev.nextBuild();
     expect(nested).toMatchObject({ ok: true, done: {} });
     expect(nested.skipped.sort()).toEqual(same.skipped.sort());
-  });
-
-  it('rebuilds only the docs when a code sample is saved', async () => {
-    const sample = join(copy, 'docs/samples', `${operationId}.ts`);
-    const sandboxStarts = logLines.filter((line) => /Sandbox listening/.test(line)).length;
-    writeFileSync(sample, `${readFileSync(sample, 'utf8')}// watch-test marker\n`);
-    const outcome = await dev.nextBuild();
-    expect(outcome).toMatchObject({ ok: true });
-    expect(await page()).toContain('watch-test marker');
-    expect(logLines.filter((line) => /^up to date in/.test(line)).at(-1)).toMatch(
-      /^up to date in [0-9.]+ s: docs$/,
-    );
-    expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(sandboxStarts);
-    expect(outcome.done).not.toHaveProperty('codegen');
-    expect(Object.keys(outcome.done)).toEqual(['lint', expect.stringMatching(/^page /)]);
   });
 });
