@@ -9,7 +9,7 @@ import {
   checkMalformedRejected,
   checkStatus,
   checkUnsignedRejected,
-  onTarget,
+  preparedOnTarget,
 } from './support/checks.ts';
 import { clientsFor, mutations } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
@@ -50,11 +50,12 @@ for (const operationId of operationIds) {
       const alsoAccept = !context.mock && facts.partnerOnly ? [403] : [];
       it.for(bodies)(`${operationId} › accepted: request example $name`, async ({ body }, { task }) => {
         tag(task, operationId);
+        const clients = clientsFor(context);
         const { problems, outcome } = await checkAccepted(
           model,
-          clientsFor(context),
+          clients,
           operationId,
-          onTarget(context, body),
+          await preparedOnTarget(context, model, clients, operationId, body),
           { alsoAccept, context },
         );
         expectNoProblems(problems);

@@ -12,10 +12,10 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
-import { onTarget, validBody } from './support/checks.ts';
+import { onTarget, validBody, withFreshKey } from './support/checks.ts';
 import { type Clients, callOperation, clientsFor, credentials } from './support/clients.ts';
 import { context, expectNoProblems, model } from './support/context.ts';
-import { factsOf, isWrite, type OperationId } from './support/documents.ts';
+import { isWrite, type OperationId } from './support/documents.ts';
 import { documentLinks, type Link, linkBody } from './support/links.ts';
 import { named, reproducer } from './support/reproducer.ts';
 
@@ -90,18 +90,6 @@ async function follow(
   return { clients, data: outcome.data };
 }
 
-let calls = 0;
-/**
- * The body with a fresh value for the field whose repeat the service refuses (x-retry-safe's
- * idempotencyKey, a client order id): the example's value is taken after its first use.
- */
-function freshKey(operationId: OperationId, body: Record<string, unknown>): Record<string, unknown> {
-  const { retrySafe } = factsOf(operationId);
-  if (typeof retrySafe !== 'object' || !(retrySafe.idempotencyKey in body)) return body;
-  calls += 1;
-  return { ...body, [retrySafe.idempotencyKey]: `stateful-${process.pid}-${Date.now()}-${calls}` };
-}
-
 /** Links followed by name, across the run: a run that could follow none proves nothing. */
 const followed = new Map<string, number>();
 
@@ -115,7 +103,10 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
   }
   check = () => true;
   async run(state: StateModel): Promise<void> {
-    const request = freshKey(this.operationId, onTarget(context, validBody(model, this.operationId)) ?? {});
+    const request = withFreshKey(
+      this.operationId,
+      onTarget(context, validBody(model, this.operationId)) ?? {},
+    );
     const clients = clientsFor(context);
     const outcome = await callOperation(clients, this.operationId, request);
     // A documented refusal (a balance spent by earlier steps) leads nowhere: nothing to follow.

@@ -7,7 +7,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
 import type { PrivateClient, PublicClient } from '../src/client.ts';
-import { onTarget, validBody } from './support/checks.ts';
+import { preparedOnTarget, validBody } from './support/checks.ts';
 import { callOperation, clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
@@ -79,10 +79,11 @@ describe('typed data', () => {
       `${operationId} › the data has the generated type's schema`,
       async ({ task }) => {
         tag(task, operationId);
+        const clients = clientsFor(context);
         const outcome = await callOperation(
-          clientsFor(context),
+          clients,
           operationId,
-          onTarget(context, validBody(model, operationId)),
+          await preparedOnTarget(context, model, clients, operationId, validBody(model, operationId)),
         );
         const status = outcome.response?.status ?? 0;
         // A partner-only call may meet a 403 on a real target; that is checked elsewhere.

@@ -167,3 +167,23 @@ export function documentModel(): DocumentModel {
   projectModel ??= createDocumentModel(loadDocuments());
   return projectModel;
 }
+
+/**
+ * The operation whose first request example places what this example names by its idempotency
+ * key (x-retry-safe's `idempotencyKey`, a client order id): the example of cancelling or changing
+ * an order by the client order id the limit order example placed it under. On a target that keeps
+ * state, that example is sent first. Undefined when the example names nothing another places.
+ */
+export function placedBy(
+  model: DocumentModel,
+  operationId: string,
+  fields: Readonly<Record<string, unknown>>,
+): OperationView | undefined {
+  return model.operations.find((candidate) => {
+    if (candidate.operationId === operationId) return false;
+    const key = optionalRecordAt(candidate.object, 'x-retry-safe')?.idempotencyKey;
+    if (typeof key !== 'string' || fields[key] === undefined) return false;
+    const placed = candidate.requestExamples[0]?.value;
+    return isRecord(placed) && placed[key] === fields[key];
+  });
+}

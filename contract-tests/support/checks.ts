@@ -3,6 +3,7 @@
 // self-test.contract.ts asserts it is not for a deliberately broken client or document.
 import { isDeepStrictEqual } from 'node:util';
 import { contractVariables } from '../../model/environment.ts';
+import { isRecord } from '../../model/json.ts';
 import type { ApiErrorKind } from '../../src/errors.ts';
 import { createResponseValidator, type ResponseValidator } from '../../src/validation.ts';
 import {
@@ -18,7 +19,8 @@ import {
   type Tap,
   type Violation,
 } from './clients.ts';
-import { callerBody, factsOf, type Model, type OperationId } from './documents.ts';
+import { callerBody, factsOf, isWrite, type Model, type OperationId } from './documents.ts';
+import { documentLinks, type Link, linkBody } from './links.ts';
 import { type CheckName, named, reproducer } from './reproducer.ts';
 import type { ContractContext } from './target.ts';
 
@@ -53,6 +55,99 @@ export function onTarget<Body extends Record<string, unknown> | undefined>(
   if (!body || !context.known) return body;
   const known = Object.entries(context.known).filter(([field]) => field in body);
   return { ...body, ...Object.fromEntries(known) };
+}
+
+let freshKeys = 0;
+/**
+ * The body with a fresh value for the field whose repeat the service refuses (x-retry-safe's
+ * idempotencyKey, a client order id): on a target that keeps state, an example's own value is
+ * spent by its first use.
+ */
+export function withFreshKey(
+  operationId: OperationId,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  const { retrySafe } = factsOf(operationId);
+  if (typeof retrySafe !== 'object' || !(retrySafe.idempotencyKey in body)) return body;
+  freshKeys += 1;
+  return { ...body, [retrySafe.idempotencyKey]: `contract-${process.pid}-${Date.now()}-${freshKeys}` };
+}
+
+/**
+ * The example's times (fields the documents mark `x-unix-time: seconds`) moved together so that the
+ * latest is now: a window an example wrote down years ago, of the same length, as recent as a
+ * target that keeps only recent history requires.
+ */
+function withCurrentTimes(
+  model: Model,
+  operationId: OperationId,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  const properties = model.model(operationId).requestSchema?.properties;
+  if (!isRecord(properties)) return body;
+  const times = Object.keys(body).filter((field) => {
+    const schema = properties[field];
+    return isRecord(schema) && schema['x-unix-time'] === 'seconds' && typeof body[field] === 'number';
+  });
+  if (times.length === 0) return body;
+  const shift = Math.floor(Date.now() / 1000) - Math.max(...times.map((field) => body[field] as number));
+  return { ...body, ...Object.fromEntries(times.map((field) => [field, (body[field] as number) + shift])) };
+}
+
+/**
+ * An example's body made true on a target that keeps state (the sandbox, a deployment with writes
+ * allowed). Its idempotency key is fresh. When a field of the example is one the documents' links
+ * fill from another operation's answer (an order's id, from placing it), that operation is called
+ * first, with its own first example, and the example takes the values of that fresh exchange: each
+ * field a link from there fills, and each field the two requests share (the client order id the
+ * order was placed with). An example's ids name things that a mock invents and a real target
+ * holds only once: a cancel spends its order. On a mock, or when the source call is refused (the
+ * check then reports what the target says), or where writes are not allowed, the example's own
+ * ids stay.
+ */
+export async function preparedOnTarget(
+  context: ContractContext,
+  model: Model,
+  clients: Clients,
+  operationId: OperationId,
+  example: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const written = onTarget(context, example);
+  if (context.mock || !written) return written;
+  const body = withCurrentTimes(model, operationId, written);
+  const links = documentLinks(model);
+  const fills = (link: Link) =>
+    Object.entries(link.requestBody).filter(
+      ([field, expression]) =>
+        field in body && typeof expression === 'string' && expression.startsWith('$response.'),
+    );
+  const keyOf = (source: OperationId) => {
+    const { retrySafe } = factsOf(source);
+    return typeof retrySafe === 'object' ? retrySafe.idempotencyKey : undefined;
+  };
+  // A link of a write that names something in the example: an id it answers with, or the key it
+  // was placed under. One that leads here comes first (placing an order, for cancelling it).
+  const candidates = links.filter(
+    (link) =>
+      link.from !== operationId &&
+      isWrite(link.from) &&
+      (fills(link).some(([field]) => field !== 'market') ||
+        (keyOf(operationId) === undefined && (keyOf(link.from) ?? '') in body)),
+  );
+  const source = (candidates.find((link) => link.to === operationId) ?? candidates[0])?.from;
+  // The source is a write: never made on a target that has not allowed writes.
+  if (!source || !context.allowWrites) return withFreshKey(operationId, body);
+  const request = withFreshKey(source, onTarget(context, validBody(model, source)) ?? {});
+  const outcome = await callOperation(clients, source, request);
+  if (outcome.error) return withFreshKey(operationId, body);
+  const exchange = { request, response: outcome.data };
+  const filled: Record<string, unknown> = {};
+  for (const link of links.filter((candidate) => candidate.from === source)) {
+    const values = linkBody(link, exchange);
+    for (const [field] of fills(link)) filled[field] = values[field];
+  }
+  const shared = Object.keys(body).filter((field) => field in request && !(field in filled));
+  return { ...body, ...Object.fromEntries(shared.map((field) => [field, request[field]])), ...filled };
 }
 
 /** The check a Prism violation belongs to: where in the exchange it was found. */

@@ -6,7 +6,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { type ApiDocument, dereference, loadApiDocuments, projectRoot } from '..
 import { isRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { documentsWithSamples } from '../../scripts/code-samples.ts';
 import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
 import { cleanEnvironment, installRuntimes, type Runtime } from '../../scripts/runtimes.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
@@ -126,18 +127,11 @@ describe('the shipped OpenAPI documents', () => {
             key === '$ref' && typeof value === 'string' ? [value] : references(value),
           )
         : [];
-  /** The project's document as a bundle should hold it: each code sample's $ref replaced by the file's text. */
-  const withSamplesInlined = (node: unknown, api: ApiDocument): unknown => {
-    if (Array.isArray(node)) return node.map((item) => withSamplesInlined(item, api));
-    if (!isRecord(node)) return node;
-    const ref = node.$ref;
-    if (typeof ref === 'string' && Object.keys(node).length === 1 && !ref.startsWith('#')) {
-      return readFileSync(join(projectRoot, dirname(api.file), ref), 'utf8');
-    }
-    return Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [key, withSamplesInlined(value, api)]),
-    );
-  };
+  /** The project's documents as the build bundles them: each operation given its derived sample. */
+  const withSamples = documentsWithSamples(projectRoot);
+  afterAll(() => withSamples.remove());
+  const expectedOf = (api: ApiDocument) =>
+    loadApiDocuments(withSamples.dir).find((candidate) => candidate.name === api.name)?.dereferenced;
 
   it.each(loadApiDocuments().map((api) => [api.name, api] as const))(
     '%s is one file, at its export, with no reference to another file, and says what the sources say',
@@ -147,7 +141,7 @@ describe('the shipped OpenAPI documents', () => {
       expect(external).toEqual([]);
       expect(references(api.document).filter((ref) => !ref.startsWith('#/')).length).toBeGreaterThan(0);
       // Dereferenced without any file to read, it is the document the repository's parts make up.
-      expect(dereference(document)).toEqual(withSamplesInlined(api.dereferenced, api));
+      expect(dereference(document)).toEqual(expectedOf(api));
     },
   );
 

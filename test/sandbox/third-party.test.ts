@@ -108,7 +108,7 @@ describe('a third-party client gets the answers ours gets', () => {
       {
         orders: [
           { market, side: 'buy', amount: '0.01', price: '29000' },
-          { market, side: 'buy', amount: '0.01', price: '-1' },
+          { market, side: 'buy', amount: '0.00000001', price: '29000' },
         ],
       },
     ],
