@@ -109,7 +109,8 @@ export const operations = {
             ],
             "description": "An order kind; the values shown are `spot`, `margin` and `futures`. Observed upstream: `spot` is an ordinary spot order, `margin` a margin order on a spot market (not the collateral balance other operations name), `futures` a margin order on a futures market such as `BTC_PERP`."
           },
-          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled."
+          "description": "Order kinds to cancel. Whether it is required is not shown in the specification; observed upstream, it is optional, and without it every kind is cancelled.",
+          "cliFlag": "types"
         },
         "positionSide": {
           "type": "string",
@@ -491,7 +492,8 @@ export const operations = {
         "planId": {
           "type": "string",
           "format": "uuid",
-          "description": "Plan identifier."
+          "description": "Plan identifier.",
+          "cliFlag": "plan-id"
         },
         "amount": {
           "type": "string",
@@ -1622,7 +1624,8 @@ export const operations = {
         "plan": {
           "type": "string",
           "format": "uuid",
-          "description": "Filter by plan identifier."
+          "description": "Filter by plan identifier.",
+          "cliFlag": "plan-id"
         },
         "investment": {
           "type": "string",

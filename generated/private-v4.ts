@@ -880,6 +880,11 @@ export interface components {
          * @enum {string}
          */
         OrderKind: "spot" | "margin" | "futures";
+        /**
+         * Format: uuid
+         * @description The identifier of an investment plan.
+         */
+        PlanId: string;
         /** @description The private error object. */
         PrivateError: {
             /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order. The complete list is not shown. */
@@ -1108,6 +1113,7 @@ export type UnixTime = components['schemas']['UnixTime'];
 export type ActionType = components['schemas']['ActionType'];
 export type PositionSide = components['schemas']['PositionSide'];
 export type OrderKind = components['schemas']['OrderKind'];
+export type PlanId = components['schemas']['PlanId'];
 export type PrivateError = components['schemas']['PrivateError'];
 export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
@@ -1230,11 +1236,8 @@ export interface operations {
                      * @default 0
                      */
                     offset?: number;
-                    /**
-                     * Format: uuid
-                     * @description Filter by plan identifier.
-                     */
-                    plan?: string;
+                    /** @description Filter by plan identifier. */
+                    plan?: components["schemas"]["PlanId"];
                     /** @description Filter by investment identifier. */
                     investment?: string;
                     /** @description Filter by transaction identifier. */
@@ -1326,11 +1329,8 @@ export interface operations {
                     request: "/api/v4/main-account/smart/investment";
                     nonce: components["schemas"]["Nonce"];
                     nonceWindow?: components["schemas"]["NonceWindow"];
-                    /**
-                     * Format: uuid
-                     * @description Plan identifier.
-                     */
-                    planId: string;
+                    /** @description Plan identifier. */
+                    planId: components["schemas"]["PlanId"];
                     /** @description Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan. */
                     amount: components["schemas"]["PositiveDecimal"];
                 };

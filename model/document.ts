@@ -189,6 +189,7 @@ export function createSchemaValidator(): Ajv2020 {
     'x-window-seconds',
     'x-minimum-amount',
     'x-unix-time',
+    'x-cli-flag',
   ]);
   return ajv;
 }

@@ -37,6 +37,11 @@ export interface FieldFacts extends FieldRule {
   readonly anyOf?: readonly FieldFacts[];
   readonly items?: FieldFacts;
   readonly properties?: Readonly<Record<string, FieldFacts>>;
+  /**
+   * The txc flag of the field, without its dashes (x-cli-flag): one name per concept, wherever
+   * the operator's wire names differ. On a component (PlanId), every field that $refs it has it.
+   */
+  readonly cliFlag?: string;
 }
 
 export interface BodyFacts {
@@ -61,6 +66,14 @@ export interface OperationFacts {
   noCache: boolean;
   statuses: number[];
   body?: BodyFacts | undefined;
+}
+
+/** x-cli-flag read: a flag name in kebab case, without the leading dashes (`plan-id`). */
+function cliFlagOf(value: unknown): string {
+  if (typeof value === 'string' && /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(value)) return value;
+  throw new Error(
+    `x-cli-flag must be a flag name in kebab case without dashes, not ${JSON.stringify(value)}`,
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
@@ -90,6 +103,7 @@ function fieldFacts(schema: any): FieldFacts {
   if (schema.description) rule.description = schema.description.trim();
   if (schema.default !== undefined) rule.default = schema.default;
   if (schema['x-enum-varnames']) rule.enumNames = schema['x-enum-varnames'];
+  if (schema['x-cli-flag'] !== undefined) rule.cliFlag = cliFlagOf(schema['x-cli-flag']);
   return rule;
 }
 

@@ -5,7 +5,7 @@
 // never written, and the reader can recompute the signature that was sent.
 import { signingHeaders } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
-import { flagName } from '../../src/cli/flags.ts';
+import { fieldFlag } from '../../src/cli/flags.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createSigner } from '../../src/signing.ts';
 import type { DriftCheck } from '../../src/validation.ts';
@@ -55,16 +55,16 @@ function originFor(context: ContractContext, sentUrl: string): string {
 
 function txcLine(operationId: OperationId, origin: string, body: Record<string, unknown>): string {
   const operation = cliOperations.find((candidate) => candidate.facts.operationId === operationId);
-  const flags = Object.entries(body)
-    .filter(([field]) => operation?.body.properties[field] !== undefined)
-    .map(([field, value]) => {
-      const text = Array.isArray(value)
-        ? value.join(',')
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
-      return `${flagName(field)} ${shellQuote(text)}`;
-    });
+  const flags = Object.entries(body).flatMap(([field, value]) => {
+    const facts = operation?.body.properties[field];
+    if (facts === undefined) return [];
+    const text = Array.isArray(value)
+      ? value.join(',')
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
+    return [`${fieldFlag(field, facts)} ${shellQuote(text)}`];
+  });
   const yes = operation?.writes ? ' --yes' : '';
   return `${environmentVariables.baseUrl}=${shellQuote(origin)} txc ${operation?.name ?? operationId}${flags.length ? ` ${flags.join(' ')}` : ''}${yes} --json`;
 }

@@ -3,7 +3,9 @@
 // the field's JSON type only where that is unambiguous and otherwise passed on as typed, so the
 // client's own validation judges them and a bad flag gets the message a bad body field gets. An
 // object or a list of objects (a bulk order's items) takes a JSON value; a boolean has a `--no-`
-// form for false; a nullable field takes `null`.
+// form for false; a nullable field takes `null`. One concept has one flag: a field whose schema
+// gives an `x-cli-flag` (directly, or through a component it $refs, such as PlanId) has that flag
+// whatever its wire name, and the flag of its own name stays as a hidden alias.
 import { Option } from 'commander';
 import type { BodyFacts, FieldFacts } from './operations.ts';
 
@@ -12,6 +14,8 @@ export interface FieldFlag {
   readonly field: string;
   /** The long flag, e.g. `--plan-id`. */
   readonly flag: string;
+  /** The flag of the field's own name where x-cli-flag gives another (`--plan`): hidden, still taken. */
+  readonly alias?: string;
   readonly facts: FieldFacts;
   readonly required: boolean;
 }
@@ -22,13 +26,22 @@ export const flagName = (field: string): string =>
     .replaceAll('_', '-')
     .toLowerCase()}`;
 
+/** The flag of a field: its x-cli-flag, or else its name in kebab case. */
+export const fieldFlag = (field: string, facts: FieldFacts): string =>
+  facts.cliFlag ? `--${facts.cliFlag}` : flagName(field);
+
 export function fieldFlags(body: BodyFacts): FieldFlag[] {
-  return Object.entries(body.properties).map(([field, facts]) => ({
-    field,
-    flag: flagName(field),
-    facts,
-    required: body.required.includes(field),
-  }));
+  return Object.entries(body.properties).map(([field, facts]) => {
+    const flag = fieldFlag(field, facts);
+    const own = flagName(field);
+    return {
+      field,
+      flag,
+      ...(own !== flag && { alias: own }),
+      facts,
+      required: body.required.includes(field),
+    };
+  });
 }
 
 /** The enum values with their names where the document gives them: `1 (INVEST)`. */

@@ -23,6 +23,8 @@ export interface FieldFacts {
   /** An object's fields (a bulk order's items). */
   readonly properties?: Readonly<Record<string, FieldFacts>>;
   readonly required?: readonly string[];
+  /** The flag's name without its dashes (x-cli-flag), where it is not the field's own. */
+  readonly cliFlag?: string;
 }
 
 export interface BodyFacts {

@@ -4,11 +4,12 @@ import { Command, Option } from 'commander';
 import { servers } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { exitCodes } from './exit-codes.ts';
-import { commanderOptions, type FieldFlag, fieldFlags, flagName } from './flags.ts';
-import { cliOperations, type RetrySafe } from './operations.ts';
+import { commanderOptions, type FieldFlag, fieldFlag, fieldFlags } from './flags.ts';
+import { type BodyFacts, cliOperations, type RetrySafe } from './operations.ts';
 import { listOperations } from './ops.ts';
 import { parserErrorLine } from './output/error-line.ts';
 import { type OperationFlags, runOperation } from './run-operation.ts';
+import { UsageError } from './usage-error.ts';
 
 const serverNames = [...new Set(Object.values(servers).flatMap((list) => list.map((server) => server.name)))];
 
@@ -20,7 +21,10 @@ Output is a table on a terminal, JSON when piped or with --json.
 Exit codes: ${exitCodes.success} success, ${exitCodes.usage} usage or invalid request, ${exitCodes.denied} unauthorized or forbidden,
 ${exitCodes.rateLimited} rate limited, ${exitCodes.unavailable} server error, transport failure or timeout, ${exitCodes.other} anything else.`;
 
-function connectionOptions(signed: boolean, retrySafe: RetrySafe): Option[] {
+/** The flag of the body field whose value makes a retry safe (a client order id). */
+const keyFlag = (body: BodyFacts, key: string): string => fieldFlag(key, body.properties[key] ?? {});
+
+function connectionOptions(signed: boolean, retrySafe: RetrySafe, body: BodyFacts): Option[] {
   return [
     new Option('--json', 'print JSON even on a terminal'),
     new Option(
@@ -38,7 +42,7 @@ function connectionOptions(signed: boolean, retrySafe: RetrySafe): Option[] {
             '--retry',
             retrySafe === true
               ? 'retry on 429, 5xx, timeouts and transport failures'
-              : `retry on 429, 5xx, timeouts and transport failures, only when ${flagName(retrySafe.idempotencyKey)} is given (sent again with the same value)`,
+              : `retry on 429, 5xx, timeouts and transport failures, only when ${keyFlag(body, retrySafe.idempotencyKey)} is given (sent again with the same value)`,
           ),
         ]),
     new Option(
@@ -51,10 +55,10 @@ function connectionOptions(signed: boolean, retrySafe: RetrySafe): Option[] {
 
 /** Builds the program; `setExitCode` receives each action's exit code. */
 /** What --retry does to an operation that writes, for its help. */
-function retryHelp(safe: RetrySafe): string {
+function retryHelp(safe: RetrySafe, body: BodyFacts): string {
   if (safe === true) return '';
   if (safe === false) return ' Never retried.';
-  return ` Retried (with --retry) only when ${flagName(safe.idempotencyKey)} is given.`;
+  return ` Retried (with --retry) only when ${keyFlag(body, safe.idempotencyKey)} is given.`;
 }
 
 export function buildProgram(setExitCode: (code: number) => void): Command {
@@ -75,11 +79,12 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       .command(operation.name)
       .alias(facts.operationId)
       .description(`${facts.summary} (${facts.method.toUpperCase()} ${facts.path})`);
-    const shared = connectionOptions(signed, facts.retrySafe);
+    const shared = connectionOptions(signed, facts.retrySafe, operation.body);
     if (operation.writes) shared.push(new Option('--yes', 'send without asking for confirmation'));
     const taken = new Set(shared.map((option) => option.long));
     const flags = fieldFlags(operation.body);
     const attributes = new Map<FieldFlag, string>();
+    const aliases = new Map<FieldFlag, string>();
     for (const flag of flags) {
       if (taken.has(flag.flag)) {
         throw new Error(`${facts.operationId}: body field ${flag.field} would be ${flag.flag}, a txc option`);
@@ -95,17 +100,35 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         }
         command.addOption(each);
       }
+      // The field's own flag, where x-cli-flag renamed it: hidden, for scripts written before.
+      if (flag.alias) {
+        const alias = new Option(`${flag.alias} ${option.flags.split(' ')[1] ?? ''}`.trim()).hideHelp();
+        if (taken.has(alias.long) || command.options.some((other) => other.long === alias.long)) {
+          throw new Error(`${facts.operationId}: the alias ${flag.alias} of ${flag.field} is taken`);
+        }
+        if (option.parseArg) alias.argParser(option.parseArg);
+        aliases.set(flag, alias.attributeName());
+        command.addOption(alias);
+      }
     }
     for (const option of shared) command.addOption(option);
     const notes = [
       `Rate limit: ${facts.rateLimit.requests} requests per ${facts.rateLimit.windowSeconds} s.`,
       facts.partnerOnly ? 'B2B partner keys only.' : '',
       operation.writes
-        ? `Changes the account: asks for confirmation on a terminal, needs --yes otherwise.${retryHelp(facts.retrySafe)}`
+        ? `Changes the account: asks for confirmation on a terminal, needs --yes otherwise.${retryHelp(facts.retrySafe, operation.body)}`
         : '',
     ].filter(Boolean);
     command.addHelpText('after', `\n${notes.join('\n')}\n${commonHelp}`);
     command.action(async (values: OperationFlags & Record<string, unknown>) => {
+      for (const [flag, alias] of aliases) {
+        const attribute = attributes.get(flag) ?? flag.field;
+        if (values[alias] === undefined) continue;
+        if (values[attribute] !== undefined) {
+          throw new UsageError(`${flag.alias} is another name of ${flag.flag}: give one of them`);
+        }
+        values[attribute] = values[alias];
+      }
       setExitCode(await runOperation(operation, flags, values, (flag) => attributes.get(flag) ?? flag.field));
     });
   }

@@ -10,8 +10,9 @@ import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { timeLimits } from '../../scripts/time-limits.ts';
 import { exitCodes } from '../../src/cli/exit-codes.ts';
-import { flagName } from '../../src/cli/flags.ts';
+import { fieldFlag, fieldFlags, flagName } from '../../src/cli/flags.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { type ApiError, createPrivateClient, type PrivateClient } from '../../src/index.ts';
 import { credentials, outputs, runTxc, scratchDirectory } from './helpers.ts';
@@ -65,6 +66,29 @@ describe('txc usage errors exit 2', () => {
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toBe("txc: unknown option '--no-such-flag' (txc --help for usage)\n");
   });
+
+  it(
+    "a renamed field's old flag still works, hidden, and is refused beside the new one",
+    async () => {
+      const renamed = cliOperations.flatMap((operation) =>
+        fieldFlags(operation.body).flatMap((flag) => (flag.alias ? [{ operation, flag }] : [])),
+      );
+      expect(renamed.length).toBeGreaterThan(0);
+      for (const { operation, flag } of renamed) {
+        const yes = operation.writes ? ['--yes'] : [];
+        // A value the field's check refuses, so nothing is sent: the message names the new flag.
+        const old = await runTxc([operation.name, flag.alias as string, '!', ...yes], env);
+        expect(old.code, old.stderr).toBe(exitCodes.usage);
+        expect(old.stderr).toMatch(
+          new RegExp(`^txc: invalid-request: ${flag.field}[ .].*\\(${flag.flag}\\)\n$`),
+        );
+        const both = await runTxc([operation.name, flag.alias as string, '!', flag.flag, '!', ...yes], env);
+        expect(both.code).toBe(exitCodes.usage);
+        expect(both.stderr).toBe(`txc: ${flag.alias} is another name of ${flag.flag}: give one of them\n`);
+      }
+    },
+    timeLimits.processTestMs,
+  );
 
   it('an unknown subcommand: one txc line, with the suggestion on it', async () => {
     const [operation] = cliOperations;
@@ -234,11 +258,11 @@ describe('txc --help', () => {
       expect(run.code).toBe(exitCodes.success);
       const text = run.stdout.replace(/\s+/g, ' ');
       for (const [field, facts] of Object.entries(operation.body.properties)) {
-        expect(text).toContain(flagName(field));
+        expect(text).toContain(`${fieldFlag(field, facts)} `);
         if (facts.description) expect(text).toContain(facts.description.replace(/\s+/g, ' '));
       }
       for (const field of operation.body.required) {
-        const help = text.slice(text.indexOf(`${flagName(field)} `));
+        const help = text.slice(text.indexOf(`${fieldFlag(field, operation.body.properties[field] ?? {})} `));
         expect(help.slice(0, help.indexOf(' --', 2))).toContain('required]');
       }
       expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);

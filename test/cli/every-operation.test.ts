@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signedBodyFields } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { documentModel } from '../../model/model.ts';
-import { flagName, formOf, takesJson } from '../../src/cli/flags.ts';
+import { fieldFlag, flagName, formOf, takesJson } from '../../src/cli/flags.ts';
 import { main } from '../../src/cli/main.ts';
 import { type CliOperation, cliOperations } from '../../src/cli/operations.ts';
 import { json, type LocalServer, sentBody, startLocalServer } from '../client/local-server.ts';
@@ -35,7 +35,7 @@ function flagsFor(operation: CliOperation, body: Record<string, unknown>): strin
   return Object.entries(body).flatMap(([field, value]) => {
     const facts = operation.body.properties[field];
     if (!facts) throw new Error(`${operation.name}: the example's ${field} is not a body field`);
-    const flag = flagName(field);
+    const flag = fieldFlag(field, facts);
     if (value === null) return [flag, 'null'];
     if (takesJson(facts)) return [flag, JSON.stringify(value)];
     if (typeof value === 'boolean') return [value ? flag : `--no-${flag.slice(2)}`];

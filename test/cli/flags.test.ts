@@ -5,6 +5,7 @@ import {
   bodyFrom,
   commanderOption,
   commanderOptions,
+  fieldFlag,
   fieldFlags,
   fieldValue,
   flagHelp,
@@ -32,6 +33,23 @@ describe('flags from the schema', () => {
       '--flag',
     ]);
     expect(flagName('planId')).toBe('--plan-id');
+  });
+
+  it("names a field by its x-cli-flag where it has one, keeping its own name's flag as the alias", () => {
+    const renamed = fieldFlags({
+      required: [],
+      properties: {
+        plan: { type: 'string', cliFlag: 'plan-id' },
+        planId: { type: 'string', cliFlag: 'plan-id' },
+      },
+    });
+    expect(renamed.map(({ field, flag, alias }) => ({ field, flag, alias }))).toEqual([
+      { field: 'plan', flag: '--plan-id', alias: '--plan' },
+      // Its own name already gives the flag: no alias.
+      { field: 'planId', flag: '--plan-id', alias: undefined },
+    ]);
+    expect(fieldFlag('activation_price', { type: 'string' })).toBe('--activation-price');
+    expect(fieldFlag('type', { type: 'array', cliFlag: 'types' })).toBe('--types');
   });
 
   it('puts description, type, values, default and required in the help', () => {

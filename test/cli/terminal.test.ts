@@ -127,6 +127,22 @@ describe('txc in a terminal', () => {
     expect(orders()).toEqual(before.filter((order) => order.market !== market));
   });
 
+  it('history --help and invest --help name the plan by one flag, from the documents', async () => {
+    // The two operations whose body has a field that $refs PlanId, whatever its wire name.
+    const withPlan = cliOperations.filter((operation) =>
+      Object.values(operation.body.properties).some((facts) => facts.cliFlag === 'plan-id'),
+    );
+    expect(withPlan.map((operation) => operation.name).sort()).toEqual(['history', 'invest']);
+    for (const operation of withPlan) {
+      await startTxc(`help-${operation.name}`, [operation.name, '--help'], 100);
+      const text = await waitForExit(`help-${operation.name}`);
+      expect(text).toContain('[exit 0]');
+      expect(text).toMatch(/^ {2}--plan-id <uuid> /m);
+      // The old spelling works but is not offered.
+      expect(text).not.toMatch(/--plan </);
+    }
+  });
+
   it('an unknown option is one txc: line on the terminal', async () => {
     await startTxc('unknown', ['balance', '--no-such-flag', '--env-file', envFile]);
     const text = await waitForExit('unknown');

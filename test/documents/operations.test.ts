@@ -95,6 +95,34 @@ describe('operation facts', () => {
     }
   });
 
+  it('gives a field the x-cli-flag of the component it $refs, and refuses one not in kebab case', () => {
+    const withFlag = (flag: unknown) => {
+      const component = { type: 'string', format: 'uuid', 'x-cli-flag': flag };
+      const schema = { type: 'object', properties: { plan: { ...component, description: 'A filter.' } } };
+      const document = {
+        paths: {
+          '/history': {
+            post: {
+              operationId: 'listHistory',
+              'x-rate-limit': { requests: 1, windowSeconds: 1, source: 'specification', description: '' },
+              'x-retry-safe': true,
+              requestBody: { content: { 'application/json': { schema } } },
+              responses: { '200': { description: 'Listed.' } },
+            },
+          },
+        },
+      };
+      const [facts] = collectOperationFacts([
+        { name: 'fixture', file: 'fixture.yaml', document, dereferenced: document, files: [] },
+      ]);
+      return facts?.body?.properties.plan?.cliFlag;
+    };
+    expect(withFlag('plan-id')).toBe('plan-id');
+    for (const bad of ['--plan-id', 'planId', 'plan_id', '', 7]) {
+      expect(() => withFlag(bad), String(bad)).toThrow(/x-cli-flag must be a flag name/);
+    }
+  });
+
   it('keeps x-retry-safe: true and false, and the object form as its key (repeat only with it)', () => {
     const withRetrySafe = (retrySafe: unknown) => {
       const document = {
