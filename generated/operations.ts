@@ -1637,11 +1637,13 @@ export const operations = {
         },
         "dateFrom": {
           "type": "integer",
-          "description": "Lower date bound, Unix time."
+          "description": "Lower date bound, Unix time.",
+          "cliFlag": "start-date"
         },
         "dateTo": {
           "type": "integer",
-          "description": "Upper date bound, Unix time."
+          "description": "Upper date bound, Unix time.",
+          "cliFlag": "end-date"
         },
         "actionTypes": {
           "type": "array",
