@@ -1,17 +1,16 @@
 // The stateful run's done-when check: a target that keeps no state breaks it. A Prism mock of our
-// own private document, given to the runner as a URL target with writes allowed, answers every
-// call with its examples: an order placed is never the one listed, cancel all leaves the example
-// orders listed. The run must fail, naming the broken link, with its reproducers and without the
-// secret. (The same run against the sandbox, which keeps state, passes: `npm run contract:sandbox`.)
+// own private document (the one this run's target started), given to the runner as a URL target
+// with writes allowed, answers every call with its examples: an order placed is never the one
+// listed, cancel all leaves the example orders listed. The run must fail, naming the broken link,
+// with its reproducers and without the secret. (The same run against the sandbox, which keeps
+// state, passes: `npm run contract:sandbox`.)
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 import { context, model } from './support/context.ts';
-import { documentFiles } from './support/documents.ts';
 import { documentLinks } from './support/links.ts';
-import { type PrismServer, startPrism } from './support/prism.ts';
 import { transportNames } from './support/transport-names.ts';
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
@@ -38,15 +37,6 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
 describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
   'the stateful run against a target that keeps no state',
   () => {
-    let prism: PrismServer | undefined;
-
-    beforeAll(async () => {
-      prism = await startPrism({ mode: 'mock', document: documentFiles['private-v4'] as string });
-    });
-    afterAll(async () => {
-      await prism?.stop();
-    });
-
     it('fails, naming the broken link, with its reproducers and no secret', async () => {
       const secret = `stateful-secret-${process.pid}`;
       const env: NodeJS.ProcessEnv = {
@@ -63,7 +53,8 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       };
       delete env[contractVariables.target];
       delete env[contractVariables.junit];
-      const url = prism?.url as string;
+      // Against the mocks, the target is a Prism mock of each document: reuse the private one.
+      const url = context.urls['private-v4'];
       const { code, output } = await run(
         ['--target', url, '--project', transportNames[0], 'contract-tests/stateful.contract.ts'],
         env,
