@@ -7,14 +7,14 @@
 import type { OperationId } from '../generated/operations.ts';
 import type { BodyOf } from './api-types.ts';
 import type { CallContext, Transition } from './context.ts';
-import { readKillSwitches, setKillSwitch } from './handlers/kill-switch.ts';
+import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
   invest,
   listInvestmentHistory,
   readCollateralSummary,
   readMainBalance,
 } from './handlers/main-account.ts';
-import { listAssets, listMarkets } from './handlers/market-data.ts';
+import { fixtureAssets, tradingMarkets } from './handlers/market-data.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
 import {
   listClosedOrders,
@@ -29,8 +29,8 @@ const rulesOf = (context: CallContext, operationId: OperationId) =>
   context.operation.documents.operation(operationId);
 
 export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>> } = {
-  listMarkets: { run: listMarkets },
-  listAssets: { run: listAssets },
+  listMarkets: { run: tradingMarkets },
+  listAssets: { run: fixtureAssets },
   getMainBalance: { run: readMainBalance },
   listFlexInvestmentHistory: { run: listInvestmentHistory },
   createFixedInvestment: { run: invest },
@@ -54,7 +54,7 @@ export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>
   listExecutedDeals: { run: listDeals },
   listOrderDeals: { run: listDealsOfOrder },
   listOrderHistory: { run: listClosedOrders },
-  setKillSwitch: { run: setKillSwitch },
+  setKillSwitch: { run: armKillSwitch },
   getKillSwitchStatus: { run: readKillSwitches },
 };
 

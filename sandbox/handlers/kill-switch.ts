@@ -30,7 +30,7 @@ export interface KillSwitchFields {
  * running; a `null` timeout removes it. The document does not show the answer to a removal:
  * the sandbox answers the timer as it stood (one that starts and runs out now when none ran).
  */
-export function setKillSwitch(context: CallContext, body: KillSwitchFields): Answer {
+export function armKillSwitch(context: CallContext, body: KillSwitchFields): Answer {
   const { account } = caller(context);
   if (!context.state.markets.has(body.market)) return refuse(context, 'marketNotAvailable');
   const types = body.types && body.types.length > 0 ? [...body.types] : everyKind(context);

@@ -4,7 +4,7 @@ import type { Answer } from '../answer.ts';
 import { type CallContext, ok } from '../context.ts';
 import { isTrading } from '../orders.ts';
 
-export function listMarkets(context: CallContext): Answer {
+export function tradingMarkets(context: CallContext): Answer {
   return ok(
     [...context.state.markets.values()]
       .filter((market) => isTrading(market, context.now))
@@ -12,6 +12,6 @@ export function listMarkets(context: CallContext): Answer {
   );
 }
 
-export function listAssets(context: CallContext): Answer {
+export function fixtureAssets(context: CallContext): Answer {
   return ok(Object.fromEntries(context.state.assets));
 }

@@ -64,7 +64,7 @@ export interface CliOperation {
 
 /**
  * The naming rule: the subcommand is the document's `x-cli-name` (e.g. `balance`, `cancel-all`),
- * or else the operationId in kebab case (`getMainBalance` -> `get-main-balance`). The operationId
+ * or else the operationId in kebab case (`readSomeThing` -> `read-some-thing`). The operationId
  * itself is always accepted as an alias.
  */
 function commandName(facts: OperationFacts): string {
