@@ -125,14 +125,19 @@ export async function preparedOnTarget(
     const { retrySafe } = factsOf(source);
     return typeof retrySafe === 'object' ? retrySafe.idempotencyKey : undefined;
   };
+  // What a write's answer introduces: a field a link fills that its own request did not carry
+  // (an order's id; not the market it echoes back).
+  const introduces = (link: Link) => {
+    const sent = validBody(model, link.from) ?? {};
+    return fills(link).some(([field]) => !(field in sent));
+  };
   // A link of a write that names something in the example: an id it answers with, or the key it
   // was placed under. One that leads here comes first (placing an order, for cancelling it).
   const candidates = links.filter(
     (link) =>
       link.from !== operationId &&
       isWrite(link.from) &&
-      (fills(link).some(([field]) => field !== 'market') ||
-        (keyOf(operationId) === undefined && (keyOf(link.from) ?? '') in body)),
+      (introduces(link) || (keyOf(operationId) === undefined && (keyOf(link.from) ?? '') in body)),
   );
   const source = (candidates.find((link) => link.to === operationId) ?? candidates[0])?.from;
   // The source is a write: never made on a target that has not allowed writes.
