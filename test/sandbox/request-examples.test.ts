@@ -1,23 +1,20 @@
 // The default fixture accepts every request example of every operation with the key it prints,
 // so that a contract run's "a schema-valid call is accepted" checks pass against the sandbox.
-// Each operation gets a fresh sandbox: cancelling order 4180284841 and changing it cannot both
-// succeed on one. Cancelling and changing by clientOrderId need the order the limit order
-// example places (grid-btc-0001): that example is sent first. The examples are dated November
+// Each operation gets a fresh sandbox: cancelling an order and changing it cannot both succeed
+// on one. An example that names the client order id another operation's example places (an
+// order cancelled or changed by that id) has that example sent first (model/model.ts placedBy). The examples are dated November
 // 2023 and the order history refuses a window that starts more than six months back, so the
 // sandbox's clock is set to their time, and moved a minute between calls (the flex history
 // allows few calls per window).
 import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
+import { documentModel, placedBy } from '../../model/model.ts';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { call, defaultFixture, documentOf, operations } from './helpers.ts';
 
 const examplesTime = Date.UTC(2023, 10, 15, 12);
-/** What an operation's examples need first: another operation's request example. */
-const before: Partial<Record<OperationId, [OperationId, string]>> = {
-  cancelOrder: ['createLimitOrder', 'buy'],
-  modifyOrder: ['createLimitOrder', 'buy'],
-};
+const model = documentModel();
 
 const fieldsOf = (operationId: OperationId, name: string) => {
   const example = documentOf(operationId)
@@ -40,15 +37,21 @@ describe('every request example, sent with the printed key', () => {
         expect((await fetch(`${sandbox.url}${operations[operationId].path}`)).status).toBe(200);
         return;
       }
-      const first = before[operationId];
-      if (first) {
-        expect((await call(sandbox.url, key, first[0], { fields: fieldsOf(...first) })).status).toBe(200);
-      }
       const examples = documentOf(operationId).requestExamples();
       expect(examples.length).toBeGreaterThan(0);
+      const placed = new Set<string>();
       for (const { name } of examples) {
         now += 60_000;
         const fields = fieldsOf(operationId, name);
+        const first = placedBy(model, operationId, fields);
+        if (first && !placed.has(first.operationId)) {
+          placed.add(first.operationId);
+          const [example] = first.requestExamples;
+          const sent = await call(sandbox.url, key, first.operationId as OperationId, {
+            fields: fieldsOf(first.operationId as OperationId, example?.name ?? ''),
+          });
+          expect(sent.status, `${first.operationId} first`).toBe(200);
+        }
         // A window-mode nonce is a millisecond timestamp near the sandbox's clock.
         if (fields.nonceWindow === true) fields.nonce = String(now);
         const reply = await call(sandbox.url, key, operationId, { fields });
