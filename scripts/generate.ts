@@ -2,11 +2,12 @@
 // (openapi-typescript, to its x-openapi-ts output), operations.ts, the runtime table of
 // operation facts read from the documents' vendor extensions, and routes.ts, what the client
 // reads of it. With --check it writes nothing and fails when any file in generated/ differs
-// from what the documents produce, so CI catches a forgotten `npm run generate`. --root DIR works on a copy of the project.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// from what the documents produce or is not produced by them at all, so CI catches a forgotten
+// `npm run generate`. --root DIR works on a copy of the project.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderGeneratedFiles } from './generated-files.ts';
+import { leftoverGeneratedFiles, renderGeneratedFiles } from './generated-files.ts';
 
 const rootFlag = process.argv.indexOf('--root');
 const root =
@@ -29,6 +30,15 @@ for (const [file, content] of outputs) {
   if (current !== content) {
     console.error(`${file} is stale: run npm run generate`);
     stale++;
+  }
+}
+for (const file of leftoverGeneratedFiles(root, outputs)) {
+  if (check) {
+    console.error(`${file} is not produced by the documents: run npm run generate`);
+    stale++;
+  } else {
+    rmSync(`${root}/${file}`);
+    console.log(`removed ${file}`);
   }
 }
 if (stale > 0) process.exit(1);

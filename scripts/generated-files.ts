@@ -4,7 +4,8 @@
 // responses.ts, what each answer may be (read only when validating traffic), and samples/, each
 // operation's code sample (scripts/code-samples.ts). Used by
 // `npm run generate` and by the watch loop of `npm start`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
@@ -68,4 +69,19 @@ export async function renderGeneratedFiles(root: string): Promise<Map<string, st
   outputs.set('generated/responses.ts', renderResponseContracts(root));
   for (const [file, sample] of renderSamples(root)) outputs.set(file, sample);
   return outputs;
+}
+
+/**
+ * Files under generated/ that `outputs` does not produce: left by an operation or an API since
+ * removed from the documents (a deleted operation's sample, say), which a check of only the files
+ * the documents produce would never notice.
+ */
+export function leftoverGeneratedFiles(root: string, outputs: ReadonlyMap<string, string>): string[] {
+  const folder = join(root, 'generated');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((file) => !outputs.has(file))
+    .sort();
 }
