@@ -14,7 +14,7 @@ import { operations } from '../generated/operations.ts';
 import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { stringAt } from '../model/json.ts';
-import { documentsWithSamples } from '../scripts/code-samples.ts';
+import { documentsWithSamples, firstCallSample } from '../scripts/code-samples.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { headerStyle, siteHeader } from './layout.ts';
@@ -304,10 +304,7 @@ export async function buildSite(
       };
     }),
   ).finally(withSamples.remove);
-  const gettingStarted = readFileSync(join(root, 'docs/getting-started.ts'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.startsWith('// Shown on the docs index page'))
-    .join('\n');
+  const gettingStarted = firstCallSample(root);
   writeFileSync(
     join(outDir, 'index.html'),
     renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),

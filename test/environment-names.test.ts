@@ -17,7 +17,6 @@ const filesUnder = (directory: string): string[] =>
 const sources = [
   'README.md',
   'sandbox/main.ts',
-  'docs/getting-started.ts',
   ...filesUnder('generated/samples'),
   ...filesUnder('contract-tests'),
   ...filesUnder('bench'),
@@ -48,7 +47,7 @@ describe('environment names', () => {
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
     const blocks = [
       ...[...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string),
-      ...['docs/getting-started.ts', ...filesUnder('generated/samples')].map((file) =>
+      ...filesUnder('generated/samples').map((file) =>
         readFileSync(join(projectRoot, file), 'utf8'),
       ),
     ].filter((code) => code.includes('createPrivateClient(') || code.includes('createSigningMiddleware('));
