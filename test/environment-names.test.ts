@@ -47,9 +47,7 @@ describe('environment names', () => {
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
     const blocks = [
       ...[...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string),
-      ...filesUnder('generated/samples').map((file) =>
-        readFileSync(join(projectRoot, file), 'utf8'),
-      ),
+      ...filesUnder('generated/samples').map((file) => readFileSync(join(projectRoot, file), 'utf8')),
     ].filter((code) => code.includes('createPrivateClient(') || code.includes('createSigningMiddleware('));
     expect(blocks.length).toBeGreaterThan(5);
     for (const code of blocks) {
