@@ -83,6 +83,8 @@ export default defineConfig({
           // Most of these wait on the processes they start: two files at a time overlap the waits.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+          // txc built once, for the tests that run it many times (test/cli/helpers.ts).
+          globalSetup: ['test/cli/txc-bundle.setup.ts'],
           // Each starts processes: one limit for all, sized for a loaded machine (scripts/time-limits.ts).
           testTimeout: timeLimits.processTestMs,
           hookTimeout: timeLimits.hookMs,

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { runProgram } from '../../scripts/run-node.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
-import { credentials, outputs, runTxc, scratchDirectory, writeEnvFile } from './helpers.ts';
+import { cleanEnvironment, credentials, outputs, runTxc, scratchDirectory, writeEnvFile } from './helpers.ts';
 
 const fixture = loadFixture();
 const key = credentialKey(fixture);
@@ -62,6 +63,17 @@ describe('txc against the sandbox', () => {
     expect(await json(['balance', '--ticker', ticker as string, '--json'])).toEqual(
       await unwrap(client.POST('/api/v4/main-account/balance', { body: { ticker: ticker as string } })),
     );
+  });
+
+  it('npm run txc runs the sources through tsx, as the README shows', async () => {
+    // The other tests run txc as built once (./txc-bundle.setup.ts): this is the path a user takes.
+    const run = await runProgram('npm', ['run', '--silent', 'txc', '--', 'balance'], {
+      env: { ...cleanEnvironment(), ...env },
+    });
+    outputs.push(run.stdout, run.stderr);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(await unwrap(client.POST('/api/v4/main-account/balance')));
   });
 
   it('the operationId works as the subcommand too', async () => {
