@@ -4,8 +4,8 @@
 // responses.ts, what each answer may be (read only when validating traffic), and samples/, each
 // operation's code sample (scripts/code-samples.ts). Used by
 // `npm run generate` and by the watch loop of `npm start`.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
@@ -84,4 +84,35 @@ export function leftoverGeneratedFiles(root: string, outputs: ReadonlyMap<string
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((file) => !outputs.has(file))
     .sort();
+}
+
+/** Writes what the documents of `root` produce and removes leftovers; paths are relative to `root`. */
+export async function writeGeneratedFiles(root: string): Promise<{ written: string[]; removed: string[] }> {
+  const outputs = await renderGeneratedFiles(root);
+  for (const [file, content] of outputs) {
+    mkdirSync(dirname(`${root}/${file}`), { recursive: true });
+    writeFileSync(`${root}/${file}`, content);
+  }
+  const removed = leftoverGeneratedFiles(root, outputs);
+  for (const file of removed) rmSync(`${root}/${file}`);
+  return { written: [...outputs.keys()], removed };
+}
+
+/**
+ * What `npm run generate` would change in `root`: files that differ from what its documents
+ * produce (missing ones included), and leftovers they no longer produce.
+ */
+export async function staleGeneratedFiles(
+  root: string,
+): Promise<{ differing: string[]; leftover: string[] }> {
+  const outputs = await renderGeneratedFiles(root);
+  const differing: string[] = [];
+  for (const [file, content] of outputs) {
+    let current: string | undefined;
+    try {
+      current = readFileSync(`${root}/${file}`, 'utf8');
+    } catch {}
+    if (current !== content) differing.push(file);
+  }
+  return { differing, leftover: leftoverGeneratedFiles(root, outputs) };
 }
