@@ -7,7 +7,7 @@
 // still runs `npm run txc`, and test/cli/terminal.test.ts tsx, as a user does.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../../model/document.ts';
 
@@ -35,6 +35,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     tsconfig: join(projectRoot, 'tsconfig.json'),
     logLevel: 'error',
   });
+  // esbuild's service process is not needed again in this run.
+  await stop();
   project.provide('txcBundle', bundle);
   return () => rmSync(dir, { recursive: true, force: true });
 }
