@@ -7,12 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
 import { type Run, runNode } from '../../scripts/run-node.ts';
-
-export const txcEntry = join(projectRoot, 'src/cli/txc.ts');
 
 export type { Run };
 
@@ -33,11 +30,17 @@ export function credentials(url: string, key: Pick<FixtureKey, 'apiKey' | 'secre
   };
 }
 
-export async function runTxc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** `node -- <txc as built for the tests>`: the command line that starts txc, before its arguments. */
+export function txcCommand(): string[] {
   const bundle = inject('txcBundle');
   if (!bundle) throw new Error("txc is built by the slow project's globalSetup: run this file in it");
   // `--` ends node's own options: Node 20 would otherwise read an `--env-file` meant for txc.
-  const run = await runNode(['--', bundle, ...args], { env: { ...cleanEnvironment(), ...env } });
+  return [process.execPath, '--', bundle];
+}
+
+export async function runTxc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const [, ...nodeArgs] = txcCommand();
+  const run = await runNode([...nodeArgs, ...args], { env: { ...cleanEnvironment(), ...env } });
   outputs.push(run.stdout, run.stderr);
   return run;
 }

@@ -1,6 +1,7 @@
 // txc in a real terminal (tmux): a write asks for confirmation showing what it will send and
 // sends nothing until "y"; a read prints a table with balances aligned on the decimal point,
-// dates in ISO 8601 and action types by name.
+// dates in ISO 8601 and action types by name. txc is the one built for the tests
+// (./txc-bundle.setup.ts): the terminal sees the same program, started by plain node.
 // The tests run their own tmux server (its own socket), killed at the end with the sandbox.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
-import { cleanEnvironment, credentials, scratchDirectory, txcEntry, writeEnvFile } from './helpers.ts';
+import { cleanEnvironment, credentials, scratchDirectory, txcCommand, writeEnvFile } from './helpers.ts';
 
 const run = promisify(execFile);
 const fixture = loadFixture();
@@ -39,9 +40,7 @@ const tmux = (...args: string[]) =>
 
 /** Starts txc in a detached terminal (160x40 unless told); the pane stays open after it exits, showing its code. */
 async function startTxc(session: string, args: string[], width = 160) {
-  const command = [`${projectRoot}node_modules/.bin/tsx`, txcEntry, ...args]
-    .map((arg) => `'${arg}'`)
-    .join(' ');
+  const command = [...txcCommand(), ...args].map((arg) => `'${arg}'`).join(' ');
   await tmux(
     'new-session',
     '-d',

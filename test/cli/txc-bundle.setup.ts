@@ -4,7 +4,7 @@
 // about a hundred processes. The bundle is the same program: the sources as they are, `#transport`
 // resolved as tsconfig.json's `paths` say, its dependencies imported from node_modules as installed
 // (it is written under node_modules/.cache, so that node finds them). test/cli/operations.test.ts
-// still runs `npm run txc`, and test/cli/terminal.test.ts tsx, as a user does.
+// still runs `npm run txc` (tsx on the sources), as a user does.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, stop } from 'esbuild';
