@@ -87,10 +87,9 @@ describe('port clashes', () => {
     );
   });
 
-  // A process of its own (tsx loads every script): its limit is sized for a loaded machine.
-  it('npm start stops before building, one line per port in use, exit code 1', {
-    timeout: 60_000,
-  }, async () => {
+  // A process of its own (tsx loads every script): the slow project's limit, sized for a loaded
+  // machine (scripts/time-limits.ts), applies.
+  it('npm start stops before building, one line per port in use, exit code 1', async () => {
     const [docs, sandbox] = [await heldPort(), await heldPort()];
     const [publicMock, privateMock] = await freePorts(2);
     const { output, exited } = start({

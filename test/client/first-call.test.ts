@@ -6,10 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { timeLimits } from '../../scripts/time-limits.ts';
 
 it('the transport loads with the client; a first call whose transport loads slower than its timeoutMs succeeds', () => {
   const script = fileURLToPath(new URL('./fixtures/slow-transport-load.ts', import.meta.url));
-  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    encoding: 'utf8',
+    timeout: timeLimits.runMs,
+  });
   expect(run.stderr).toBe('');
   expect(run.stdout.trim().split('\n')).toEqual(['transport: loading', 'first call: ok']);
   expect(run.status).toBe(0);
