@@ -4,16 +4,14 @@
 // What the recipe proves is the wiring (flags, variables, the proxies, the report), so it runs on a
 // minimal target: the accepted call of every operation, on one transport, rather than the whole
 // suite again, which the suite around it already is.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../model/document.ts';
-import { contractVariables } from '../model/environment.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
-import { timeLimits } from '../scripts/time-limits.ts';
+import { acceptedCalls, childEnvironment, runToEnd } from './support/child-run.ts';
 import { context } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
@@ -23,7 +21,7 @@ const recipe = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
   .flatMap((match) => parse(match[1] as string) as { run?: string; env?: Record<string, string> }[])
   .find((step) => step.run?.includes('npm run contract'));
 /** vitest filters: each operation's schema-valid call through the real client, on the first transport. */
-const minimal = `contract-tests/operations.contract.ts --project ${transportNames[0]} -t accepted`;
+const minimal = `${acceptedCalls.join(' ')} --project ${transportNames[0]}`;
 const scratch = mkdtempSync(join(tmpdir(), 'txc-ci-recipe-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -36,10 +34,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
       try {
         // Each variable of the recipe is one the sandbox prints, under the same name.
-        const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-        delete env[contractVariables.target];
-        delete env[contractVariables.junit];
-        delete env[contractVariables.allowWrites];
+        const env = childEnvironment();
         for (const name of Object.keys(recipe.env)) {
           expect(sandbox.values, `the sandbox prints ${name}`).toHaveProperty(name);
           env[name] = sandbox.values[name];
@@ -49,24 +44,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         // narrowed by vitest's own filters (which the runner passes through) to the minimal target.
         const command = `${recipe.run.replace(/^npm ci && /, '').replace('reports/contract.xml', junit)} ${minimal}`;
         expect(command).toContain(`--junit ${junit}`);
-        const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-          const child = spawn('sh', ['-c', command], {
-            cwd: projectRoot,
-            env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            signal: AbortSignal.timeout(timeLimits.runMs),
-            killSignal: 'SIGINT',
-          });
-          let text = '';
-          child.stdout.on('data', (chunk) => {
-            text += chunk;
-          });
-          child.stderr.on('data', (chunk) => {
-            text += chunk;
-          });
-          child.once('error', () => undefined);
-          child.once('exit', (exitCode) => resolve({ code: exitCode, output: text }));
-        });
+        const { code, output } = await runToEnd('sh', ['-c', command], env);
         expect(code, output).toBe(0);
         expect(output).toContain(`target: ${sandbox.values.TXC_BASE_URL}`);
         const xml = readFileSync(junit, 'utf8');

@@ -5,18 +5,17 @@
 // transport, name the failed check and print the txc and curl reproducers (console and JUnit),
 // the curl one signing exactly what the server received. The run covers every transport itself,
 // so only the first transport's project runs it.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
-import { projectRoot } from '../model/document.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
-import { timeLimits } from '../scripts/time-limits.ts';
 import { cliOperations } from '../src/cli/operations.ts';
 import { pickBreakage } from './support/breakage.ts';
+import { childEnvironment, idsFromExamples, runContract } from './support/child-run.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, isWrite, operationIds } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
@@ -35,28 +34,6 @@ const answers = new Map<string, { status: number; body: unknown }>(
     return [`${facts.method.toUpperCase()} ${facts.path}`, { status, body }] as const;
   }),
 );
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'contract-tests/run.ts', ...args], {
-      cwd: projectRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Should the run hang, interrupt it: run.ts passes SIGINT on and its Prisms are stopped.
-      signal: AbortSignal.timeout(timeLimits.runMs),
-      killSignal: 'SIGINT',
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('error', (error) => (error.name === 'AbortError' ? undefined : reject(error)));
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
   'a real target that answers one operation wrongly',
@@ -94,22 +71,15 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
 
     it('fails the run, and the report names the operation and the field', async () => {
       const secret = `meta-secret-${process.pid}`;
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
+      // The fake target answers every id alike: the documents' own do.
+      const env = childEnvironment({
         [environmentVariables.apiKey]: 'meta-key',
         [environmentVariables.apiSecret]: secret,
-        // The fake target answers every id alike.
-        [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
-        [contractVariables.ticker]: 'USDT',
-        NO_COLOR: '1',
-        FORCE_COLOR: '0',
-      };
-      delete env[contractVariables.target];
-      delete env[contractVariables.junit];
-      delete env[contractVariables.allowWrites];
+        ...idsFromExamples(model),
+      });
       const junitDirectory = mkdtempSync(join(tmpdir(), 'contract-meta-'));
       const junitFile = join(junitDirectory, 'contract.xml');
-      const { code, output } = await run(
+      const { code, output } = await runContract(
         ['--target', url, '--junit', junitFile, 'contract-tests/operations.contract.ts'],
         env,
       );
@@ -192,7 +162,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     };
 
     it('stops before vitest with one line naming every missing variable, exit code 2', async () => {
-      const { code, output } = await run(['--target', 'http://127.0.0.1:9'], bare());
+      const { code, output } = await runContract(['--target', 'http://127.0.0.1:9'], bare());
       expect(code).toBe(2);
       const lines = output.trim().split('\n');
       expect(lines, output).toHaveLength(1);
@@ -213,10 +183,10 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         ...bare(),
         [environmentVariables.apiKey]: 'k',
         [environmentVariables.apiSecret]: 's',
-        [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
+        [contractVariables.planId]: idsFromExamples(model)[contractVariables.planId],
         [contractVariables.allowWrites]: '1',
       };
-      const { code, output } = await run(['--target', 'http://127.0.0.1:9'], env);
+      const { code, output } = await runContract(['--target', 'http://127.0.0.1:9'], env);
       expect(code).toBe(2);
       expect(output.trim()).toBe(
         'contract: the target http://127.0.0.1:9 needs CONTRACT_TICKER (an asset the key holds), CONTRACT_MARKET (a market it lists) in the environment (see README, Contract tests)',
@@ -224,7 +194,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     });
 
     it('refuses a target that is neither mock, a name nor a URL, in one line', async () => {
-      const { code, output } = await run(['--target', 'staging'], bare());
+      const { code, output } = await runContract(['--target', 'staging'], bare());
       expect(code).toBe(2);
       expect(output.trim()).toMatch(
         /^contract: --target must be "mock", an http\(s\) URL or one of: sandbox; got staging$/,

@@ -4,58 +4,29 @@
 // listed, cancel all leaves the example orders listed. The run must fail, naming the broken link,
 // with its reproducers and without the secret. (The same run against the sandbox, which keeps
 // state, passes: `npm run contract:sandbox`.)
-import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '../model/document.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
-import { timeLimits } from '../scripts/time-limits.ts';
+import { childEnvironment, idsFromExamples, runContract } from './support/child-run.ts';
 import { context, model } from './support/context.ts';
 import { documentLinks } from './support/links.ts';
 import { transportNames } from './support/transport-names.ts';
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'contract-tests/run.ts', ...args], {
-      cwd: projectRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      signal: AbortSignal.timeout(timeLimits.runMs),
-      killSignal: 'SIGINT',
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('error', (error) => (error.name === 'AbortError' ? undefined : reject(error)));
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
   'the stateful run against a target that keeps no state',
   () => {
     it('fails, naming the broken link, with its reproducers and no secret', async () => {
       const secret = `stateful-secret-${process.pid}`;
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
+      // The ids (a market among them, for cancel all) are the documents' examples: a mock holds them.
+      const env = childEnvironment({
         [environmentVariables.apiKey]: 'stateful-key',
         [environmentVariables.apiSecret]: secret,
-        [contractVariables.planId]: '7b6e1c1a-3f1d-4c59-9a52-3c2a8f1e0d4b',
-        [contractVariables.ticker]: 'USDT',
-        [contractVariables.market]: 'BTC_USDT',
+        ...idsFromExamples(model),
         [contractVariables.allowWrites]: '1',
         [contractVariables.seed]: '1',
-        NO_COLOR: '1',
-        FORCE_COLOR: '0',
-      };
-      delete env[contractVariables.target];
-      delete env[contractVariables.junit];
+      });
       // Against the mocks, the target is a Prism mock of each document: reuse the private one.
       const url = context.urls['private-v4'];
-      const { code, output } = await run(
+      const { code, output } = await runContract(
         ['--target', url, '--project', transportNames[0], 'contract-tests/stateful.contract.ts'],
         env,
       );

@@ -21,15 +21,20 @@ export function credentialsFromEnvironment(
   return apiKey && apiSecret ? { apiKey, apiSecret } : undefined;
 }
 
+/** The request fields each id a URL target holds fills, by the variable that names the id. */
+export const idFields: Readonly<Record<string, readonly string[]>> = {
+  [contractVariables.planId]: ['plan', 'planId'],
+  [contractVariables.market]: ['market'],
+  [contractVariables.ticker]: ['ticker'],
+};
+
 /** Field values set in the environment, by the request fields they fill. */
 export function knownFromEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const known: Record<string, string> = {};
-  const planId = env[contractVariables.planId];
-  if (planId) Object.assign(known, { plan: planId, planId });
-  const market = env[contractVariables.market];
-  if (market) known.market = market;
-  const ticker = env[contractVariables.ticker];
-  if (ticker) known.ticker = ticker;
+  for (const [name, fields] of Object.entries(idFields)) {
+    const value = env[name];
+    if (value) for (const field of fields) known[field] = value;
+  }
   return known;
 }
 
