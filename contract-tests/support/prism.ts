@@ -72,6 +72,9 @@ function redactAll(text: string, secrets: string[]): string {
 
 async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
   const args = [...endWithParentArgs, prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
+  // Prism logs each request at `info`, every line through a JSON repair and a formatter: a third of
+  // its work per call, for lines nobody reads. What it says when it cannot start is `fatal`.
+  args.push('--verboseLevel', 'error');
   if (options.errors || options.mode === 'proxy') args.push('--errors');
   args.push(options.document);
   if (options.mode === 'proxy') {
