@@ -3,13 +3,14 @@
 // the real client, and bodies that break one constraint of the generated body rules are all
 // refused by the client and, signed and sent raw, by the document (Prism).
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
 import { brokenCallerBody, validCallerBody } from './support/arbitraries.ts';
 import { checkAccepted, checkClientRefuses, checkServerRejects } from './support/checks.ts';
 import { clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { factsOf, operationIds } from './support/documents.ts';
+import { transportNames } from './support/transport-names.ts';
 
 const seedValue = process.env[contractVariables.seed];
 const seed = seedValue ? Number(seedValue) : Date.now() % 2 ** 31;
@@ -41,19 +42,22 @@ describe.skipIf(!context.mock)('properties', () => {
         );
       });
 
-      it(`${operationId} › generated bodies breaking one rule are refused by client and document`, async ({
-        task,
-      }) => {
-        tag(task, operationId);
-        await fc.assert(
-          fc.asyncProperty(brokenCallerBody(facts, valid), async ({ body, field }) => {
-            const refused = await checkClientRefuses(context, operationId, body, field);
-            expectNoProblems(refused.problems);
-            expectNoProblems(await checkServerRejects(context, operationId, body, field));
-          }),
-          { seed, numRuns },
-        );
-      });
+      // The client refuses before any transport is reached, and the raw call goes out through the
+      // runtime's own fetch: the same check on every transport, so it runs on the first one.
+      it.skipIf(inject('transport') !== transportNames[0])(
+        `${operationId} › generated bodies breaking one rule are refused by client and document`,
+        async ({ task }) => {
+          tag(task, operationId);
+          await fc.assert(
+            fc.asyncProperty(brokenCallerBody(facts, valid), async ({ body, field }) => {
+              const refused = await checkClientRefuses(context, operationId, body, field);
+              expectNoProblems(refused.problems);
+              expectNoProblems(await checkServerRejects(context, operationId, body, field));
+            }),
+            { seed, numRuns },
+          );
+        },
+      );
     });
   }
 });
