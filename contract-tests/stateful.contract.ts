@@ -104,6 +104,7 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
   check = () => true;
   async run(state: StateModel): Promise<void> {
     const request = withFreshKey(
+      model,
       this.operationId,
       onTarget(context, validBody(model, this.operationId)) ?? {},
     );

@@ -169,6 +169,15 @@ export function documentModel(): DocumentModel {
 }
 
 /**
+ * The field whose repeat the service refuses: x-retry-safe's `idempotencyKey` (a client order id)
+ * of an operation object. Undefined when the operation names none (x-retry-safe true or false).
+ */
+export function idempotencyKeyOf(operation: JsonRecord): string | undefined {
+  const key = optionalRecordAt(operation, 'x-retry-safe')?.idempotencyKey;
+  return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/**
  * The operation whose first request example places what this example names by its idempotency
  * key (x-retry-safe's `idempotencyKey`, a client order id): the example of cancelling or changing
  * an order by the client order id the limit order example placed it under. On a target that keeps
@@ -181,8 +190,8 @@ export function placedBy(
 ): OperationView | undefined {
   return model.operations.find((candidate) => {
     if (candidate.operationId === operationId) return false;
-    const key = optionalRecordAt(candidate.object, 'x-retry-safe')?.idempotencyKey;
-    if (typeof key !== 'string' || fields[key] === undefined) return false;
+    const key = idempotencyKeyOf(candidate.object);
+    if (key === undefined || fields[key] === undefined) return false;
     const placed = candidate.requestExamples[0]?.value;
     return isRecord(placed) && placed[key] === fields[key];
   });

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { contractVariables } from '../../model/environment.ts';
 import { isRecord } from '../../model/json.ts';
+import { idempotencyKeyOf } from '../../model/model.ts';
 import type { ApiErrorKind } from '../../src/errors.ts';
 import { createResponseValidator, type ResponseValidator } from '../../src/validation.ts';
 import {
@@ -64,13 +65,14 @@ let freshKeys = 0;
  * spent by its first use.
  */
 export function withFreshKey(
+  model: Model,
   operationId: OperationId,
   body: Record<string, unknown>,
 ): Record<string, unknown> {
-  const { retrySafe } = factsOf(operationId);
-  if (typeof retrySafe !== 'object' || !(retrySafe.idempotencyKey in body)) return body;
+  const key = idempotencyKeyOf(model.model(operationId).operation);
+  if (key === undefined || !(key in body)) return body;
   freshKeys += 1;
-  return { ...body, [retrySafe.idempotencyKey]: `contract-${process.pid}-${Date.now()}-${freshKeys}` };
+  return { ...body, [key]: `contract-${process.pid}-${Date.now()}-${freshKeys}` };
 }
 
 /**
@@ -121,10 +123,7 @@ export async function preparedOnTarget(
       ([field, expression]) =>
         field in body && typeof expression === 'string' && expression.startsWith('$response.'),
     );
-  const keyOf = (source: OperationId) => {
-    const { retrySafe } = factsOf(source);
-    return typeof retrySafe === 'object' ? retrySafe.idempotencyKey : undefined;
-  };
+  const keyOf = (source: OperationId) => idempotencyKeyOf(model.model(source).operation);
   // What a write's answer introduces: a field a link fills that its own request did not carry
   // (an order's id; not the market it echoes back).
   const introduces = (link: Link) => {
@@ -141,10 +140,10 @@ export async function preparedOnTarget(
   );
   const source = (candidates.find((link) => link.to === operationId) ?? candidates[0])?.from;
   // The source is a write: never made on a target that has not allowed writes.
-  if (!source || !context.allowWrites) return withFreshKey(operationId, body);
-  const request = withFreshKey(source, onTarget(context, validBody(model, source)) ?? {});
+  if (!source || !context.allowWrites) return withFreshKey(model, operationId, body);
+  const request = withFreshKey(model, source, onTarget(context, validBody(model, source)) ?? {});
   const outcome = await callOperation(clients, source, request);
-  if (outcome.error) return withFreshKey(operationId, body);
+  if (outcome.error) return withFreshKey(model, operationId, body);
   const exchange = { request, response: outcome.data };
   const filled: Record<string, unknown> = {};
   for (const link of links.filter((candidate) => candidate.from === source)) {
