@@ -8,8 +8,8 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
 import { contractVariables } from '../model/environment.ts';
 import { checkNamesIn, reproducerHeading } from './support/reproducer.ts';
-import { describeTarget } from './support/target.ts';
 import { type TransportName, transportNames } from './support/transport-names.ts';
+import { describeTarget } from './support/variables.ts';
 
 interface Row {
   passed: number;

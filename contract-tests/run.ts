@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { contractVariables } from '../model/environment.ts';
 import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
-import { targetProblem } from './support/target.ts';
+import { targetProblem } from './support/variables.ts';
 
 const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [--max-response-time <ms>] [vitest args]`;
 

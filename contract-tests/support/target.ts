@@ -14,9 +14,11 @@ import { documentFiles } from './documents.ts';
 import { type PrismServer, startPrism } from './prism.ts';
 import {
   credentialsFromEnvironment,
+  describeTarget,
+  isTargetName,
   knownFromEnvironment,
-  missingForUrlTarget,
-  missingLine,
+  type TargetName,
+  targetProblem,
 } from './variables.ts';
 
 export interface ContractContext {
@@ -83,7 +85,7 @@ type RecipesModule = {
   }[];
 };
 
-const namedTargets: Record<string, () => Promise<Upstream>> = {
+const namedTargets: Record<TargetName, () => Promise<Upstream>> = {
   sandbox: async () => {
     const [server, fixture, recipes] = (await Promise.all(
       ['../../sandbox/server.ts', '../../sandbox/fixture.ts', '../../sandbox/example-recipes.ts'].map(
@@ -119,29 +121,6 @@ const namedTargets: Record<string, () => Promise<Upstream>> = {
   },
 };
 
-/** The target as it may be printed: a URL without its username and password. */
-export function describeTarget(target: string): string {
-  if (!URL.canParse(target)) return target;
-  const url = new URL(target);
-  if (!url.username && !url.password) return target;
-  url.username = '';
-  url.password = '';
-  return url.toString();
-}
-
-/**
- * Why the suite cannot run against `target` with this environment, as one line; undefined when
- * it can. `npm run contract` asks before vitest starts, so the reason comes first and alone.
- */
-export function targetProblem(target: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (target === 'mock' || target in namedTargets) return undefined;
-  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
-    return `contract: --target must be "mock", an http(s) URL or one of: ${Object.keys(namedTargets).join(', ')}; got ${describeTarget(target)}`;
-  }
-  const missing = missingForUrlTarget(env);
-  return missing.length > 0 ? missingLine(describeTarget(target), missing) : undefined;
-}
-
 export async function startTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ context: ContractContext; close(): Promise<void> }> {
@@ -156,7 +135,7 @@ export async function startTarget(
     if (target !== 'mock') {
       const problem = targetProblem(target, env);
       if (problem) throw new Error(problem);
-      const named = namedTargets[target];
+      const named = isTargetName(target) ? namedTargets[target] : undefined;
       upstream = named
         ? await named()
         : { url: target, allowWrites: false, known: knownFromEnvironment(env), close: async () => {} };

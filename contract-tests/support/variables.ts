@@ -58,3 +58,32 @@ export function missingLine(target: string, missing: string[]): string {
   const names = missing.map((name) => `${name} (${purpose[name] ?? name})`).join(', ');
   return `contract: the target ${target} needs ${names} in the environment (see README, Contract tests)`;
 }
+
+/** The local servers a target may name (support/target.ts starts each). */
+export const targetNames = ['sandbox'] as const;
+export type TargetName = (typeof targetNames)[number];
+export const isTargetName = (target: string): target is TargetName =>
+  (targetNames as readonly string[]).includes(target);
+
+/** The target as it may be printed: a URL without its username and password. */
+export function describeTarget(target: string): string {
+  if (!URL.canParse(target)) return target;
+  const url = new URL(target);
+  if (!url.username && !url.password) return target;
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
+
+/**
+ * Why the suite cannot run against `target` with this environment, as one line; undefined when
+ * it can. `npm run contract` asks before vitest starts, so the reason comes first and alone.
+ */
+export function targetProblem(target: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (target === 'mock' || isTargetName(target)) return undefined;
+  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
+    return `contract: --target must be "mock", an http(s) URL or one of: ${targetNames.join(', ')}; got ${describeTarget(target)}`;
+  }
+  const missing = missingForUrlTarget(env);
+  return missing.length > 0 ? missingLine(describeTarget(target), missing) : undefined;
+}
