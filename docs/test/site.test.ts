@@ -166,26 +166,30 @@ describe('docs site', () => {
   });
 
   it("the reference pages show each server's origin, not a path under the docs' own origin", async () => {
-    for (const api of apis) {
-      const page = await browser.newPage();
-      await page.route(
-        (url) => url.hostname !== '127.0.0.1',
-        (route) => route.abort('blockedbyclient'),
-      );
-      try {
-        await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
-        const rendered = await page.locator('#redoc').innerHTML();
-        expect(rendered, api.name).not.toMatch(/\{base_url/);
-        expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
-        const servers = (api.document as { servers?: { variables?: Record<string, { default: string }> }[] })
-          .servers;
-        for (const server of servers ?? [])
-          for (const variable of Object.values(server.variables ?? {}))
-            expect(rendered, api.name).toContain(variable.default);
-      } finally {
-        await page.close();
-      }
-    }
+    // The pages load side by side, each in its own browser context.
+    await Promise.all(
+      apis.map(async (api) => {
+        const page = await browser.newPage();
+        await page.route(
+          (url) => url.hostname !== '127.0.0.1',
+          (route) => route.abort('blockedbyclient'),
+        );
+        try {
+          await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
+          const rendered = await page.locator('#redoc').innerHTML();
+          expect(rendered, api.name).not.toMatch(/\{base_url/);
+          expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
+          const servers = (
+            api.document as { servers?: { variables?: Record<string, { default: string }> }[] }
+          ).servers;
+          for (const server of servers ?? [])
+            for (const variable of Object.values(server.variables ?? {}))
+              expect(rendered, api.name).toContain(variable.default);
+        } finally {
+          await page.close();
+        }
+      }),
+    );
   });
 });
 
@@ -265,23 +269,26 @@ describe('docs site: the landing page', () => {
 
   it('no page asks for anything the server does not have (the icon included)', async () => {
     const pages = ['', 'cli.html', ...apis.map((api) => `${api.name}.html`)];
-    for (const path of pages) {
-      const page = await browser.newPage();
-      const failed: string[] = [];
-      page.on('response', (response) => {
-        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-      });
-      try {
-        await page.goto(`${inject('docsUrl')}${path}`, { waitUntil: 'networkidle' });
-        const icon = await page.locator('link[rel="icon"]').getAttribute('href');
-        expect(icon, path).toBeTruthy();
-        const response = await page.request.get(new URL(icon ?? '', page.url()).href);
-        expect(response.status(), `${path}: ${icon}`).toBe(200);
-        expect(failed, path).toEqual([]);
-      } finally {
-        await page.close();
-      }
-    }
+    // The pages load side by side, each in its own browser context.
+    await Promise.all(
+      pages.map(async (path) => {
+        const page = await browser.newPage();
+        const failed: string[] = [];
+        page.on('response', (response) => {
+          if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+        });
+        try {
+          await page.goto(`${inject('docsUrl')}${path}`, { waitUntil: 'networkidle' });
+          const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+          expect(icon, path).toBeTruthy();
+          const response = await page.request.get(new URL(icon ?? '', page.url()).href);
+          expect(response.status(), `${path}: ${icon}`).toBe(200);
+          expect(failed, path).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      }),
+    );
   });
 
   it('search snippets keep the spaces between words', async () => {
