@@ -4,11 +4,10 @@ import { timeLimits } from './scripts/time-limits.ts';
 import { sourceAliases } from './vitest.resolve.ts';
 
 /**
- * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke,
- * txc, the sandbox command, npm start, the Redocly wrapper and the prerequisites check, the spec
- * watch loop and gate, the type tests' self-test, a hook's uncaught error, a slow transport load,
- * and the ones making
- * thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
+ * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke and
+ * the bench's grown copy, txc, the sandbox command, npm start, the Redocly wrapper and the
+ * prerequisites check, the spec watch loop and gate, the type tests' self-test, a hook's uncaught
+ * error, a slow transport load, and the ones making thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
  * project. Everything else is the unit project, quick feedback (`npm run test:unit`, under 30 s
  * on a 2-core machine).
  */
@@ -16,6 +15,7 @@ const slow = [
   'test/documents/drift.test.ts',
   'test/readme.test.ts',
   'test/bench/smoke.test.ts',
+  'test/bench/growth.test.ts',
   'test/cli/errors.test.ts',
   'test/cli/operations.test.ts',
   'test/cli/every-operation.test.ts',

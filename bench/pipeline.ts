@@ -2,8 +2,8 @@
 // of the documents (its --root flag), so that the bench never rewrites generated/ in a checkout
 // others are working in. A command that is missing, fails or overruns its time limit is
 // reported as n/a with the reason; nothing here throws.
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,17 +14,58 @@ export interface PipelineResult {
   command: string;
   /** Wall seconds, or undefined (n/a) with a note. */
   seconds?: number;
+  /**
+   * CPU seconds (user + system) of the command and every process it started and waited for, on
+   * Linux; undefined elsewhere or with a note.
+   */
+  cpuSeconds?: number;
   note?: string;
 }
 
-function timed(command: string, args: string[], timeoutMs: number): Promise<PipelineResult> {
+/** Clock ticks a second of the kernel's CPU counters (`getconf CLK_TCK`), read once. */
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU seconds of this process's children that have ended and been waited for (and of theirs, in
+ * turn): cutime + cstime of /proc/self/stat. Undefined where there is no /proc.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // The fields after the command name in parentheses, which may itself hold spaces: state is
+    // field 3, cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a command to its end in `cwd` (the project by default), its output dropped: wall and CPU
+ * seconds, or n/a with the reason. One at a time: the CPU figure is the difference of this
+ * process's children's counters before and after.
+ */
+export function timed(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<PipelineResult> {
   const shown = [command, ...args].join(' ');
   return new Promise((resolve) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuSeconds();
     // Its own process group, so that a timeout ends the command and everything it started; the
     // servers it starts in groups of their own (the contract suite's Prisms) end with their parent
     // (scripts/exit-with-parent.mjs).
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? root,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => {
       if (stderr.length < 4000) stderr += chunk;
@@ -51,11 +92,13 @@ function timed(command: string, args: string[], timeoutMs: number): Promise<Pipe
       process.removeListener('exit', onExit);
       killGroup(); // anything it left behind in its group
       const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = childrenCpuSeconds();
+      const cpuSeconds = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
       if (timedOut) resolve({ command: shown, note: `n/a: over the ${timeoutMs / 1000} s limit` });
       else if (code !== 0) {
         const last = stderr.trim().split('\n').filter(Boolean).pop() ?? '';
         resolve({ command: shown, note: `n/a: exit ${code}${last ? ` (${last.slice(0, 120)})` : ''}` });
-      } else resolve({ command: shown, seconds });
+      } else resolve({ command: shown, seconds, ...(cpuSeconds !== undefined && { cpuSeconds }) });
     });
   });
 }

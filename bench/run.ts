@@ -4,11 +4,15 @@
 //   --write          also replace the results between the markers in bench/README.md
 //   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
 //                    contender, interleaved with the others, for before/after figures
-//   --only LIST      comma-separated sections: signing,http,limiter,hooks,runtimes,size,startup,pipeline
+//   --only LIST      comma-separated sections: signing,http,limiter,hooks,runtimes,size,startup,pipeline,
+//                    growth (growth, about 25 minutes, is not part of the default run)
+//   --extra N        growth: synthetic operations added (default 12)
+//   --rounds N       growth: interleaved rounds (default 3)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type GrowthResult, runGrowth } from './growth.ts';
 import { type HooksResult, runHooks } from './hooks.ts';
 import { addBeforeContender, type HttpResult, runHttp } from './http.ts';
 import { type LimiterResult, runLimiter } from './limiter.ts';
@@ -26,6 +30,8 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
     before: { type: 'string' },
     only: { type: 'string' },
+    extra: { type: 'string', default: '12' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const quick = values.quick ?? false;
@@ -159,6 +165,16 @@ async function main(): Promise<string> {
   if (sections.has('pipeline')) {
     log('pipeline…');
     pipeline = await runPipeline({ timeoutMs: 60_000, contractTimeoutMs: 90_000 });
+  }
+
+  let growth: GrowthResult | undefined;
+  if (sections.has('growth')) {
+    const extra = Number(values.extra);
+    const rounds = Number(values.rounds);
+    if (!Number.isInteger(extra) || extra < 1 || !Number.isInteger(rounds) || rounds < 1)
+      throw new Error('--extra and --rounds take a whole number of at least 1');
+    log(`growth: ${extra} operations added, ${rounds} interleaved rounds…`);
+    growth = await runGrowth({ extra, rounds, timeoutMs: 600_000, log });
   }
 
   // Targets.
@@ -458,6 +474,55 @@ async function main(): Promise<string> {
           row.seconds !== undefined ? `${fixed(row.seconds, 1)} s` : (row.note ?? 'n/a'),
         ]),
       ),
+    );
+  }
+
+  if (growth) {
+    const { base, grown } = growth.operations;
+    out.push(
+      '',
+      `#### Growth: seconds per added operation (${base} and ${grown} operations, median of ${growth.rounds} interleaved rounds)`,
+      '',
+    );
+    const figure = (value: number, row: { note?: string }) => (row.note ? 'n/a' : fixed(value, 1));
+    const slope = (value: number, row: { note?: string }) => (row.note ? 'n/a' : fixed(value, 2));
+    const sum = (key: 'wallPerOperation' | 'cpuPerOperation') =>
+      growth?.rows.some((row) => row.note)
+        ? 'n/a'
+        : fixed(
+            (growth?.rows ?? []).reduce((total, row) => total + row[key], 0),
+            2,
+          );
+    out.push(
+      table(
+        [
+          'stage',
+          `wall, ${base} ops`,
+          `wall, ${grown} ops`,
+          'wall s per op',
+          `CPU, ${base} ops`,
+          `CPU, ${grown} ops`,
+          'CPU s per op',
+          'note',
+        ],
+        [
+          ...growth.rows.map((row) => [
+            row.stage,
+            figure(row.wall.base, row),
+            figure(row.wall.grown, row),
+            slope(row.wallPerOperation, row),
+            figure(row.cpu.base, row),
+            figure(row.cpu.grown, row),
+            slope(row.cpuPerOperation, row),
+            row.note ?? '',
+          ]),
+          ['sum', '', '', sum('wallPerOperation'), '', '', sum('cpuPerOperation'), ''],
+        ],
+      ),
+    );
+    out.push(
+      '',
+      `Added: ${growth.added.map((operation) => `${operation.operationId} (a copy of ${operation.model})`).join(', ')}.`,
     );
   }
 
