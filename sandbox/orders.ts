@@ -7,6 +7,17 @@ import type { FixtureMarket, OrderType as RestingType } from './fixture.ts';
 
 export type OrderType = RestingType | 'market' | 'stock market';
 
+/** Every order type the exchange places (the operations' answers name theirs). */
+const orderTypes: ReadonlySet<unknown> = new Set<OrderType>([
+  'limit',
+  'market',
+  'stock market',
+  'stop limit',
+  'stop market',
+]);
+
+export const isOrderType = (value: unknown): value is OrderType => orderTypes.has(value);
+
 /** A market as the sandbox trades it: the fixture's facts with their defaults, and its price. */
 export interface MarketState extends Required<Omit<FixtureMarket, 'delistedAt'>> {
   delistedAt: number | null;

@@ -35,11 +35,11 @@ export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>
   listFlexInvestmentHistory: { run: listInvestmentHistory },
   createFixedInvestment: { run: invest },
   getCollateralBalanceSummary: { run: readCollateralSummary },
-  createLimitOrder: { run: placeOrder('limit') },
-  createMarketOrder: { run: placeOrder('market') },
-  createStockMarketOrder: { run: placeOrder('stock market') },
-  createStopLimitOrder: { run: placeOrder('stop limit') },
-  createStopMarketOrder: { run: placeOrder('stop market') },
+  createLimitOrder: { run: placeOrder },
+  createMarketOrder: { run: placeOrder },
+  createStockMarketOrder: { run: placeOrder },
+  createStopLimitOrder: { run: placeOrder },
+  createStopMarketOrder: { run: placeOrder },
   // Each order of a batch follows the rules, and takes the refusals, of a single limit order.
   createBulkLimitOrders: {
     items: 'orders',

@@ -3,6 +3,7 @@
 // the answer is that named example, or the operation's `x-messages` wording in the shape of a
 // named example. A rule whose refusal an operation's document does not show is not enforced
 // there (the sandbox does not invent an answer).
+import { isRecord } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
 import type { OrderKind, OrderSide } from '../api-types.ts';
 import { type CallContext, caller, ok, refuse, refuseWith, refuseWorded } from '../context.ts';
@@ -10,6 +11,7 @@ import { add, compare, decimalPlaces, divide, isMultipleOf, isZero, multiply } f
 import type { OperationDocument } from '../document.ts';
 import { available, cancel, orderView, place } from '../exchange.ts';
 import {
+  isOrderType,
   isQuoteSized,
   isTrading,
   type MarketState,
@@ -169,14 +171,35 @@ export function checkOrder(
 
 const isAnswer = (value: OrderDraft | Answer): value is Answer => 'status' in value;
 
-/** Places one order of `type`, as the operation's request describes it. */
-export function placeOrder(type: OrderType) {
-  return (context: CallContext, body: OrderFields): Answer => {
-    const { account } = caller(context);
-    const checked = checkOrder(context, account, type, body);
-    if (isAnswer(checked)) return checked;
-    return ok(orderView(place(context.state, account, checked, context.now)));
-  };
+const placedTypes = new WeakMap<OperationDocument, OrderType>();
+
+/**
+ * The type of the orders an operation places, as its answer shows it: the `type` of the order
+ * its success example answers (of a batch, its first placed order). Throws when that example
+ * shows no type the exchange places.
+ */
+export function placedType(operation: OperationDocument): OrderType {
+  let type = placedTypes.get(operation);
+  if (type === undefined) {
+    const answer = operation.successExample()?.value;
+    const order = Array.isArray(answer)
+      ? answer.map((item) => (isRecord(item) ? item.result : undefined)).find(isRecord)
+      : answer;
+    const shown = isRecord(order) ? order.type : undefined;
+    if (!isOrderType(shown))
+      throw new Error(`${operation.id}'s success example shows no order type the sandbox places`);
+    type = shown;
+    placedTypes.set(operation, type);
+  }
+  return type;
+}
+
+/** Places one order of the type the operation places, as its request describes it. */
+export function placeOrder(context: CallContext, body: OrderFields): Answer {
+  const { account } = caller(context);
+  const checked = checkOrder(context, account, placedType(context.operation), body);
+  if (isAnswer(checked)) return checked;
+  return ok(orderView(place(context.state, account, checked, context.now)));
 }
 
 export interface BulkOrders {
@@ -185,9 +208,9 @@ export interface BulkOrders {
 }
 
 /**
- * Places from 1 to 20 limit orders, each following the rules of a single limit order
- * (`rules`, that operation's document, words their refusals); each gets its result or its
- * error. With `stopOnFail`, the first failure ends the batch: its error is the last item.
+ * Places from 1 to 20 orders of the type the operation places, each following the rules of a
+ * single order (`rules`, that operation's document, words their refusals); each gets its result
+ * or its error. With `stopOnFail`, the first failure ends the batch: its error is the last item.
  */
 export function placeBulk(context: CallContext, body: BulkOrders, rules: OperationDocument): Answer {
   {
@@ -197,13 +220,14 @@ export function placeBulk(context: CallContext, body: BulkOrders, rules: Operati
       return refuseWorded(context, 'orders', 'ordersCount');
     const single: CallContext = { ...context, operation: rules };
     const validate = context.operation.itemValidator('orders');
+    const type = placedType(context.operation);
     const results: { result: unknown; error: unknown }[] = [];
     for (const item of body.orders) {
       let answer: Answer;
       if (!validate(item)) {
         answer = schemaRefusal(rules, item, validate.errors ?? []);
       } else {
-        const checked = checkOrder(single, account, 'limit', item as OrderFields);
+        const checked = checkOrder(single, account, type, item as OrderFields);
         answer = isAnswer(checked)
           ? checked
           : ok(orderView(place(context.state, account, checked, context.now)));
