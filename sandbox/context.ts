@@ -19,15 +19,12 @@ export interface CallContext {
 /**
  * A state change of one operation, registered by operationId in transitions.ts. `run` carries
  * a call out once the pipeline (route, signature, rate limit, nonce, key, request validation)
- * has let it through; an answer other than 2xx must leave the state as it was.
+ * has let it through; an answer other than 2xx must leave the state as it was. Of a batch
+ * (OperationDocument.batchField), the pipeline checks only that the batch is an array: its count
+ * and items are the transition's to check.
  */
 export interface Transition<Body> {
   readonly run: (context: CallContext, body: Body) => Answer;
-  /**
-   * An array field of the body whose count and items the transition checks itself, answering
-   * an item's failure inside its answer: the pipeline checks only that it is an array.
-   */
-  readonly items?: string;
 }
 
 /** The key and account of a signed call. */

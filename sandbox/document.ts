@@ -84,6 +84,25 @@ export class OperationDocument {
     return validate;
   }
 
+  /**
+   * The array field of a batch: the request body's one array of objects, when the success answer
+   * is an array too (an outcome per item). A transition of such an operation checks the count
+   * and each item itself, and answers an item's failure inside its answer. Undefined for any
+   * other operation.
+   */
+  batchField(): string | undefined {
+    const success = [...this.#view.responses.values()]
+      .sort((a, b) => a.status - b.status)
+      .find((response) => response.status >= 200 && response.status < 300);
+    if (at(success?.schema, 'type') !== 'array') return undefined;
+    const properties = optionalRecordAt(this.#view.requestSchema, 'properties') ?? {};
+    const batches = Object.keys(properties).filter(
+      (name) =>
+        at(properties, name, 'type') === 'array' && at(properties, name, 'items', 'type') === 'object',
+    );
+    return batches.length === 1 ? batches[0] : undefined;
+  }
+
   /** The validator of one item of the request body's array field `items`. */
   itemValidator(items: string): ValidateFunction {
     const schema = optionalRecordAt(this.#view.requestSchema, 'properties', items, 'items');

@@ -163,7 +163,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return keyNotEnabled(operation);
     }
     if (operation.facts.partnerOnly && key.partner !== true) return noPermission(operation);
-    const invalid = validateRequest(operation, body, transitionOf(operation.id)?.items);
+    // A batch's items are its transition's to check; an operation without one is checked whole.
+    const invalid = validateRequest(
+      operation,
+      body,
+      transitionOf(operation.id) ? operation.batchField() : undefined,
+    );
     if (invalid) return invalid;
     const answer = carryOut({ state, operation, key, now }, body);
     if (answer.status >= 200 && answer.status < 300) {

@@ -42,12 +42,11 @@ export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>
   createStopMarketOrder: { run: placeOrder },
   // Each order of a batch follows the rules, and takes the refusals, of a single limit order.
   createBulkLimitOrders: {
-    items: 'orders',
     run: (context, body) => placeBulk(context, body, rulesOf(context, 'createLimitOrder')),
   },
   modifyOrder: { run: modify },
   cancelOrder: { run: cancelOne },
-  cancelOrdersInBulk: { items: 'orders', run: cancelBulk },
+  cancelOrdersInBulk: { run: cancelBulk },
   cancelAllOrders: { run: cancelAll },
   listActiveOrders: { run: listOpenOrders },
   getTradeBalance: { run: readTradeBalance },
