@@ -91,10 +91,7 @@ export class OperationDocument {
    * other operation.
    */
   batchField(): string | undefined {
-    const success = [...this.#view.responses.values()]
-      .sort((a, b) => a.status - b.status)
-      .find((response) => response.status >= 200 && response.status < 300);
-    if (at(success?.schema, 'type') !== 'array') return undefined;
+    if (at(this.successSchema(), 'type') !== 'array') return undefined;
     const properties = optionalRecordAt(this.#view.requestSchema, 'properties') ?? {};
     const batches = Object.keys(properties).filter(
       (name) =>
@@ -152,6 +149,13 @@ export class OperationDocument {
           value: structuredClone(example.value),
         })),
       );
+  }
+
+  /** The schema of the answer of the first success status that has one (dereferenced). */
+  successSchema(): JsonRecord | undefined {
+    return [...this.#view.responses.values()]
+      .sort((a, b) => a.status - b.status)
+      .find((response) => response.status >= 200 && response.status < 300 && response.schema)?.schema;
   }
 
   /** The first named example of the first success status that has one: the answer of a stateless call. */
