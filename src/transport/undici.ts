@@ -15,16 +15,50 @@ type RawHeaders = readonly (Buffer | string)[];
 const latin1 = (item: Buffer | string | undefined): string =>
   item === undefined ? '' : typeof item === 'string' ? item : item.toString('latin1');
 
+/**
+ * Whether a raw header name is `name` (lowercase), in any case: compared byte by byte, so that
+ * the names a call does not ask for are never decoded into strings.
+ */
+function isHeader(key: Buffer | string, name: string): boolean {
+  if (key.length !== name.length) return false;
+  if (typeof key === 'string') return key.toLowerCase() === name;
+  for (let i = 0; i < name.length; i++) {
+    const byte = key[i] as number;
+    const code = name.charCodeAt(i);
+    if (byte !== code && !(byte >= 0x41 && byte <= 0x5a && byte + 0x20 === code)) return false;
+  }
+  return true;
+}
+
 /** Every value of the header `name` (lowercase) joined by ", ", as Headers.get does; null when absent. */
 function headerValue(raw: RawHeaders, name: string): string | null {
   let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i] as Buffer | string;
-    if (key.length !== name.length || latin1(key).toLowerCase() !== name) continue;
+    if (!isHeader(raw[i] as Buffer | string, name)) continue;
     const item = latin1(raw[i + 1]);
     value = value === null ? item : `${value}, ${item}`;
   }
   return value;
+}
+
+/**
+ * The length the answer declares (its first Content-Length), or -1 without one: read from the
+ * raw bytes, digits only, so that the check every answer goes through makes no string.
+ */
+function declaredLength(raw: RawHeaders): number {
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!isHeader(raw[i] as Buffer | string, 'content-length')) continue;
+    const value = raw[i + 1];
+    if (value === undefined || typeof value === 'string') return Number(value);
+    let length = 0;
+    for (let j = 0; j < value.length; j++) {
+      const digit = (value[j] as number) - 0x30;
+      if (digit < 0 || digit > 9) return Number(latin1(value));
+      length = length * 10 + digit;
+    }
+    return length;
+  }
+  return -1;
 }
 
 /** Connections per origin; as many requests may be on the wire at once, the rest wait for a lease. */
@@ -179,7 +213,7 @@ class UndiciExchange implements Lease, Dispatcher.DispatchHandler {
     this.status = status;
     this.raw = raw;
     const limit = this.target.maxResponseBytes;
-    if (Number(headerValue(raw, 'content-length')) > limit) this.fail(tooLarge(limit));
+    if (declaredLength(raw) > limit) this.fail(tooLarge(limit));
     return true;
   }
 
