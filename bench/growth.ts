@@ -160,6 +160,7 @@ export const growthStages: readonly GrowthStage[] = [
   },
   { name: 'contract (mocks)', args: ['run', '--silent', 'contract'] },
   { name: 'contract:sandbox', args: ['run', '--silent', 'contract:sandbox'] },
+  { name: 'contract:self-check', args: ['run', '--silent', 'contract:self-check'] },
   { name: 'docs', args: ['run', '--silent', 'docs'] },
 ];
 

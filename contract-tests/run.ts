@@ -1,17 +1,21 @@
-// `npm run contract [-- --target <url|mock|sandbox>] [--junit <file>] [vitest args…]`
+// `npm run contract [-- --target <url|mock|sandbox>] [--junit <file>] [--self-check] [vitest args…]`
 // Runs the contract-test suite (vitest with contract-tests/vitest.config.ts). Flags set the
 // environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT, …); everything else goes to vitest.
+// --self-check runs the suite's checks of itself (support/transport-names.ts), which a run
+// otherwise leaves out.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { contractVariables } from '../model/environment.ts';
 import { endWithParentArgs, withParentChannel } from '../scripts/child-process.ts';
+import { selfCheckFiles } from './support/transport-names.ts';
 import { targetProblem } from './support/variables.ts';
 
-const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [--max-response-time <ms>] [vitest args]`;
+const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--junit <file>] [--seed <n>] [--max-response-time <ms>] [--self-check] [vitest args]`;
 
 const env: NodeJS.ProcessEnv = { ...process.env };
 const passThrough: string[] = [];
+let selfCheck = false;
 const args = process.argv.slice(2);
 for (let index = 0; index < args.length; index++) {
   const arg = args[index] as string;
@@ -29,6 +33,7 @@ for (let index = 0; index < args.length; index++) {
   else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
   else if (flag === '--seed') env[contractVariables.seed] = value();
   else if (flag === '--max-response-time') env[contractVariables.maxResponseMs] = value();
+  else if (flag === '--self-check') selfCheck = true;
   else if (flag === '--help' || flag === '-h') {
     console.log(usage);
     process.exit(0);
@@ -53,6 +58,7 @@ const child = spawn(
     'run',
     '--config',
     `${projectRoot}/contract-tests/vitest.config.ts`,
+    ...(selfCheck ? selfCheckFiles : selfCheckFiles.flatMap((file) => ['--exclude', file])),
     ...passThrough,
   ],
   { cwd: projectRoot, env, stdio: withParentChannel('inherit', 'inherit', 'inherit') },
