@@ -195,22 +195,23 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }));
     const reuse = pageHashes.filter((page) => page.hash === undefined).map((page) => page.name);
     const docsDue = reuse.length < apis.length;
-    const [linted, rendered, draft] = await Promise.all([
-      lintHash ? lint(root) : { ok: true, problems: [] },
-      codegenHash
-        ? renderGeneratedFiles(root).then(
-            (files) => ({ files }),
-            (error: Error) => ({ error }),
-          )
-        : { files: undefined },
-      // The cli page is made after codegen has written the operation table it reads.
-      docsDue
-        ? draftDocs(root, siteDir, [...reuse, cliPage]).then(
-            (next) => ({ next }),
-            (error: Error) => ({ error }),
-          )
-        : undefined,
-    ]);
+    // Started in this order on purpose: lint and build-docs are processes of their own, spawned
+    // before codegen, which runs in this thread, holds it; started after it, build-docs would wait.
+    // The cli page is made after codegen has written the operation table it reads.
+    const linting = lintHash ? lint(root) : { ok: true, problems: [] };
+    const drafting = docsDue
+      ? draftDocs(root, siteDir, [...reuse, cliPage]).then(
+          (next) => ({ next }),
+          (error: Error) => ({ error }),
+        )
+      : undefined;
+    const rendering = codegenHash
+      ? renderGeneratedFiles(root).then(
+          (files) => ({ files }),
+          (error: Error) => ({ error }),
+        )
+      : { files: undefined };
+    const [linted, rendered, draft] = await Promise.all([linting, rendering, drafting]);
     const problems = [...linted.problems];
     if ('error' in rendered && linted.ok) problems.push(`codegen: ${rendered.error.message}`);
     if (!linted.ok || 'error' in rendered) {
