@@ -81,9 +81,28 @@ export function pathItemFile(api: Pick<ApiDocument, 'file' | 'document'>, path: 
   return posix.normalize(posix.join(posix.dirname(api.file), ref.split('#')[0] as string));
 }
 
-/** The documents named in redocly.yaml, parsed and dereferenced. */
+/** The last load of each project root, with every file it read as it read it. */
+const lastLoads = new Map<string, { texts: Map<string, string | undefined>; apis: ApiDocument[] }>();
+
+/**
+ * The documents named in redocly.yaml, parsed and dereferenced. Dereferencing is most of the
+ * cost and one build asks for the documents many times (the watch loop's codegen and docs
+ * draft, each test file): while every file the last load of `root` read is as it was (compared
+ * by content, so an edit within one clock tick is seen too), that load is reused. Each caller gets
+ * its own copy, free to change.
+ */
 export function loadApiDocuments(root: string = projectRoot): ApiDocument[] {
-  return loadApiDocumentsFrom(workingTreeReader(root));
+  const read = workingTreeReader(root);
+  const last = lastLoads.get(root);
+  if (last && [...last.texts].every(([file, text]) => read(file) === text)) return structuredClone(last.apis);
+  const texts = new Map<string, string | undefined>();
+  const apis = loadApiDocumentsFrom((file) => {
+    const text = read(file);
+    texts.set(file, text);
+    return text;
+  });
+  lastLoads.set(root, { texts, apis: structuredClone(apis) });
+  return apis;
 }
 
 /** A file the dereferencer parses and follows; any other file (a code sample) is only referred to. */
