@@ -27,11 +27,10 @@ interface ModelOperation {
 }
 
 /**
- * The models, a mix of shapes among the operations whose copies need no state to answer their
- * named examples (an operation without a transition gets none: its refusals that depend on the
- * exchange's state, such as a market that is not trading, cannot be produced): one order's deals,
- * a paged and filtered list, a batch of orders placed, a batch of cancels, a public list and a
- * public map. Copied in turn until `extra` operations are added.
+ * The models, a mix of shapes: one order's deals, a paged and filtered list, a batch of orders
+ * placed, a batch of cancels, a public list and a public map. A copy keeps its model's
+ * x-sandbox-state, so the sandbox carries it out as it does the model. Copied in turn until
+ * `extra` operations are added.
  */
 const models: readonly ModelOperation[] = [
   { document: 'openapi/private-v4.yaml', operationId: 'listOrderDeals', path: '/api/v4/trade-account/order' },

@@ -17,7 +17,7 @@ export interface CallContext {
 }
 
 /**
- * A state change of one operation, registered by operationId in transitions.ts. `run` carries
+ * A state change, named by an operation's `x-sandbox-state` (transitions.ts). `run` carries
  * a call out once the pipeline (route, signature, rate limit, nonce, key, request validation)
  * has let it through; an answer other than 2xx must leave the state as it was. Of a batch
  * (OperationDocument.batchField), the pipeline checks only that the batch is an array: its count

@@ -58,6 +58,21 @@ export class OperationDocument {
     return this.#view.object;
   }
 
+  /**
+   * The state change the sandbox carries this operation out with (`x-sandbox-state`): its name,
+   * and for a batch, the operation whose rules and refusals each item takes. Undefined for an
+   * operation the sandbox answers from its success example.
+   */
+  stateChange(): { change: string; eachAs?: string } | undefined {
+    const value = this.#view.object['x-sandbox-state'];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return { change: value };
+    const change = stringAt(value, 'change');
+    if (!change) throw new Error(`${this.id}: x-sandbox-state must be a name or { change, eachAs }`);
+    const eachAs = stringAt(value, 'eachAs');
+    return eachAs ? { change, eachAs } : { change };
+  }
+
   /** The validator of the JSON request body, or undefined when it takes none. */
   requestValidator(): ValidateFunction | undefined {
     const schema = this.#view.requestSchema;

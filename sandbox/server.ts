@@ -138,7 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   /** The transition's answer, or for an operation without one, its document's success example. */
   function carryOut(context: CallContext, body: unknown): Answer {
-    const transition = transitionOf(context.operation.id);
+    const transition = transitionOf(context.operation);
     if (transition) return transition.run(context, body as never);
     const example = context.operation.successExample();
     if (!example) throw new Error(`${context.operation.id} has neither a transition nor a success example`);
@@ -167,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const invalid = validateRequest(
       operation,
       body,
-      transitionOf(operation.id) ? operation.batchField() : undefined,
+      transitionOf(operation) ? operation.batchField() : undefined,
     );
     if (invalid) return invalid;
     const answer = carryOut({ state, operation, key, now }, body);

@@ -1,12 +1,11 @@
-// The sandbox's state changes, by operationId: the one place in sandbox/ that names
-// operations. An operation without an entry here is answered from its document (its first
-// named success example) once the call has passed the pipeline every call goes through, so a
-// stateless operation costs only its YAML. Everything a transition answers besides its state
-// (messages, codes, statuses, refusals) is read from the operation's named examples and
-// `x-messages`.
-import type { OperationId } from '../generated/operations.ts';
-import type { BodyOf } from './api-types.ts';
+// The sandbox's state changes, by the name an operation's `x-sandbox-state` gives: no operation
+// is named here, so an operation whose state change is one of these costs only its YAML. An
+// operation without the extension is answered from its document (its first named success
+// example) once the call has passed the pipeline every call goes through. Everything a state
+// change answers besides its state (messages, codes, statuses, refusals) is read from the
+// operation's named examples and `x-messages`.
 import type { CallContext, Transition } from './context.ts';
+import type { OperationDocument } from './document.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
   invest,
@@ -24,40 +23,43 @@ import {
   readTradeBalance,
 } from './handlers/queries.ts';
 
-/** The document of another operation whose rules a transition follows. */
-const rulesOf = (context: CallContext, operationId: OperationId) =>
-  context.operation.documents.operation(operationId);
+type StateChange = (
+  context: CallContext,
+  body: never,
+  eachAs: string | undefined,
+) => ReturnType<Transition<never>['run']>;
 
-export const transitions: { readonly [Op in OperationId]?: Transition<BodyOf<Op>> } = {
-  listMarkets: { run: tradingMarkets },
-  listAssets: { run: fixtureAssets },
-  getMainBalance: { run: readMainBalance },
-  listFlexInvestmentHistory: { run: listInvestmentHistory },
-  createFixedInvestment: { run: invest },
-  getCollateralBalanceSummary: { run: readCollateralSummary },
-  createLimitOrder: { run: placeOrder },
-  createMarketOrder: { run: placeOrder },
-  createStockMarketOrder: { run: placeOrder },
-  createStopLimitOrder: { run: placeOrder },
-  createStopMarketOrder: { run: placeOrder },
-  // Each order of a batch follows the rules, and takes the refusals, of a single limit order.
-  createBulkLimitOrders: {
-    run: (context, body) => placeBulk(context, body, rulesOf(context, 'createLimitOrder')),
+const stateChanges: Readonly<Record<string, StateChange>> = {
+  tradingMarkets,
+  fixtureAssets,
+  readMainBalance,
+  listInvestmentHistory,
+  invest,
+  readCollateralSummary,
+  placeOrder,
+  // Each order of a batch follows the rules, and takes the refusals, of the operation `eachAs` names.
+  placeBulk: (context, body, eachAs) => {
+    if (!eachAs) throw new Error(`${context.operation.id}: placeBulk needs x-sandbox-state's eachAs`);
+    return placeBulk(context, body, context.operation.documents.operation(eachAs));
   },
-  modifyOrder: { run: modify },
-  cancelOrder: { run: cancelOne },
-  cancelOrdersInBulk: { run: cancelBulk },
-  cancelAllOrders: { run: cancelAll },
-  listActiveOrders: { run: listOpenOrders },
-  getTradeBalance: { run: readTradeBalance },
-  listExecutedDeals: { run: listDeals },
-  listOrderDeals: { run: listDealsOfOrder },
-  listOrderHistory: { run: listClosedOrders },
-  setKillSwitch: { run: armKillSwitch },
-  getKillSwitchStatus: { run: readKillSwitches },
+  modify,
+  cancelOne,
+  cancelBulk,
+  cancelAll,
+  listOpenOrders,
+  readTradeBalance,
+  listDeals,
+  listDealsOfOrder,
+  listClosedOrders,
+  armKillSwitch,
+  readKillSwitches,
 };
 
-/** The transition of an operation of any document set (a copy may hold operations with none). */
-export function transitionOf(operationId: string): Transition<never> | undefined {
-  return (transitions as Readonly<Record<string, Transition<never>>>)[operationId];
+/** The state change `operation`'s document names, or undefined when it names none. */
+export function transitionOf(operation: OperationDocument): Transition<never> | undefined {
+  const named = operation.stateChange();
+  if (!named) return undefined;
+  const change = stateChanges[named.change];
+  if (!change) throw new Error(`${operation.id}: x-sandbox-state names no state change ${named.change}`);
+  return { run: (context, body) => change(context, body, named.eachAs) };
 }

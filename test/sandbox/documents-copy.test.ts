@@ -1,18 +1,26 @@
 // An operation costs its YAML: a copy of the documents with two stateless operations more (a
 // signed one and a public one), served by an unchanged sandbox, answers each from its document
 // after the same pipeline as every call: signature, rate limit, nonce, key, request validation.
+// A third, another way to place a limit order, names an existing state change in its
+// x-sandbox-state and changes the sandbox's state with no sandbox code either.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, callPath, defaultFixture, disabledKey, partnerKey } from './helpers.ts';
+import { call, callPath, defaultFixture, disabledKey, documentOf, partnerKey } from './helpers.ts';
 
 const fixture = defaultFixture();
 const partner = partnerKey(fixture);
 const signedPath = '/api/v4/sandbox-proof/clock';
 const publicPath = '/api/v4/public/sandbox-proof';
+const orderPath = '/api/v4/sandbox-proof/order';
+/** The limit order's own file under another operationId and path: its x-sandbox-state included. */
+const orderOperation = () =>
+  readFileSync(join(projectRoot, 'openapi/paths/createLimitOrder.yaml'), 'utf8')
+    .replace('operationId: createLimitOrder', 'operationId: placeProofOrder')
+    .replaceAll('/api/v4/order/new', orderPath);
 
 const signedOperation = `post:
   operationId: readProofClock
@@ -132,6 +140,7 @@ beforeAll(async () => {
   cpSync(join(projectRoot, 'openapi'), join(root, 'openapi'), { recursive: true });
   writeFileSync(join(root, 'openapi/paths/readProofClock.yaml'), signedOperation);
   writeFileSync(join(root, 'openapi/paths/readProofBanner.yaml'), publicOperation);
+  writeFileSync(join(root, 'openapi/paths/placeProofOrder.yaml'), orderOperation());
   const addPath = (document: string, path: string, file: string) => {
     const text = readFileSync(join(root, document), 'utf8');
     writeFileSync(
@@ -141,6 +150,7 @@ beforeAll(async () => {
   };
   addPath('openapi/private-v4.yaml', signedPath, 'paths/readProofClock.yaml');
   addPath('openapi/public-v4.yaml', publicPath, 'paths/readProofBanner.yaml');
+  addPath('openapi/private-v4.yaml', orderPath, 'paths/placeProofOrder.yaml');
   sandbox = await startSandbox({ port: 0, strict: true, documents: root, clock: () => now });
 });
 
@@ -205,5 +215,21 @@ describe('a stateless operation added to a copy of the documents', () => {
     expect(reply.body).toEqual({
       main_balance: fixture.accounts.find((a) => a.id === partner.account)?.mainBalances?.USDT,
     });
+  });
+
+  it('one that names an existing state change in x-sandbox-state carries it out', async () => {
+    expect(orderOperation()).toContain('x-sandbox-state: placeOrder');
+    const before = [...sandbox.state.account(partner.account).orders.keys()];
+    // The limit order's own first example, signed afresh.
+    const {
+      request: _,
+      nonce: __,
+      ...fields
+    } = documentOf('createLimitOrder').requestExamples()[0]?.value ?? {};
+    const reply = await callPath(sandbox.url, partner, orderPath, { fields });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const orderId = (reply.body as { orderId: number }).orderId;
+    expect(before).not.toContain(orderId);
+    expect([...sandbox.state.account(partner.account).orders.keys()]).toContain(orderId);
   });
 });
