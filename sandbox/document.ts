@@ -115,17 +115,21 @@ export class OperationDocument {
     return batches.length === 1 ? batches[0] : undefined;
   }
 
-  /** The validator of one item of the request body's array field `items`. */
-  itemValidator(items: string): ValidateFunction {
-    const schema = optionalRecordAt(this.#view.requestSchema, 'properties', items, 'items');
-    if (!schema) throw new Error(`${this.id} has no array field ${items}`);
-    return this.#documents.model.validator(schema);
-  }
-
-  /** The bounds of the request body's array field `items` (minItems, maxItems). */
-  itemBounds(items: string): { min: number; max: number } {
-    const schema = optionalRecordAt(this.#view.requestSchema, 'properties', items);
-    return { min: numberAt(schema, 'minItems') ?? 0, max: numberAt(schema, 'maxItems') ?? Infinity };
+  /**
+   * The batch of an operation that has one (batchField): the field, its bounds (minItems,
+   * maxItems) and the validator of one item. Throws for any other operation.
+   */
+  batch(): { field: string; min: number; max: number; validateItem: ValidateFunction } {
+    const field = this.batchField();
+    const schema = field && optionalRecordAt(this.#view.requestSchema, 'properties', field);
+    const items = optionalRecordAt(schema, 'items');
+    if (!field || !items) throw new Error(`${this.id} has no batch field`);
+    return {
+      field,
+      min: numberAt(schema, 'minItems') ?? 0,
+      max: numberAt(schema, 'maxItems') ?? Infinity,
+      validateItem: this.#documents.model.validator(items),
+    };
   }
 
   responseShape(status: number): ResponseShape {

@@ -250,11 +250,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return start && { fields: { ...start, timeout: '1' } };
   },
   tooManyOrders: (kitchen) => {
-    const start = kitchen.start('orders');
-    const [first] = (start?.orders as unknown[] | undefined) ?? [];
-    const { max } = kitchen.operation.itemBounds('orders');
+    const { field, max } = kitchen.operation.batch();
+    const [first] = (kitchen.start(field)?.[field] as unknown[] | undefined) ?? [];
     return first && Number.isFinite(max)
-      ? { fields: { orders: Array.from({ length: max + 1 }, () => first) } }
+      ? { fields: { [field]: Array.from({ length: max + 1 }, () => first) } }
       : undefined;
   },
   // The flex investment history.

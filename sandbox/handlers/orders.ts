@@ -215,11 +215,10 @@ export interface BulkOrders {
 export function placeBulk(context: CallContext, body: BulkOrders, rules: OperationDocument): Answer {
   {
     const { account } = caller(context);
-    const { min, max } = context.operation.itemBounds('orders');
+    const { field, min, max, validateItem: validate } = context.operation.batch();
     if (body.orders.length < min || body.orders.length > max)
-      return refuseWorded(context, 'orders', 'ordersCount');
+      return refuseWorded(context, field, 'ordersCount');
     const single: CallContext = { ...context, operation: rules };
-    const validate = context.operation.itemValidator('orders');
     const type = placedType(context.operation);
     const results: { result: unknown; error: unknown }[] = [];
     for (const item of body.orders) {
@@ -339,7 +338,7 @@ const itemFailures = ['invalidItem', 'marketMissing', 'marketUnknown', 'neitherI
 /** Cancels 1 to 100 orders, each answered on its own: its identifiers, or why it was not cancelled. */
 export function cancelBulk(context: CallContext, body: BulkCancel): Answer {
   const { account } = caller(context);
-  const { min, max } = context.operation.itemBounds('orders');
+  const { min, max, validateItem: validate } = context.operation.batch();
   if (body.orders.length < min || body.orders.length > max) return refuse(context, 'tooManyOrders');
   const itemErrors = context.operation.example('itemErrors').value as { error: unknown }[];
   const failure = (name: (typeof itemFailures)[number]) => ({
@@ -349,7 +348,6 @@ export function cancelBulk(context: CallContext, body: BulkCancel): Answer {
   const notFound = (context.operation.example('oneCancelledOneNotFound').value as { error: unknown }[]).find(
     (item) => item.error,
   );
-  const validate = context.operation.itemValidator('orders');
   const at = seconds(context.now);
   return ok(
     body.orders.map((item) => {
