@@ -1,10 +1,8 @@
-// The steps of one rebuild in `npm start`'s watch loop, on a project root: lint the documents,
-// render generated/ and write what changed, build the docs beside the served site and swap them
-// in. A step that fails says why with the file and line where there is one.
+// The steps of one rebuild in `npm start`'s watch loop, on a project root, besides codegen
+// (scripts/generated-files.ts): lint the documents, build the docs beside the served site and
+// swap them in. A step that fails says why with the file and line where there is one.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
@@ -68,20 +66,6 @@ export function lint(root: string): Promise<LintResult> {
       },
     );
   });
-}
-
-/** Renders generated/ for `root` and writes the files whose content changed; returns those. */
-export async function regenerate(root: string, rendered?: Map<string, string>): Promise<string[]> {
-  const outputs = rendered ?? (await renderGeneratedFiles(root));
-  const written: string[] = [];
-  for (const [file, content] of outputs) {
-    const path = join(root, file);
-    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-    written.push(file);
-  }
-  return written;
 }
 
 /**

@@ -17,10 +17,10 @@ import { basename, join } from 'node:path';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
 import { mockService } from '../scripts/dev-mock.ts';
 import { type DevService, startDevProcess } from '../scripts/dev-process.ts';
-import { renderGeneratedFiles } from '../scripts/generated-files.ts';
+import { renderGeneratedFiles, writeGeneratedFiles } from '../scripts/generated-files.ts';
 import { documentInputs, filesUnder, InputHashes } from '../scripts/input-hashes.ts';
 import { PortInUseError } from '../scripts/port-in-use.ts';
-import { discardDocs, draftDocs, lint, regenerate, swapDocs } from './dev-build.ts';
+import { discardDocs, draftDocs, lint, swapDocs } from './dev-build.ts';
 import { serveStatic } from './serve.ts';
 import { cliPage, writeCliPage } from './site.ts';
 
@@ -234,11 +234,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       done.lint = elapsed();
     }
     if (codegenHash && rendered.files) {
-      const written = await regenerate(root, rendered.files);
+      const { written, removed } = await writeGeneratedFiles(root, rendered.files);
       hashes.succeeded('codegen', codegenHash);
       done.codegen = elapsed();
       log(
-        `lint and codegen passed in ${seconds()} s${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`,
+        `lint and codegen passed in ${seconds()} s${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`,
       );
     } else log(`lint passed in ${seconds()} s; codegen skipped, the documents' types are unchanged`);
 

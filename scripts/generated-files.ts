@@ -86,16 +86,27 @@ export function leftoverGeneratedFiles(root: string, outputs: ReadonlyMap<string
     .sort();
 }
 
-/** Writes what the documents of `root` produce and removes leftovers; paths are relative to `root`. */
-export async function writeGeneratedFiles(root: string): Promise<{ written: string[]; removed: string[] }> {
-  const outputs = await renderGeneratedFiles(root);
+/**
+ * Writes what the documents of `root` produce (or `rendered`, rendered already), leaving a file
+ * whose content is the same untouched, and removes leftovers; returns the files written and
+ * removed, relative to `root`.
+ */
+export async function writeGeneratedFiles(
+  root: string,
+  rendered?: ReadonlyMap<string, string>,
+): Promise<{ written: string[]; removed: string[] }> {
+  const outputs = rendered ?? (await renderGeneratedFiles(root));
+  const written: string[] = [];
   for (const [file, content] of outputs) {
-    mkdirSync(dirname(`${root}/${file}`), { recursive: true });
-    writeFileSync(`${root}/${file}`, content);
+    const path = `${root}/${file}`;
+    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+    written.push(file);
   }
   const removed = leftoverGeneratedFiles(root, outputs);
   for (const file of removed) rmSync(`${root}/${file}`);
-  return { written: [...outputs.keys()], removed };
+  return { written, removed };
 }
 
 /**
