@@ -3,8 +3,8 @@
 // tree, node_modules linked, never the checkout itself): one as it is, and one with `extra`
 // synthetic operations, each an existing operation's file copied under a new operationId, path
 // and txc name with its line in the root document, as test/one-more-operation.test.ts adds one,
-// then `npm run generate`. The copies carry no sandbox transition for them: the sandbox answers
-// them from their named examples, as any stateless operation. Each stage then runs in both copies,
+// then `npm run generate`. A copy keeps its model's x-sandbox-state: the sandbox carries it out as
+// it does the model. Each stage then runs in both copies,
 // interleaved (as is, grown; then grown, as is; …), and the per-operation cost is the median over
 // the rounds of (grown - as is) / extra, in wall and in CPU seconds (the command and every process
 // it waited for: far less moved by other work on the machine than wall time).
@@ -13,41 +13,34 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type OperationId, operations } from '../generated/operations.ts';
+import { loadApiDocuments } from '../model/document.ts';
 import { type PipelineResult, timed } from './pipeline.ts';
 import { median } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** An operation the grown copy's documents hold twice or more: its file copied under new names. */
-interface ModelOperation {
-  /** The root document whose `paths` name it. */
-  document: 'openapi/private-v4.yaml' | 'openapi/public-v4.yaml';
-  operationId: string;
-  path: string;
-}
-
 /**
  * The models, a mix of shapes: one order's deals, a paged and filtered list, a batch of orders
- * placed, a batch of cancels, a public list and a public map. A copy keeps its model's
- * x-sandbox-state, so the sandbox carries it out as it does the model. Copied in turn until
- * `extra` operations are added.
+ * placed, a batch of cancels, a public list and a public map. Copied in turn until `extra`
+ * operations are added; each one's path and root document are read from the documents.
  */
-const models: readonly ModelOperation[] = [
-  { document: 'openapi/private-v4.yaml', operationId: 'listOrderDeals', path: '/api/v4/trade-account/order' },
-  {
-    document: 'openapi/private-v4.yaml',
-    operationId: 'listOrderHistory',
-    path: '/api/v4/trade-account/order/history',
-  },
-  { document: 'openapi/private-v4.yaml', operationId: 'createBulkLimitOrders', path: '/api/v4/order/bulk' },
-  {
-    document: 'openapi/private-v4.yaml',
-    operationId: 'cancelOrdersInBulk',
-    path: '/api/v4/order/cancel/bulk',
-  },
-  { document: 'openapi/public-v4.yaml', operationId: 'listMarkets', path: '/api/v4/public/markets' },
-  { document: 'openapi/public-v4.yaml', operationId: 'listAssets', path: '/api/v4/public/assets' },
+const models: readonly OperationId[] = [
+  'listOrderDeals',
+  'listOrderHistory',
+  'createBulkLimitOrders',
+  'cancelOrdersInBulk',
+  'listMarkets',
+  'listAssets',
 ];
+
+/** A model's path, and the root document whose `paths` name it. */
+function modelOf(operationId: OperationId): { operationId: OperationId; path: string; document: string } {
+  const facts = operations[operationId];
+  const api = loadApiDocuments(root).find((candidate) => candidate.name === facts.api);
+  if (!api) throw new Error(`${operationId}: no document ${facts.api} in redocly.yaml`);
+  return { operationId, path: facts.path, document: api.file };
+}
 
 export interface AddedOperation {
   model: string;
@@ -84,7 +77,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function addOperations(copy: string, extra: number): AddedOperation[] {
   const added: AddedOperation[] = [];
   for (let n = 1; n <= extra; n++) {
-    const model = models[(n - 1) % models.length] as ModelOperation;
+    const model = modelOf(models[(n - 1) % models.length] as OperationId);
     const operationId = `${model.operationId}Growth${n}`;
     const path = `${model.path}-growth-${n}`;
     const source = readFileSync(join(copy, `openapi/paths/${model.operationId}.yaml`), 'utf8');
