@@ -11,7 +11,7 @@ import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
-import { PortInUseError, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
+import { PortInUseError, pickFreePorts, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
 import { writeSandboxEnv } from './sandbox-env.ts';
 import { startDevServer } from './watch.ts';
 
@@ -67,6 +67,12 @@ if (taken.length > 0) {
   for (const line of taken) console.error(line);
   process.exit(1);
 }
+
+// 0 picks a free port. The docs server binds it itself; a mock or the sandbox is a process of its
+// own, whose readiness is awaited on its port, so its port is picked here.
+const unpicked = Object.entries(services).filter(([name, { port }]) => name !== 'docs' && port === 0);
+const picked = await pickFreePorts(unpicked.length);
+for (const [index, [, service]] of unpicked.entries()) service.port = picked[index] as number;
 
 const portOf = (name: string) => services[name]?.port as number;
 const dev = await startDevServer({

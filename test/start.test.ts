@@ -127,12 +127,13 @@ describe('the .env npm start writes', () => {
 
 describe('npm start', () => {
   it('shows one line per service and no request log without --verbose, and writes the .env', async () => {
-    const [docs, publicMock, privateMock, sandbox] = await freePorts(4);
+    const [docs, sandbox] = await freePorts(2);
     const envFile = join(scratch, 'start.env');
+    // 0 picks a free port, for the mocks (processes of their own) as for the docs server.
     const { child, output, exited } = start({
       DOCS_PORT: String(docs),
-      PUBLIC_MOCK_PORT: String(publicMock),
-      PRIVATE_MOCK_PORT: String(privateMock),
+      PUBLIC_MOCK_PORT: '0',
+      PRIVATE_MOCK_PORT: '0',
       SANDBOX_PORT: String(sandbox),
       SANDBOX_ENV_FILE: envFile,
     });
@@ -144,6 +145,15 @@ describe('npm start', () => {
       seen();
       void exited.then(() => reject(new Error(`npm start ended: ${output.stdout}${output.stderr}`)));
     });
+    const publicMock = Number(/^ {2}mock public-v4 +http:\/\/127\.0\.0\.1:(\d+)/m.exec(output.stdout)?.[1]);
+    const privateMock = Number(/^ {2}mock private-v4 +http:\/\/127\.0\.0\.1:(\d+)/m.exec(output.stdout)?.[1]);
+    expect(publicMock).toBeGreaterThan(0);
+    expect(privateMock).toBeGreaterThan(0);
+    expect(privateMock).not.toBe(publicMock);
+    // The private mock answers on the port it was given (Prism refuses an unsigned call, but answers).
+    expect(
+      (await fetch(`http://127.0.0.1:${privateMock}/api/v4/main-account/balance`, { method: 'POST' })).status,
+    ).toBeGreaterThanOrEqual(200);
     // Requests to every server: none of them may show in the log.
     const ping = '/api/v4/public/ping';
     for (const port of [publicMock, sandbox])
