@@ -10,19 +10,30 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Pool } from 'undici';
 import { operations, signingHeaders } from '../generated/operations.ts';
 import { createSigner } from '../src/signing.ts';
-import { buildPackage, builtEntry } from './package.ts';
+import { buildPackage, builtEntry, bundleClient } from './package.ts';
 import { percentile } from './stats.ts';
 
 type Package = typeof import('../src/index.ts');
 
 /**
- * Our client as a user runs it: the built package (dist/, tsc's output), not the sources through
- * tsx, whose transform adds work to every call (about 3 µs in process: each closure a call makes
- * is named at run time).
+ * Which client the contenders call: `built`, as a user runs it (dist/, tsc's output), not the
+ * sources through tsx, whose transform adds work to every call (about 3 µs in process: each
+ * closure a call makes is named at run time); or `bundled` (--quick, whose figures mean nothing):
+ * the sources bundled by esbuild, which proves the bench runs without tsc's build (about 11 CPU-s
+ * here, most of the smoke test's time).
  */
-async function builtPackage(): Promise<Package> {
-  const root = buildPackage();
-  return (await import(pathToFileURL(join(root, builtEntry)).href)) as Package;
+export type ClientBuild = 'built' | 'bundled';
+
+async function clientPackage(build: ClientBuild): Promise<Package> {
+  if (build === 'built')
+    return (await import(pathToFileURL(join(buildPackage(), builtEntry)).href)) as Package;
+  const bundle = await bundleClient();
+  try {
+    return (await import(pathToFileURL(bundle).href)) as Package;
+  } finally {
+    // Loaded: the file is not read again.
+    rmSync(dirname(bundle), { recursive: true, force: true });
+  }
 }
 
 export const balancePath = operations.getMainBalance.path;
@@ -33,7 +44,10 @@ export interface Contender {
   id: string;
   label: string;
   /** Prepares the contender and returns one call; everything before the returned call is untimed. */
-  open(origin: string): Promise<{ call: () => Promise<unknown>; close: () => Promise<void> }>;
+  open(
+    origin: string,
+    build: ClientBuild,
+  ): Promise<{ call: () => Promise<unknown>; close: () => Promise<void> }>;
 }
 
 /** The body and headers of one signed main-balance call, computed once (for the baselines). */
@@ -53,8 +67,8 @@ export const contenders: Contender[] = [
   {
     id: 'client',
     label: '(a) our client, default transport',
-    async open(origin) {
-      const { createPrivateClient } = await builtPackage();
+    async open(origin, build) {
+      const { createPrivateClient } = await clientPackage(build);
       const client = createPrivateClient({ baseUrl: origin, apiKey, apiSecret, rateLimit: false });
       return {
         call: async () => {
@@ -68,10 +82,10 @@ export const contenders: Contender[] = [
   {
     id: 'client-limited',
     label: "(a') our client, rate limiter on (as by default; a limit it never reaches)",
-    async open(origin) {
+    async open(origin, build) {
       // The limiter's bookkeeping on every call, without ever making a call wait.
       const limits = { getMainBalance: { requests: 1_000_000_000, windowSeconds: 10 } };
-      const { createPrivateClient } = await builtPackage();
+      const { createPrivateClient } = await clientPackage(build);
       const client = createPrivateClient({ baseUrl: origin, apiKey, apiSecret, rateLimit: { limits } });
       return {
         call: async () => {
@@ -350,6 +364,8 @@ export interface HttpOptions {
   warmupMs: number;
   maxRequestsPerRound: number;
   only?: string[];
+  /** The built package (the default), or the sources bundled by esbuild (--quick). */
+  client?: ClientBuild;
   log?: (line: string) => void;
 }
 
@@ -358,7 +374,8 @@ export async function runHttp(options: HttpOptions): Promise<HttpResult[]> {
   const server = await startServer();
   const opened: { contender: Contender; call: () => Promise<unknown>; close: () => Promise<void> }[] = [];
   try {
-    for (const contender of chosen) opened.push({ contender, ...(await contender.open(server.origin)) });
+    for (const contender of chosen)
+      opened.push({ contender, ...(await contender.open(server.origin, options.client ?? 'built')) });
     type Total = {
       requests: number;
       seconds: number;

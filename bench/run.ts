@@ -1,6 +1,7 @@
 // `npm run bench`: signing, end to end on loopback, size, start-up and pipeline figures, printed
 // as markdown with the ratio and PASS/MISS of every target. Flags:
-//   --quick          tiny durations, our client only, no size/start-up/pipeline (the smoke test)
+//   --quick          tiny durations, our client only (bundled by esbuild, not tsc's build), no
+//                    size/start-up/pipeline (the smoke test)
 //   --write          also replace the results between the markers in bench/README.md
 //   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
 //                    contender, interleaved with the others, for before/after figures
@@ -117,6 +118,7 @@ async function main(): Promise<string> {
             warmupMs: 50,
             maxRequestsPerRound: 2000,
             only: ['client'],
+            client: 'bundled',
             log,
           }
         : {
