@@ -2,7 +2,10 @@
 // (scripts/generated-files.ts): lint the documents, build the docs beside the served site and
 // swap them in. A step that fails says why with the file and line where there is one.
 import { execFile } from 'node:child_process';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { loadApiDocuments } from '../model/document.ts';
+import { documentInputs } from '../scripts/input-hashes.ts';
+import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
 import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
@@ -43,8 +46,24 @@ export function lintProblems(output: string, root: string): string[] {
   return problems;
 }
 
-/** `redocly lint` of the documents named in `root`'s redocly.yaml. */
-export function lint(root: string): Promise<LintResult> {
+/**
+ * `redocly lint` of the documents named in `root`'s redocly.yaml. A clean lint is remembered
+ * (scripts/output-cache.ts): the same files pass again without a run.
+ */
+export async function lint(root: string): Promise<LintResult> {
+  const files = [
+    ...loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file)),
+    'redocly.yaml',
+    '.redocly.lint-ignore.yaml',
+  ];
+  const key = outputKey([{ root, files }]);
+  if (cachedOutput('lint-clean', key)) return { ok: true, problems: [] };
+  const result = await lintOnce(root);
+  if (result.ok) await keepOutput('lint-clean', key, (file) => writeFileSync(file, ''));
+  return result;
+}
+
+function lintOnce(root: string): Promise<LintResult> {
   return new Promise((resolve) => {
     execFile(
       redoclyBin,

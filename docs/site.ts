@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { operations } from '../generated/operations.ts';
@@ -15,6 +15,8 @@ import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { stringAt } from '../model/json.ts';
 import { documentsWithSamples, firstCallSample } from '../scripts/code-samples.ts';
+import { documentInputs } from '../scripts/input-hashes.ts';
+import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { headerStyle, siteHeader } from './layout.ts';
@@ -131,21 +133,36 @@ export const redocOptions = {
   },
 };
 
-/** Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy. */
+/**
+ * Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy.
+ * build-docs runs only for inputs it has not built before (scripts/output-cache.ts).
+ */
 export async function buildPage(
   documentPath: string,
   outFile: string,
   redoc: RedocAssets,
   tryIt?: TryItData,
 ): Promise<void> {
-  // cwd is the project, so build-docs reads redocly.yaml (its lint config and API aliases).
-  await run(
-    redoclyBin,
-    ['build-docs', documentPath, '-o', outFile, '--openapi', JSON.stringify(redocOptions)],
-    { cwd: projectRoot, env: redoclyEnv },
+  const options = JSON.stringify(redocOptions);
+  // What build-docs reads: the document with every file it $refs, and the project's redocly.yaml.
+  const key = outputKey(
+    [
+      { root: dirname(documentPath), files: documentInputs(dirname(documentPath), basename(documentPath)) },
+      { root: projectRoot, files: ['redocly.yaml'] },
+    ],
+    options,
   );
+  const built =
+    cachedOutput('build-docs', key) ??
+    (await keepOutput('build-docs', key, (file) =>
+      // cwd is the project, so build-docs reads redocly.yaml (its lint config and API aliases).
+      run(redoclyBin, ['build-docs', documentPath, '-o', file, '--openapi', options], {
+        cwd: projectRoot,
+        env: redoclyEnv,
+      }).then(() => undefined),
+    ));
   const { servers = [] } = parse(readFileSync(documentPath, 'utf8')) as { servers?: ServerEntry[] };
-  const page = localizePage(readFileSync(outFile, 'utf8'), redoc);
+  const page = localizePage(readFileSync(built, 'utf8'), redoc);
   const readable = expandServerUrls(readablePage(page), servers);
   writeFileSync(outFile, tryIt ? withTryIt(readable, tryIt) : readable);
 }
