@@ -130,10 +130,14 @@ describe('retries', () => {
       retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 1 },
       timeoutMs: 50,
     });
-    expect((await client.POST(investPath, { body: investBody })).error?.kind).toBe('timeout');
+    const { error } = await client.POST(investPath, { body: investBody });
+    expect(error?.kind).toBe('timeout');
+    // One attempt, whatever the machine's speed: on a loaded one the 50 ms may end before the
+    // request reached the server, so the server saw at most that one.
+    expect(error?.attempts).toBe(1);
     hold.open();
     await client.close();
-    expect(server.received).toHaveLength(1);
+    expect(server.received.length).toBeLessThanOrEqual(1);
     await server.close();
   });
 
