@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { hashFiles } from './input-hashes.ts';
 
+/** Where the outputs are kept. */
 export const outputCacheDirectory = join(projectRoot, 'node_modules/.cache/txc-outputs');
-const directory = outputCacheDirectory;
 /** Entries kept of each kind: enough for a few branches or edits back and forth. */
 const keptPerKind = 8;
 
@@ -28,7 +28,7 @@ export function outputKey(inputs: { root: string; files: string[] }[], also = ''
 
 /** The file that holds the `kind` output of `key`, if it is there (marked as just used). */
 export function cachedOutput(kind: string, key: string): string | undefined {
-  const file = join(directory, `${kind}-${key}`);
+  const file = join(outputCacheDirectory, `${kind}-${key}`);
   try {
     const now = new Date();
     utimesSync(file, now, now);
@@ -48,8 +48,8 @@ export async function keepOutput(
   key: string,
   write: (file: string) => Promise<void> | void,
 ): Promise<string> {
-  mkdirSync(directory, { recursive: true });
-  const file = join(directory, `${kind}-${key}`);
+  mkdirSync(outputCacheDirectory, { recursive: true });
+  const file = join(outputCacheDirectory, `${kind}-${key}`);
   const draft = `${file}.${process.pid}.draft`;
   try {
     await write(draft);
@@ -73,20 +73,21 @@ function running(pid: number): boolean {
 
 /** Removes all but the newest few entries of `kind`, and drafts that no running process writes. */
 function pruneKind(kind: string): void {
-  const names = readdirSync(directory).filter((name) => name.startsWith(`${kind}-`));
+  const names = readdirSync(outputCacheDirectory).filter((name) => name.startsWith(`${kind}-`));
   for (const name of names) {
     const writer = /\.(\d+)\.draft$/.exec(name)?.[1];
-    if (writer && !running(Number(writer))) rmSync(join(directory, name), { force: true });
+    if (writer && !running(Number(writer))) rmSync(join(outputCacheDirectory, name), { force: true });
   }
   const entries = names
     .filter((name) => !name.endsWith('.draft'))
     .map((name) => {
       try {
-        return { name, used: statSync(join(directory, name)).mtimeMs };
+        return { name, used: statSync(join(outputCacheDirectory, name)).mtimeMs };
       } catch {
         return { name, used: 0 };
       }
     })
     .sort((a, b) => b.used - a.used);
-  for (const { name } of entries.slice(keptPerKind)) rmSync(join(directory, name), { force: true });
+  for (const { name } of entries.slice(keptPerKind))
+    rmSync(join(outputCacheDirectory, name), { force: true });
 }
