@@ -6,7 +6,7 @@
 //   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
 //                    contender, interleaved with the others, for before/after figures
 //   --only LIST      comma-separated sections: signing,http,limiter,hooks,runtimes,size,startup,pipeline,
-//                    growth (growth, about 25 minutes, is not part of the default run)
+//                    growth (growth, about 8 minutes on a quiet machine, is not part of the default run)
 //   --extra N        growth: synthetic operations added (default 12)
 //   --rounds N       growth: interleaved rounds (default 3)
 import { readFileSync, writeFileSync } from 'node:fs';
