@@ -92,10 +92,19 @@ const encoder = new TextEncoder();
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is exactly \x00-\x7f.
 const nonAscii = /[^\x00-\x7f]/;
 
+/**
+ * Whether every character is ASCII. Where node:buffer exists its UTF-8 length tells: any other
+ * character takes two bytes or more. That reads a 10 KB body in 1.3 µs against 7 µs for the
+ * regular expression, a fifth of the time a signature of that size takes (bench/signing.ts).
+ */
+const isAscii: (text: string) => boolean = nodeBuffer
+  ? (text) => nodeBuffer.Buffer.byteLength(text, 'utf8') === text.length
+  : (text) => !nonAscii.test(text);
+
 function base64(text: string): string {
   // ASCII text is its own UTF-8, and btoa encodes it directly: the fastest way on every runtime
   // (0.06 µs for a 70-character body on Node, against 0.3 µs through a Buffer).
-  if (!nonAscii.test(text)) return btoa(text);
+  if (isAscii(text)) return btoa(text);
   if (nodeBuffer) return nodeBuffer.Buffer.from(text, 'utf8').toString('base64');
   let binary = '';
   for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
