@@ -44,8 +44,13 @@ function round(
       args,
       { env: { ...process.env, ...environment }, timeout: 60_000 },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(`${binary}: ${stderr.trim().slice(-300) || error.message}`));
-        else resolve(JSON.parse(stdout.trim().split('\n').pop() as string));
+        if (error) {
+          // A runtime that dies by a signal, or overruns the limit, prints nothing: say which.
+          const how = error.killed
+            ? 'killed after 60 s'
+            : `exit code ${error.code ?? 'none'}, signal ${error.signal ?? 'none'}`;
+          reject(new Error(`${binary} (${how}): ${stderr.trim().slice(-300) || error.message}`));
+        } else resolve(JSON.parse(stdout.trim().split('\n').pop() as string));
       },
     );
   });
