@@ -9,8 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Pool } from 'undici';
 import { operations, signingHeaders } from '../generated/operations.ts';
+import { bundleSources } from '../scripts/bundle-sources.ts';
 import { createSigner } from '../src/signing.ts';
-import { buildPackage, builtEntry, bundleClient } from './package.ts';
+import { buildPackage, builtEntry } from './package.ts';
 import { percentile } from './stats.ts';
 
 type Package = typeof import('../src/index.ts');
@@ -27,13 +28,10 @@ export type ClientBuild = 'built' | 'bundled';
 async function clientPackage(build: ClientBuild): Promise<Package> {
   if (build === 'built')
     return (await import(pathToFileURL(join(buildPackage(), builtEntry)).href)) as Package;
-  const bundle = await bundleClient();
-  try {
-    return (await import(pathToFileURL(bundle).href)) as Package;
-  } finally {
-    // Loaded: the file is not read again.
-    rmSync(dirname(bundle), { recursive: true, force: true });
-  }
+  const bundle = await bundleSources('src/index.ts', 'client');
+  // The client loads its chunks when it is made: the directory goes when the bench ends.
+  process.once('exit', () => rmSync(dirname(bundle), { recursive: true, force: true }));
+  return (await import(pathToFileURL(bundle).href)) as Package;
 }
 
 export const balancePath = operations.getMainBalance.path;
