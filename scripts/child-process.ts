@@ -33,6 +33,16 @@ function processInfo(pid: number): { parent: number; command: string } | undefin
 /** npm names its process `npm <command>`, or runs as `node …/npm-cli.js`. */
 const isNpm = (command: string) => /^(\S*\/)?npm( |$)|\/npm-cli\.js( |$)/.test(command);
 
+/** Whether the process `pid` exists: signal 0 checks without sending; only ESRCH means gone. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /**
  * For a program a user starts through npm (`npm start`, `npm run sandbox`): npm runs it as
  * npm → sh → tsx → node, and when npm is killed with SIGKILL nothing reaches the end of that
@@ -55,13 +65,9 @@ export function endWithLauncher(stop: () => void, everyMs = 500): void {
   if (npm === undefined) return;
   const launcher = npm;
   const timer = setInterval(() => {
-    try {
-      process.kill(launcher, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return;
-      clearInterval(timer);
-      stop();
-    }
+    if (isRunning(launcher)) return;
+    clearInterval(timer);
+    stop();
   }, everyMs);
   timer.unref();
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { isRunning } from './child-process.ts';
 import { hashFiles } from './input-hashes.ts';
 
 /** Where the outputs are kept. */
@@ -61,22 +62,13 @@ export async function keepOutput(
   return file;
 }
 
-/** Whether the process `pid` still runs (a draft of one that does not was cut short). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes all but the newest few entries of `kind`, and drafts that no running process writes. */
 function pruneKind(kind: string): void {
   const names = readdirSync(outputCacheDirectory).filter((name) => name.startsWith(`${kind}-`));
   for (const name of names) {
     const writer = /\.(\d+)\.draft$/.exec(name)?.[1];
-    if (writer && !running(Number(writer))) rmSync(join(outputCacheDirectory, name), { force: true });
+    // A draft whose writer no longer runs was cut short.
+    if (writer && !isRunning(Number(writer))) rmSync(join(outputCacheDirectory, name), { force: true });
   }
   const entries = names
     .filter((name) => !name.endsWith('.draft'))
