@@ -213,6 +213,26 @@ async function main(): Promise<string> {
           pass: extra <= allowed,
         });
       }
+      const signedDispatch = at('dispatch-signed');
+      if (client && signedDispatch) {
+        // Not a target: what the client costs beyond the work every signed call does (see (b'')).
+        const value = pairedRatio(client, signedDispatch);
+        targets.push({
+          name: `client throughput vs (b''), dispatch signing and parsing every call, ${pairedName}, concurrency ${concurrency}`,
+          measured: pairedMeasured(value, client, signedDispatch),
+          goal: 'reported',
+          pass: undefined,
+        });
+        const extra = median(
+          client.roundCpu.map((cpu, round) => cpu - (signedDispatch.roundCpu[round] as number)),
+        );
+        targets.push({
+          name: `client CPU per call over (b''), median of per-round differences, concurrency ${concurrency}`,
+          measured: `${fixed(extra, 1)} µs`,
+          goal: 'reported',
+          pass: undefined,
+        });
+      }
       if (client && ccxt) {
         const value = pairedRatio(client, ccxt);
         targets.push({
