@@ -8,10 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Client, Pool } from 'undici';
-import { operations, signingHeaders } from '../generated/operations.ts';
+import { Client, type Dispatcher, Pool } from 'undici';
+import { operations, signedBodyFields, signingHeaders } from '../generated/operations.ts';
 import { bundleSources } from '../scripts/bundle-sources.ts';
-import { createSigner } from '../src/signing.ts';
 import { buildPackage, builtEntry } from './package.ts';
 import { percentile } from './stats.ts';
 
@@ -49,17 +48,29 @@ export interface Contender {
   ): Promise<{ call: () => Promise<unknown>; close: () => Promise<void> }>;
 }
 
-/** The body and headers of one signed main-balance call, computed once (for the baselines). */
-export async function precomputed() {
-  const body = JSON.stringify({ request: balancePath, nonce: String(Date.now()) });
-  const { payload, signature } = await createSigner(apiSecret, 'node')(body);
+/** The main-balance call's method, as undici and fetch take it. */
+export const balanceMethod = operations.getMainBalance.method.toUpperCase() as Dispatcher.HttpMethod;
+const [requestField, nonceField] = signedBodyFields;
+
+/**
+ * The body and headers of one signed main-balance call with `nonce`, in the least code a signed
+ * call needs: its body, the base64 of that, a bare createHmac over it, a fresh headers object.
+ */
+function signedCall(nonce: number): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ [requestField]: balancePath, [nonceField]: String(nonce) });
+  const payload = Buffer.from(body).toString('base64');
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [signingHeaders.ApiKey]: apiKey,
     [signingHeaders.Payload]: payload,
-    [signingHeaders.Signature]: signature,
+    [signingHeaders.Signature]: createHmac('sha512', apiSecret).update(payload).digest('hex'),
   };
   return { body, headers };
+}
+
+/** The body and headers of one signed main-balance call, computed once (for the baselines). */
+export function precomputed(): { body: string; headers: Record<string, string> } {
+  return signedCall(Date.now());
 }
 
 /**
@@ -89,7 +100,7 @@ function bareDispatch(
       let status = 0;
       const { body, headers } = request();
       client.dispatch(
-        { path: balancePath, method: 'POST', headers, body },
+        { path: balancePath, method: balanceMethod, headers, body },
         {
           // Its presence is what tells undici that this handler uses the current hooks.
           onRequestStart() {},
@@ -153,11 +164,11 @@ export const contenders: Contender[] = [
     id: 'undici',
     label: '(b) undici Pool.request, precomputed (limit)',
     async open(origin) {
-      const { body, headers } = await precomputed();
+      const { body, headers } = precomputed();
       const pool = new Pool(origin, { connections: 256, pipelining: 1 });
       return {
         call: async () => {
-          const answer = await pool.request({ path: balancePath, method: 'POST', headers, body });
+          const answer = await pool.request({ path: balancePath, method: balanceMethod, headers, body });
           await answer.body.text();
           if (answer.statusCode !== 200) throw new Error(`status ${answer.statusCode}`);
         },
@@ -170,7 +181,7 @@ export const contenders: Contender[] = [
     label:
       "(b') undici Client.dispatch on an idle connection, precomputed (the layer our Node transport uses)",
     async open(origin) {
-      const signedOnce = await precomputed();
+      const signedOnce = precomputed();
       return bareDispatch(origin, () => signedOnce, false);
     },
   },
@@ -178,20 +189,9 @@ export const contenders: Contender[] = [
     id: 'dispatch-signed',
     label: "(b'') as (b'), signing every call and parsing every answer, with the least code that does it",
     async open(origin) {
-      // What every signed call must do beyond (b'), written plainly: a fresh nonce and body, its
-      // base64, a bare createHmac over that, a fresh headers object, and the answer parsed.
+      // What every signed call must do beyond (b'): a fresh nonce and body, signed, and the answer parsed.
       let nonce = Date.now();
-      const signEach = () => {
-        const body = JSON.stringify({ request: balancePath, nonce: String(nonce++) });
-        const payload = Buffer.from(body).toString('base64');
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          [signingHeaders.ApiKey]: apiKey,
-          [signingHeaders.Payload]: payload,
-          [signingHeaders.Signature]: createHmac('sha512', apiSecret).update(payload).digest('hex'),
-        };
-        return { body, headers };
-      };
+      const signEach = () => signedCall(nonce++);
       return bareDispatch(origin, signEach, true);
     },
   },
@@ -199,11 +199,11 @@ export const contenders: Contender[] = [
     id: 'fetch',
     label: '(c) Node global fetch, precomputed',
     async open(origin) {
-      const { body, headers } = await precomputed();
+      const { body, headers } = precomputed();
       const url = `${origin}${balancePath}`;
       return {
         call: async () => {
-          const response = await fetch(url, { method: 'POST', headers, body });
+          const response = await fetch(url, { method: balanceMethod, headers, body });
           await response.text();
           if (response.status !== 200) throw new Error(`status ${response.status}`);
         },

@@ -72,7 +72,7 @@ export async function runRuntimes(options: { rounds: number; roundMs: number }):
   );
   const runtimes = installRuntimes().filter((runtime) => runtime.name === 'bun' || runtime.name === 'deno');
   const server = await startServer();
-  const signedOnce = await precomputed();
+  const signedOnce = precomputed();
   const results: RuntimeResult[] = [];
   try {
     for (const runtime of runtimes) {
