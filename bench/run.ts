@@ -213,6 +213,19 @@ async function main(): Promise<string> {
           pass: extra <= allowed,
         });
       }
+      const again = at('dispatch-again');
+      if (dispatch && again) {
+        // Not a target: two contenders running the same code, whose ratio would be 1.00x on a
+        // bench that resolved every difference. How far it lands from 1.00x, and how far its
+        // rounds spread, is how fine a ratio this run can tell.
+        const ratios = again.rounds.map((rate, round) => rate / (dispatch.rounds[round] as number));
+        targets.push({
+          name: `bench resolution: (b') against itself ((b'2), the same code), ${pairedName} (their range), concurrency ${concurrency}`,
+          measured: `${ratio(median(ratios))} (${ratio(Math.min(...ratios))} to ${ratio(Math.max(...ratios))})`,
+          goal: 'reported',
+          pass: undefined,
+        });
+      }
       const signedDispatch = at('dispatch-signed');
       if (client && signedDispatch) {
         // Not a target: what the client costs beyond the work every signed call does (see (b'')).
