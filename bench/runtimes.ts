@@ -33,6 +33,9 @@ export interface RuntimeResult {
 const contenderIds = ['ours', 'signed', 'raw'] as const;
 type ContenderId = (typeof contenderIds)[number];
 
+/** How long one round of a runtime may take before it is killed. */
+const roundLimitMs = 60_000;
+
 function round(
   command: string[],
   environment: Record<string, string>,
@@ -42,12 +45,12 @@ function round(
     execFile(
       binary,
       args,
-      { env: { ...process.env, ...environment }, timeout: 60_000 },
+      { env: { ...process.env, ...environment }, timeout: roundLimitMs },
       (error, stdout, stderr) => {
         if (error) {
           // A runtime that dies by a signal, or overruns the limit, prints nothing: say which.
           const how = error.killed
-            ? 'killed after 60 s'
+            ? `killed after ${roundLimitMs / 1000} s`
             : `exit code ${error.code ?? 'none'}, signal ${error.signal ?? 'none'}`;
           reject(new Error(`${binary} (${how}): ${stderr.trim().slice(-300) || error.message}`));
         } else resolve(JSON.parse(stdout.trim().split('\n').pop() as string));
