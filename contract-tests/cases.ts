@@ -19,6 +19,12 @@ export interface InvalidInput {
   field: string;
   /** The kind of rule broken: `type`, `enum`, `pattern`, `format`, `minimum`, … */
   rule: string;
+  /**
+   * Whether the broken body can be sent raw and still be broken: always for a JSON body; for a
+   * GET, only when the value stays invalid once written as text in its URL (7 for a string does
+   * not) and a path parameter is not left out (that is another path).
+   */
+  raw: boolean;
 }
 
 export interface ReproducibleFailure {
@@ -192,7 +198,7 @@ function problemField(problem: string): string {
 export function invalidInputs(model: Model, operationId: OperationId): InvalidInput[] {
   const operation = model.model(operationId);
   const schema = operation.requestSchema;
-  if (operation.facts.api === 'public-v4' || !schema) return [];
+  if (!schema) return [];
   const valid = callerBody(operation.requestExamples[0]?.value);
   return breakings(schema, [], valid).flatMap((broken) => {
     const body = placed(valid, broken, []) as Record<string, unknown>;
@@ -202,8 +208,45 @@ export function invalidInputs(model: Model, operationId: OperationId): InvalidIn
     const problems = operation.validateRequest({ request: operation.facts.path, nonce: '1', ...body });
     if (!problems.map(problemField).some((named) => named === field || named.startsWith(`${field}.`)))
       return [];
-    return [{ name: `${broken.where.join('.')} ${broken.how}`, body, field, rule: broken.rule }];
+    const raw = operation.facts.auth === 'signed' || staysInvalidAsText(operation, body, field, broken.rule);
+    return [{ name: `${broken.where.join('.')} ${broken.how}`, body, field, rule: broken.rule, raw }];
   });
+}
+
+/** A GET's broken parameter written as URL text: whether the document still refuses it. */
+function staysInvalidAsText(
+  operation: ReturnType<Model['model']>,
+  body: Record<string, unknown>,
+  field: string,
+  rule: string,
+): boolean {
+  const parameter = operation.parameters.find((candidate) => candidate.name === field);
+  if (!parameter) return false;
+  if (rule === 'required') return parameter.in === 'query';
+  const value = body[field];
+  if (value === null || typeof value === 'object') return false;
+  const text = String(value);
+  const type = parameter.schema.type;
+  const asRead =
+    (type === 'integer' && /^-?\d+$/.test(text)) || (type === 'number' && /^-?\d+(\.\d+)?$/.test(text))
+      ? Number(text)
+      : type === 'boolean' && (text === 'true' || text === 'false')
+        ? text === 'true'
+        : text;
+  return operation.validateRequest({ ...body, [field]: asRead }).length > 0;
+}
+
+/**
+ * The fields an error example names: the private error object's `errors`, or a public
+ * endpoint's refusal of its parameters, keyed by parameter.
+ */
+function errorFields(value: unknown): string[] {
+  if (!isRecord(value)) return [];
+  if (isRecord(value.errors)) return Object.keys(value.errors);
+  const lists = Object.entries(value).filter(
+    ([, messages]) => Array.isArray(messages) && messages.every((message) => typeof message === 'string'),
+  );
+  return lists.length === Object.keys(value).length ? lists.map(([field]) => field) : [];
 }
 
 /** The failures any server gives whatever its state, from the examples' `x-caused-by`. */
@@ -219,7 +262,7 @@ export function reproducibleFailures(model: Model, operationId: OperationId): Re
               status,
               causes: { ...example.causedBy },
               body: { ...valid, ...example.causedBy },
-              fields: Object.keys((example.value as { errors?: object } | undefined)?.errors ?? {}),
+              fields: errorFields(example.value),
             },
           ]
         : [],

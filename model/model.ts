@@ -26,6 +26,21 @@ export interface DeclaredResponse {
   readonly examples: readonly NamedExample[];
 }
 
+/** One parameter of a GET: where it goes, whether it must be given, its schema and named examples. */
+export interface ParameterView {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly required: boolean;
+  readonly schema: JsonRecord;
+  readonly examples: readonly NamedExample[];
+}
+
+/** A GET's parameter values by where they go, as the client's `params` takes them. */
+export interface ParamsValue {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+}
+
 /** One operation as its document describes it. */
 export interface OperationView {
   readonly operationId: string;
@@ -36,6 +51,13 @@ export interface OperationView {
   readonly object: JsonRecord;
   readonly requestSchema: JsonRecord | undefined;
   readonly requestExamples: readonly NamedExample[];
+  /** Its path and query parameters, in the document's order. */
+  readonly parameters: readonly ParameterView[];
+  /**
+   * The parameters a reader would send first: each one's first named example, and for a required
+   * one without any, its schema's default; undefined when the operation takes none.
+   */
+  readonly parametersExample: ParamsValue | undefined;
   /** Declared statuses (`default` is not one). */
   readonly responses: ReadonlyMap<number, DeclaredResponse>;
 }
@@ -45,6 +67,56 @@ const examplesOf = (mediaType: unknown): NamedExample[] =>
     const causedBy = optionalRecordAt(example, 'x-caused-by');
     return { name, value: isRecord(example) ? example.value : undefined, ...(causedBy && { causedBy }) };
   });
+
+/** An operation object's path and query parameters, in the document's order. */
+export function parametersOf(object: JsonRecord): ParameterView[] {
+  return arrayAt(object, 'parameters').flatMap((parameter) => {
+    const where = at(parameter, 'in');
+    if (!isRecord(parameter) || (where !== 'path' && where !== 'query')) return [];
+    return [
+      {
+        name: String(parameter.name),
+        in: where,
+        required: parameter.required === true,
+        schema: recordAt(parameter, 'schema'),
+        examples: Object.entries(recordAt(parameter, 'examples')).map(([name, example]) => ({
+          name,
+          value: at(example, 'value'),
+        })),
+      },
+    ];
+  });
+}
+
+/** The parameters a reader would send first (see OperationView's parametersExample). */
+export function parametersExampleOf(parameters: readonly ParameterView[]): ParamsValue | undefined {
+  if (parameters.length === 0) return undefined;
+  const value: ParamsValue = {};
+  for (const parameter of parameters) {
+    const chosen =
+      parameter.examples[0]?.value ?? (parameter.required ? parameter.schema.default : undefined);
+    if (chosen === undefined) continue;
+    value[parameter.in] = { ...value[parameter.in], [parameter.name]: chosen };
+  }
+  return value;
+}
+
+/**
+ * `fields` (parameter names, as an error example's x-caused-by gives them) put where each
+ * parameter goes, over `base`.
+ */
+export function placeParameters(
+  parameters: readonly ParameterView[],
+  fields: Readonly<Record<string, unknown>>,
+  base: ParamsValue = {},
+): ParamsValue {
+  const placed: ParamsValue = { path: { ...base.path }, query: { ...base.query } };
+  for (const [name, value] of Object.entries(fields)) {
+    const where = parameters.find((parameter) => parameter.name === name)?.in ?? 'query';
+    (placed[where] as Record<string, unknown>)[name] = value;
+  }
+  return placed;
+}
 
 function viewOf(api: string, path: string, method: string, object: JsonRecord): OperationView {
   const request = optionalRecordAt(object, 'requestBody', 'content', 'application/json');
@@ -58,6 +130,7 @@ function viewOf(api: string, path: string, method: string, object: JsonRecord): 
       examples: examplesOf(media),
     });
   }
+  const parameters = parametersOf(object);
   return {
     operationId: String(object.operationId),
     api,
@@ -66,6 +139,8 @@ function viewOf(api: string, path: string, method: string, object: JsonRecord): 
     object,
     requestSchema: optionalRecordAt(request, 'schema'),
     requestExamples: examplesOf(request),
+    parameters,
+    parametersExample: parametersExampleOf(parameters),
     responses,
   };
 }

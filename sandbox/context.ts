@@ -4,6 +4,7 @@ import type { Answer } from './answer.ts';
 import type { OperationDocument } from './document.ts';
 import { documented, validation, worded } from './errors.ts';
 import type { FixtureKey } from './fixture.ts';
+import type { CallParameters } from './parameters.ts';
 import type { AccountState, SandboxState } from './state.ts';
 
 export interface CallContext {
@@ -14,6 +15,8 @@ export interface CallContext {
   key?: FixtureKey;
   /** Milliseconds since the epoch, on the sandbox's clock. */
   now: number;
+  /** A GET's parameters, read and validated. */
+  params?: CallParameters;
 }
 
 /**

@@ -5,7 +5,13 @@
 // copy with an operation more) serves the same way, so an operation costs only its YAML.
 import type { ValidateFunction } from 'ajv';
 import { at, isRecord, type JsonRecord, numberAt, optionalRecordAt, stringAt } from '../model/json.ts';
-import { createDocumentModel, type DocumentModel, documentModel, loadDocuments } from '../model/model.ts';
+import {
+  createDocumentModel,
+  type DocumentModel,
+  documentModel,
+  loadDocuments,
+  type ParameterView,
+} from '../model/model.ts';
 import {
   collectNonceWindowSeconds,
   collectOperationFacts,
@@ -72,6 +78,29 @@ export class OperationDocument {
     const eachAs = stringAt(value, 'eachAs');
     return eachAs ? { change, eachAs } : { change };
   }
+
+  /** Its path and query parameters, in the document's order. */
+  parameters(): readonly ParameterView[] {
+    return this.#view.parameters;
+  }
+
+  /**
+   * The validator of a GET's parameters, as one object of every parameter by name (path and
+   * query together), or undefined when it takes none.
+   */
+  parametersValidator(): ValidateFunction | undefined {
+    const parameters = this.#view.parameters;
+    if (parameters.length === 0) return undefined;
+    // One schema object per operation, so that the model compiles it once.
+    this.#parametersSchema ??= {
+      type: 'object',
+      required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+      properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema])),
+    };
+    return this.#documents.model.validator(this.#parametersSchema);
+  }
+
+  #parametersSchema: JsonRecord | undefined;
 
   /** The validator of the JSON request body, or undefined when it takes none. */
   requestValidator(): ValidateFunction | undefined {
@@ -258,15 +287,57 @@ export class SandboxDocuments {
     return operation;
   }
 
-  /** The operation a request reaches, `wrong-method` for a path of another method, or undefined. */
-  route(method: string, path: string): OperationDocument | 'wrong-method' | undefined {
+  /**
+   * The operation a request reaches, with the values of its path's parameters (decoded), or
+   * `wrong-method` for a path of another method, or undefined. A path written out in full wins
+   * over a template that also matches it.
+   */
+  route(
+    method: string,
+    path: string,
+  ): { operation: OperationDocument; pathParams: Record<string, string> } | 'wrong-method' | undefined {
     let found: 'wrong-method' | undefined;
-    for (const operation of this.operations.values()) {
-      if (operation.facts.path !== path) continue;
-      if (operation.facts.method.toUpperCase() === method) return operation;
-      found = 'wrong-method';
+    this.#routes ??= this.#compileRoutes();
+    for (const { operation, pattern, names } of this.#routes) {
+      const match = pattern.exec(path);
+      if (!match) continue;
+      if (operation.facts.method.toUpperCase() !== method) {
+        found = 'wrong-method';
+        continue;
+      }
+      const pathParams: Record<string, string> = {};
+      for (const [index, name] of names.entries()) {
+        const raw = match[index + 1] ?? '';
+        try {
+          pathParams[name] = decodeURIComponent(raw);
+        } catch {
+          pathParams[name] = raw;
+        }
+      }
+      return { operation, pathParams };
     }
     return found;
+  }
+
+  #routes: { operation: OperationDocument; pattern: RegExp; names: string[] }[] | undefined;
+
+  #compileRoutes() {
+    const literally = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    return [...this.operations.values()]
+      .map((operation) => {
+        const names: string[] = [];
+        const source = operation.facts.path
+          .split(/(\{[^}]+\})/)
+          .map((part) => {
+            const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+            if (!name) return literally(part);
+            names.push(name);
+            return '([^/]+)';
+          })
+          .join('');
+        return { operation, pattern: new RegExp(`^${source}$`), names };
+      })
+      .sort((a, b) => a.names.length - b.names.length);
   }
 
   /** A validator of a schema component of a document, e.g. the private document's Nonce. */

@@ -16,6 +16,7 @@ import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
 import { seconds } from './orders.ts';
+import { readParameters } from './parameters.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 import { SandboxState } from './state.ts';
 import { transitionOf } from './transitions.ts';
@@ -178,15 +179,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return answer;
   }
 
-  function handlePublic(operation: OperationDocument, request: IncomingMessage): Answer {
+  function handlePublic(
+    operation: OperationDocument,
+    request: IncomingMessage,
+    pathParams: Readonly<Record<string, string>>,
+    search: URLSearchParams,
+  ): Answer {
     const bucket = `address:${request.socket.remoteAddress ?? ''}`;
     // The gateway's rate-limit answer has a body that is not JSON and whose text the
     // document does not show (observed upstream): the sandbox sends none.
     const limited = rateLimited(operation, bucket, () => ({ status: 429, body: undefined }), true);
     if (limited) return limited;
+    const params = readParameters(operation, pathParams, search);
+    if ('status' in params) return params;
     const now = clock();
     settle(state, now);
-    return carryOut({ state, operation, now }, undefined);
+    return carryOut({ state, operation, now, params }, undefined);
   }
 
   function checkReply(operation: OperationDocument, reply: Answer): string[] {
@@ -248,25 +256,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (options.corsOrigins && answerCors(options.corsOrigins, request, response)) return;
     // A request target that is not a path (`//%zz`, `http://[`) is the client's mistake: 400.
     const target = request.url ?? '/';
-    const pathname =
+    const url =
       target.startsWith('/') && URL.canParse(target, 'http://sandbox.invalid')
-        ? new URL(target, 'http://sandbox.invalid').pathname
+        ? new URL(target, 'http://sandbox.invalid')
         : undefined;
-    if (pathname === undefined) {
+    if (url === undefined) {
       request.resume();
       send(response, undefined, { status: 400 });
       return;
     }
-    const operation = documents.route(request.method ?? 'GET', pathname);
-    if (operation === undefined || operation === 'wrong-method') {
+    const routed = documents.route(request.method ?? 'GET', url.pathname);
+    if (routed === undefined || routed === 'wrong-method') {
       request.resume();
-      const status = operation ? 405 : 404;
+      const status = routed ? 405 : 404;
       send(response, undefined, {
         status,
         body: { success: false, message: status === 404 ? 'Not found.' : 'Method not allowed.', params: [] },
       });
       return;
     }
+    const { operation, pathParams } = routed;
     const active = faults;
     const delay = active.delayMs(operation.id);
     if (delay > 0) await sleep(delay);
@@ -285,7 +294,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let reply: Answer;
     if (operation.facts.auth === 'none') {
       // A public call takes no body: whatever was sent is not read.
-      reply = handlePublic(operation, request);
+      reply = handlePublic(operation, request, pathParams, url.searchParams);
     } else if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
       reply = invalidPayload(operation);

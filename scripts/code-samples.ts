@@ -11,7 +11,7 @@ import { parse, stringify } from 'yaml';
 import { type ApiDocument, loadApiDocuments, pathItemFile } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { isRecord, recordAt, stringAt } from '../model/json.ts';
-import { httpMethods } from '../model/model.ts';
+import { httpMethods, type ParamsValue, parametersExampleOf, parametersOf } from '../model/model.ts';
 import { collectOperationFacts, collectSignedBodyFields } from './operation-facts.ts';
 
 export const sampleLang = 'TypeScript';
@@ -57,6 +57,8 @@ interface SampleOperation {
   signed: boolean;
   /** The first named request example, without the fields the client writes. */
   example?: { name: string; summary?: string; body: Record<string, unknown> };
+  /** A GET's parameters: each one's first named example (required ones at least). */
+  params?: ParamsValue;
 }
 
 /** The sample of one operation. */
@@ -67,12 +69,19 @@ export function renderSample(operation: SampleOperation, signedFields: ReadonlyS
     operation.example ? `request example \`${operation.example.name}\`` : 'document'
   } of ${operation.operationId}. Do not edit.`;
   if (!operation.signed) {
+    const params = Object.fromEntries(
+      Object.entries(operation.params ?? {}).filter(([, values]) => Object.keys(values).length > 0),
+    );
+    const call =
+      Object.keys(params).length === 0
+        ? `await client.GET('${operation.path}');`
+        : `await client.GET('${operation.path}', {\n  params: ${literal(params, '  ')},\n});`;
     return `${header}
 import { createPublicClient } from 'txc-api-v4';
 
 const client = createPublicClient({ baseUrl: process.env.${baseUrl} ?? '${origin}' });
 
-const { data, error } = await client.GET('${operation.path}');
+const { data, error } = ${call}
 if (error) console.error(error.kind, error.message);
 else console.log(data);
 `;
@@ -117,7 +126,15 @@ function sampleOperations(apis: readonly ApiDocument[]): SampleOperation[] {
           [];
         const value = isRecord(example) ? example.value : undefined;
         const summary = stringAt(example, 'summary');
-        const sample: SampleOperation = { operationId, api: api.name, method, path, signed };
+        const params = parametersExampleOf(parametersOf(operation));
+        const sample: SampleOperation = {
+          operationId,
+          api: api.name,
+          method,
+          path,
+          signed,
+          ...(params && { params }),
+        };
         if (name && isRecord(value))
           sample.example = { name, body: { ...value }, ...(summary ? { summary } : {}) };
         return [sample];

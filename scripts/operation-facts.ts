@@ -66,6 +66,14 @@ export interface OperationFacts {
   noCache: boolean;
   statuses: number[];
   body?: BodyFacts | undefined;
+  /** A GET's parameters: those of its path (`{market}`) and of its query string. */
+  params?: ParamsFacts | undefined;
+}
+
+/** An operation's parameters by where they go, each set with its required names and rules. */
+export interface ParamsFacts {
+  readonly path?: BodyFacts;
+  readonly query?: BodyFacts;
 }
 
 /** x-cli-flag read: a flag name in kebab case, without the leading dashes (`plan-id`). */
@@ -147,6 +155,36 @@ function bodyFacts(operation: any): BodyFacts | undefined {
   };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a dereferenced operation
+function paramsFacts(operation: any): ParamsFacts | undefined {
+  const parameters: {
+    in: string;
+    name: string;
+    required?: boolean;
+    schema?: unknown;
+    description?: string;
+  }[] = operation.parameters ?? [];
+  const facts: { path?: BodyFacts; query?: BodyFacts } = {};
+  for (const where of ['path', 'query'] as const) {
+    const own = parameters.filter((parameter) => parameter.in === where);
+    if (own.length === 0) continue;
+    facts[where] = {
+      required: own.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+      properties: Object.fromEntries(
+        own.map((parameter) => [
+          parameter.name,
+          // The parameter's own description is what a reader of the flag needs, not its schema's.
+          {
+            ...fieldFacts(parameter.schema ?? {}),
+            ...(parameter.description && { description: parameter.description.trim() }),
+          },
+        ]),
+      ),
+    };
+  }
+  return facts.path || facts.query ? facts : undefined;
+}
+
 /** x-retry-safe read: a boolean, or the object form with its key field (it must name one). */
 function retrySafeFacts(operationId: string, value: unknown): RetrySafe {
   if (typeof value === 'boolean') return value;
@@ -186,6 +224,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
         const security: Record<string, string[]>[] = operation.security ?? document.security ?? [];
         const rateLimit: RateLimit = operation['x-rate-limit'];
         const body = bodyFacts(operation);
+        const params = paramsFacts(operation);
         facts.push({
           operationId: operation.operationId,
           summary: operation.summary,
@@ -208,6 +247,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
             .filter((status) => /^\d{3}$/.test(status))
             .map(Number),
           ...(body ? { body } : {}),
+          ...(params ? { params } : {}),
         });
       }
     }
@@ -260,7 +300,7 @@ export function collectSignedBodyFields(facts: OperationFacts[]): string[] {
 export function collectClientRoutes(facts: OperationFacts[]) {
   const shared = new Set(collectSignedBodyFields(facts));
   return Object.fromEntries(
-    facts.map(({ operationId, method, path, rateLimit, retrySafe, body }) => [
+    facts.map(({ operationId, method, path, rateLimit, retrySafe, body, params }) => [
       `${method} ${path}`,
       {
         operationId,
@@ -279,9 +319,24 @@ export function collectClientRoutes(facts: OperationFacts[]) {
             ),
           },
         }),
+        ...(params && {
+          params: Object.fromEntries(
+            Object.entries(params).map(([where, facts]) => [where, bodyRules(facts)]),
+          ),
+        }),
       },
     ]),
   );
+}
+
+/** What the client checks of a set of fields: their facts without what only tools show. */
+function bodyRules(facts: BodyFacts): { required: readonly string[]; properties: Record<string, FieldRule> } {
+  return {
+    required: facts.required,
+    properties: Object.fromEntries(
+      Object.entries(facts.properties).map(([field, facts]) => [field, fieldRule(facts)]),
+    ),
+  };
 }
 
 /** How far from server time a window-mode nonce may be (x-window-seconds on NonceWindow). */

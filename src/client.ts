@@ -7,7 +7,7 @@ import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'ope
 import { backoff, type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
-import type { CallOptions, CallResult, Engine, EngineSettings, Hooks, Limit } from './engine.ts';
+import type { CallOptions, CallParams, CallResult, Engine, EngineSettings, Hooks, Limit } from './engine.ts';
 import { ConfigurationError } from './errors.ts';
 import { createRequestSigner, type SigningOptions } from './signing.ts';
 import type { FetchLike } from './transport/fetch.ts';
@@ -94,6 +94,29 @@ export type PrivateResult<Path extends keyof PrivatePaths> = CallResult<
   ErrorResponseJSON<PrivateOperation<Path>>
 >;
 
+/** A public operation's parameters as openapi-typescript writes them, without those it never has. */
+type PublicParams<Path extends keyof PublicPaths> = PublicPaths[Path]['get'] extends {
+  parameters: infer Params;
+}
+  ? {
+      [Where in keyof Params as Where extends 'path' | 'query'
+        ? Params[Where] extends never | undefined
+          ? never
+          : Where
+        : never]: Params[Where];
+    }
+  : never;
+
+/**
+ * A public call's options: `params` (`{ path, query }`, as openapi-fetch takes them) required when
+ * the path has a parameter or the query a required one, absent when the operation takes none.
+ */
+export type PublicCallArgs<Path extends keyof PublicPaths> = [keyof PublicParams<Path>] extends [never]
+  ? [init?: CallOptions]
+  : RequiredKeysOf<PublicParams<Path>> extends never
+    ? [init?: CallOptions & { params?: PublicParams<Path> }]
+    : [init: CallOptions & { params: PublicParams<Path> }];
+
 export type PublicResult<Path extends keyof PublicPaths> = CallResult<
   SuccessResponseJSON<PublicPaths[Path]['get']>,
   ErrorResponseJSON<PublicPaths[Path]['get']>
@@ -111,7 +134,7 @@ export interface PrivateClient {
 }
 
 export interface PublicClient {
-  GET<Path extends keyof PublicPaths>(path: Path, init?: CallOptions): Promise<PublicResult<Path>>;
+  GET<Path extends keyof PublicPaths>(path: Path, ...init: PublicCallArgs<Path>): Promise<PublicResult<Path>>;
   close(): Promise<void>;
   readonly options: VisibleOptions;
 }
@@ -360,7 +383,8 @@ function engineFor(
 export function createPublicClient(options: ClientOptions = {}): PublicClient {
   const { engine, hooks } = engineFor('public-v4', options, undefined);
   const client = {
-    GET: (path: string, init?: CallOptions) => engine.call('get', path, undefined, init),
+    GET: (path: string, init?: CallOptions & { params?: CallParams }) =>
+      engine.call('get', path, undefined, init),
     close: () => engine.close(),
   };
   engines.set(client, engine);
@@ -388,6 +412,7 @@ export function callByPath(
   client: PublicClient | PrivateClient,
   path: string,
   body?: object,
+  params?: CallParams,
 ): Promise<CallResult<unknown, unknown>> {
   const engine = engines.get(client);
   if (!engine)
@@ -395,7 +420,7 @@ export function callByPath(
       'client',
       'must be a client made by createPublicClient or createPrivateClient',
     );
-  return engine.call('GET' in client ? 'get' : 'post', path, body, undefined);
+  return engine.call('GET' in client ? 'get' : 'post', path, body, params && { params });
 }
 
 /** Opt-in throwing style: the data of a successful call, or its ApiError thrown. */

@@ -33,6 +33,12 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** A GET's parameters, by where they go: its path's (`{market}`) and its query string's. */
+export interface CallParams {
+  path?: Readonly<Record<string, unknown>>;
+  query?: Readonly<Record<string, unknown>>;
+}
+
 export type CallResult<Data, ErrorBody> =
   | { data: Data; error?: undefined; response: ResponseLike }
   | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
@@ -494,6 +500,8 @@ export interface RouteFacts {
   readonly rateLimit: Limit;
   readonly retrySafe: boolean | { readonly idempotencyKey: string };
   readonly body?: BodyRules;
+  /** A GET's parameters: the path's and the query string's, each with its rules. */
+  readonly params?: { readonly path?: BodyRules; readonly query?: BodyRules };
 }
 
 /** A route as one engine uses it: its target (made once) and its rate window (found on first use). */
@@ -525,9 +533,66 @@ export interface Engine {
     method: 'get' | 'post',
     path: string,
     body: unknown,
-    init: CallOptions | undefined,
+    init: (CallOptions & { params?: CallParams }) | undefined,
   ): Promise<AnyResult>;
   close(): Promise<void>;
+}
+
+/**
+ * The target of a call with parameters: the route's path with each `{name}` filled in (encoded)
+ * and the query string built from the given fields, all checked first against the documents'
+ * rules. A parameter the route does not have is refused by name, not dropped: a typo in a filter
+ * would otherwise widen what the call reads.
+ */
+function targetWith(entry: RouteEntry, params: unknown): Target | Violation {
+  const { route, target } = entry;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return { field: 'params', message: 'params must be an object with path and query' };
+  const given = (params ?? {}) as Record<string, unknown>;
+  for (const where of Object.keys(given)) {
+    if (where !== 'path' && where !== 'query')
+      return { field: `params.${where}`, message: `params.${where} is not path or query` };
+  }
+  const filled: Record<'path' | 'query', Record<string, unknown>> = { path: {}, query: {} };
+  for (const where of ['path', 'query'] as const) {
+    const rules = route.params?.[where];
+    const raw = given[where];
+    if (raw === undefined && !rules?.required.length) continue;
+    const copy = copyPlainData(raw ?? {}, `params.${where}`);
+    if ('problem' in copy) return copy.problem;
+    if (typeof copy.value !== 'object' || copy.value === null || Array.isArray(copy.value))
+      return { field: `params.${where}`, message: `params.${where} must be an object` };
+    const fields = copy.value as Record<string, unknown>;
+    for (const name of Object.keys(fields)) {
+      if (!rules?.properties[name])
+        return {
+          field: name,
+          message: `${name} is not a ${where} parameter of ${route.operationId}${
+            rules ? ` (it has ${Object.keys(rules.properties).join(', ')})` : ''
+          }`,
+        };
+      const value = fields[name];
+      const items = Array.isArray(value) ? value : [value];
+      if (items.some((item) => item === null || typeof item === 'object'))
+        return { field: name, message: `${name} must be a string, a number, a boolean or a list of them` };
+    }
+    if (rules) {
+      const violation = compileBody(rules)(fields);
+      if (violation) return violation;
+    }
+    filled[where] = fields;
+  }
+  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(filled.path[name])),
+  );
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filled.query)) {
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
+  }
+  const text = query.toString();
+  const search = text ? `?${text}` : '';
+  if (path === route.path && search === '') return target;
+  return { ...target, url: target.url.slice(0, target.url.length - route.path.length) + path + search };
 }
 
 /** A failed attempt's outcome as the call's result: its error says how many attempts were made. */
@@ -572,6 +637,7 @@ export function createEngine(
   for (const route of Object.values(routes)) {
     const target = {
       url: baseUrl + route.path,
+      path: route.path,
       method: route.method.toUpperCase(),
       maxResponseBytes: settings.maxResponseBytes,
     };
@@ -595,11 +661,16 @@ export function createEngine(
     return failure(route, kind, describeFailure(kind, route.operationId));
   }
 
-  function call(method: 'get' | 'post', path: string, body: unknown, init: CallOptions | undefined) {
+  function call(
+    method: 'get' | 'post',
+    path: string,
+    body: unknown,
+    init: (CallOptions & { params?: CallParams }) | undefined,
+  ) {
     return run(entryFor(method, path), body, init);
   }
 
-  function run(entry: RouteEntry, body: unknown, init: CallOptions | undefined) {
+  function run(entry: RouteEntry, body: unknown, init: (CallOptions & { params?: CallParams }) | undefined) {
     // Without hooks, nothing follows the call: no id, no clock, no event.
     return hooks ? traced(hooks, entry, body, init) : attempts(entry, body, init, undefined);
   }
@@ -642,10 +713,10 @@ export function createEngine(
   async function attempts(
     entry: RouteEntry,
     body: unknown,
-    init: CallOptions | undefined,
+    init: (CallOptions & { params?: CallParams }) | undefined,
     trace: Trace | undefined,
   ): Promise<AnyResult> {
-    const { route, target } = entry;
+    const { route } = entry;
     if (closed) return failure(route, 'closed', describeFailure('closed', route.operationId));
     const problem = init === undefined ? undefined : callOptionsProblem(init);
     if (problem)
@@ -672,6 +743,10 @@ export function createEngine(
           : undefined;
       if (violation) return failure(route, 'invalid-request', violation.message, violation.field);
     }
+    const addressed =
+      init?.params === undefined && !route.params ? entry.target : targetWith(entry, init?.params);
+    if ('field' in addressed) return failure(route, 'invalid-request', addressed.message, addressed.field);
+    const target = addressed;
 
     const signal = init?.signal;
     const attemptMs = init?.timeoutMs ?? timeoutMs;

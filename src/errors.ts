@@ -23,7 +23,10 @@ export type ApiErrorKind =
   | 'invalid-request'
   /** The private error object (`code`, `message`, `errors`), e.g. a validation failure. */
   | 'private-error'
-  /** The public error object (`success`, `message`, `params`). */
+  /**
+   * The public error object (`success`, `message`, `params`), or a public endpoint's refusal of
+   * its parameters: an object keyed by parameter, each with its messages (`fieldErrors`).
+   */
   | 'public-error'
   /** HTTP 429: over a rate limit, or a nonce not greater than the last one. */
   | 'rate-limited'
@@ -91,9 +94,13 @@ export class ApiError<Body = unknown> extends Error {
     return typeof code === 'number' ? code : undefined;
   }
 
-  /** Messages per parameter from the private error object's `errors` (or the invalid field). */
+  /**
+   * Messages per field: the private error object's `errors`, a public refusal's parameters, or
+   * the invalid field.
+   */
   get fieldErrors(): Record<string, string[]> {
     if (this.kind === 'invalid-request' && this.field) return { [this.field]: [this.message] };
+    if (isFieldErrors(this.body)) return fieldErrorLists(this.body);
     const errors = (this.body as { errors?: unknown } | undefined)?.errors;
     return errors && typeof errors === 'object' && !Array.isArray(errors)
       ? (errors as Record<string, string[]>)
@@ -136,6 +143,24 @@ const isPrivateErrorObject = (body: unknown) =>
 const isPublicErrorObject = (body: unknown) =>
   isObject(body) && body.success === false && typeof body.message === 'string';
 
+/**
+ * A public endpoint's refusal of its parameters (observed upstream): an object keyed by
+ * parameter, each with a message or a list of messages, and nothing else.
+ */
+const isFieldErrors = (body: unknown): body is Record<string, string | string[]> =>
+  isObject(body) &&
+  Object.keys(body).length > 0 &&
+  Object.values(body).every(
+    (messages) =>
+      typeof messages === 'string' ||
+      (Array.isArray(messages) && messages.every((message) => typeof message === 'string')),
+  );
+
+const fieldErrorLists = (body: Record<string, string | string[]>): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.entries(body).map(([field, messages]) => [field, Array.isArray(messages) ? messages : [messages]]),
+  );
+
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
@@ -157,7 +182,7 @@ function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiE
   if (status === 429) return 'rate-limited';
   if (status >= 500) return 'server-error';
   if (!parsed) return 'unexpected-body';
-  if (isPublicErrorObject(body)) return 'public-error';
+  if (isPublicErrorObject(body) || isFieldErrors(body)) return 'public-error';
   if (isPrivateErrorObject(body)) return 'private-error';
   return 'unexpected-body';
 }
@@ -179,10 +204,11 @@ function bodyText(body: unknown): string {
   return '';
 }
 
-/** The private error object's messages per field, as `field: message` pairs in one line. */
+/** The messages per field (the private error object's, or a public refusal's), as `field: message` pairs in one line. */
 function fieldErrorText(body: unknown): string {
-  if (!isObject(body) || !isObject(body.errors)) return '';
-  return Object.entries(body.errors)
+  const errors = isFieldErrors(body) ? body : isObject(body) ? body.errors : undefined;
+  if (!isObject(errors)) return '';
+  return Object.entries(errors)
     .map(([field, messages]) => {
       const list = Array.isArray(messages) ? messages : [messages];
       const text = list.filter((message) => typeof message === 'string').join(' ');

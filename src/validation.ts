@@ -216,8 +216,8 @@ export function createValidationMiddleware(options: ValidationOptions): Middlewa
 }
 
 /**
- * A client's transport with its answers checked: the path called is the target's URL without the
- * client's base URL. The answer goes on unchanged, after `onDrift` has seen any drift.
+ * A client's transport with its answers checked against the route's documented path. The answer
+ * goes on unchanged, after `onDrift` has seen any drift.
  */
 export function validatingTransport(
   inner: Transport,
@@ -233,7 +233,7 @@ export function validatingTransport(
           if (validator.sampled()) {
             validator.check({
               method: target.method,
-              path: target.url.slice(baseUrl.length).split('?')[0] ?? '',
+              path: target.path,
               status: answer.response.status,
               headers: answer.response.headers,
               text: answer.text,

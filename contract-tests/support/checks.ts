@@ -16,6 +16,7 @@ import {
   type Mutation,
   type Outcome,
   prismViolations,
+  rawGet,
   rawSignedPost,
   type Tap,
   type Violation,
@@ -41,10 +42,13 @@ export function expectedKind(api: string, status: number): ApiErrorKind {
   return api === 'public-v4' ? 'public-error' : 'private-error';
 }
 
-/** A valid body of the operation as a caller writes it: its first request example. */
+/**
+ * A valid body of the operation as a caller writes it (a GET's parameters by name): its first
+ * request example; undefined for a GET that takes none.
+ */
 export function validBody(model: Model, operationId: OperationId): Record<string, unknown> | undefined {
   const { facts, requestExamples } = model.model(operationId);
-  if (facts.api === 'public-v4') return undefined;
+  if (facts.auth === 'none' && requestExamples.length === 0) return undefined;
   return callerBody(requestExamples[0]?.value);
 }
 
@@ -327,6 +331,16 @@ export async function checkStatus(
     const kind = needsBody && !declared?.schema ? 'unexpected-body' : byStatus;
     if (outcome.error?.kind !== kind) typed(`kind ${outcome.error?.kind}, expected ${kind}`);
     if (outcome.error?.status !== status) typed(`ApiError.status ${outcome.error?.status}`);
+    if (kind === 'public-error' && expected && outcome.error) {
+      // A refusal of parameters, keyed by parameter, is read as field errors.
+      const value = expected.value as Record<string, unknown>;
+      if (
+        !('success' in value) &&
+        !isDeepStrictEqual(Object.keys(outcome.error.fieldErrors), Object.keys(value))
+      ) {
+        typed(`fieldErrors ${JSON.stringify(outcome.error.fieldErrors)}`);
+      }
+    }
     if (kind === 'private-error' && expected) {
       const value = expected.value as { code?: number; errors?: Record<string, string[]> };
       if (outcome.error?.code !== value.code) typed(`code ${outcome.error?.code}`);
@@ -445,7 +459,10 @@ export async function checkServerRejects(
   body: Record<string, unknown>,
   field: string,
 ): Promise<string[]> {
-  const answer = await rawSignedPost(context, operationId, body);
+  const answer =
+    factsOf(operationId).auth === 'none'
+      ? await rawGet(context, operationId, body)
+      : await rawSignedPost(context, operationId, body);
   const problems: string[] = [];
   if (answer.status < 400 || answer.status >= 500) {
     problems.push(

@@ -11,6 +11,8 @@ import {
   type DocumentModel,
   documentModel,
   type NamedExample,
+  type OperationView,
+  type ParameterView,
 } from '../../model/model.ts';
 
 export type { NamedExample, OperationId };
@@ -33,12 +35,21 @@ export const documentFiles: Record<string, string> = Object.fromEntries(
   loadApiDocuments().map((api) => [api.name, api.file]),
 );
 
-/** One operation as a set of documents describes it. */
+/**
+ * One operation as a set of documents describes it. What a caller sends is one object of fields
+ * for every operation: a POST's body, or a GET's path and query parameters by name (the client's
+ * call puts each where it goes), so that every case the suite derives from a request schema
+ * serves both.
+ */
 export interface OperationModel {
   facts: Facts;
   operation: JsonRecord;
+  /** The body's schema, or for a GET, one object schema of its parameters by name. */
   requestSchema: JsonRecord | undefined;
+  /** The body's named examples, or for a GET, its parameters' first examples as one. */
   requestExamples: readonly NamedExample[];
+  /** A GET's path and query parameters. */
+  parameters: readonly ParameterView[];
   /** Declared statuses, with their JSON schema (if any) and named examples. */
   responses: ReadonlyMap<number, DeclaredResponse>;
   validateResponse(status: number, body: unknown): string[];
@@ -52,6 +63,22 @@ export function schemaProblems(validate: ValidateFunction, value: unknown): stri
     (error) =>
       `${error.instancePath.slice(1).replaceAll('/', '.') || '(body)'}: ${error.message ?? error.keyword}`,
   );
+}
+
+/** A GET's parameters as one object schema, by name; undefined when it takes none. */
+function parametersSchema(parameters: readonly ParameterView[]): JsonRecord | undefined {
+  if (parameters.length === 0) return undefined;
+  return {
+    type: 'object',
+    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema])),
+  };
+}
+
+/** A GET's first parameters as one request example, by name. */
+function parametersAsExamples(view: OperationView): NamedExample[] {
+  const example = view.parametersExample;
+  return example ? [{ name: 'parameters', value: { ...example.path, ...example.query } }] : [];
 }
 
 /**
@@ -69,8 +96,9 @@ export function createModel(documents?: Readonly<Record<string, JsonRecord>>) {
     const built: OperationModel = {
       facts,
       operation: view.object,
-      requestSchema: view.requestSchema,
-      requestExamples: view.requestExamples,
+      requestSchema: view.requestSchema ?? parametersSchema(view.parameters),
+      requestExamples: view.requestSchema ? view.requestExamples : parametersAsExamples(view),
+      parameters: view.parameters,
       responses: view.responses,
       validateResponse(status, body) {
         const declared = view.responses.get(status);
@@ -79,7 +107,8 @@ export function createModel(documents?: Readonly<Record<string, JsonRecord>>) {
         return schemaProblems(base.validator(declared.schema), body);
       },
       validateRequest(body) {
-        return view.requestSchema ? schemaProblems(base.validator(view.requestSchema), body) : [];
+        const schema = built.requestSchema;
+        return schema ? schemaProblems(base.validator(schema), body) : [];
       },
     };
     models.set(operationId, built);

@@ -50,6 +50,8 @@ export interface OperationFacts {
   /** x-writes: the call changes the account. */
   readonly writes: boolean;
   readonly body?: BodyFacts;
+  /** A GET's parameters: its path's and its query string's. */
+  readonly params?: { readonly path?: BodyFacts; readonly query?: BodyFacts };
 }
 
 export interface CliOperation {
@@ -58,7 +60,10 @@ export interface CliOperation {
   readonly facts: OperationFacts;
   /** Whether running it changes the account (it then asks for confirmation). */
   readonly writes: boolean;
-  /** The body fields the caller writes (the client adds request, nonce and nonceWindow). */
+  /**
+   * The fields the caller writes, each a flag: the body's (the client adds request, nonce and
+   * nonceWindow), or a GET's path and query parameters.
+   */
   readonly body: BodyFacts;
 }
 
@@ -74,11 +79,27 @@ function commandName(facts: OperationFacts): string {
 const signed = new Set<string>(signedBodyFields);
 
 function callerBody(facts: OperationFacts): BodyFacts {
-  const properties = Object.entries(facts.body?.properties ?? {}).filter(([field]) => !signed.has(field));
+  const sets = [facts.body, facts.params?.path, facts.params?.query].filter((set) => set !== undefined);
+  const properties = sets
+    .flatMap((set) => Object.entries(set.properties))
+    .filter(([field]) => !signed.has(field));
   return {
-    required: (facts.body?.required ?? []).filter((field) => !signed.has(field)),
+    required: sets.flatMap((set) => set.required).filter((field) => !signed.has(field)),
     properties: Object.fromEntries(properties),
   };
+}
+
+/** A GET's flag values split into its path and query parameters, as the client takes them. */
+export function paramsOf(
+  facts: OperationFacts,
+  fields: Readonly<Record<string, unknown>>,
+): { path?: Record<string, unknown>; query?: Record<string, unknown> } {
+  const split: { path?: Record<string, unknown>; query?: Record<string, unknown> } = {};
+  for (const [field, value] of Object.entries(fields)) {
+    const where = facts.params?.path?.properties[field] ? 'path' : 'query';
+    split[where] = { ...split[where], [field]: value };
+  }
+  return split;
 }
 
 export const cliOperations: readonly CliOperation[] = (

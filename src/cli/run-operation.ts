@@ -10,7 +10,7 @@ import { confirmWrite } from './confirm.ts';
 import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';
 import { exitCodeOf, exitCodes } from './exit-codes.ts';
 import { bodyFrom, type FieldFlag, flagOfField } from './flags.ts';
-import type { CliOperation } from './operations.ts';
+import { type CliOperation, paramsOf } from './operations.ts';
 import { driftLines } from './output/drift-lines.ts';
 import { errorLine } from './output/error-line.ts';
 import { wantsJson, writeAnswer } from './output/write.ts';
@@ -51,7 +51,7 @@ export async function runOperation(
   if (facts.auth === 'none') {
     const client = createPublicClient({ ...clientOptions(values), ...validate });
     try {
-      result = await callByPath(client, facts.path);
+      result = await callByPath(client, facts.path, undefined, paramsOf(facts, body));
     } finally {
       await client.close();
     }

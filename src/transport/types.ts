@@ -7,8 +7,10 @@ import type { Deadline } from '../waits.ts';
 
 /** Where a request goes: one route of one client, made once. */
 export interface Target {
-  /** The whole URL: the client's base URL and the route's path. */
+  /** The whole URL: the client's base URL and the route's path, its parameters filled in. */
   readonly url: string;
+  /** The route's path as the documents write it (`/api/v4/public/orderbook/{market}`). */
+  readonly path: string;
   readonly method: string;
   /** Answers with more bytes than this end with a ResponseTooLargeError; the connection is discarded. */
   readonly maxResponseBytes: number;

@@ -72,6 +72,33 @@ export function call(
   return callPath(baseUrl, key, operations[operationId].path, options);
 }
 
+/**
+ * A public GET with its parameters by name (by default the document's first example of each),
+ * each put in its path or query string as the document places it.
+ */
+export async function get(
+  baseUrl: string,
+  operationId: OperationId,
+  fields?: Readonly<Record<string, unknown>>,
+): Promise<Reply> {
+  const view = projectDocuments().model.operation(operationId);
+  const example = view.parametersExample ?? {};
+  const given = fields ?? { ...example.path, ...example.query };
+  const where = (name: string) => view.parameters.find((parameter) => parameter.name === name)?.in;
+  const path = view.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(given[name])),
+  );
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(given)) {
+    if (where(name) === 'path') continue;
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
+  }
+  const search = query.toString();
+  const response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`);
+  const raw = await response.text();
+  return { status: response.status, body: raw ? JSON.parse(raw) : undefined, headers: response.headers };
+}
+
 /** A signed POST to a path, of this project's documents or of any other. */
 export async function callPath(
   baseUrl: string,

@@ -11,7 +11,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import { documentModel, placedBy } from '../../model/model.ts';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, operations } from './helpers.ts';
+import { call, defaultFixture, documentOf, get, operations } from './helpers.ts';
 
 const examplesTime = Date.UTC(2023, 10, 15, 12);
 const model = documentModel();
@@ -34,7 +34,8 @@ describe('every request example, sent with the printed key', () => {
     const sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => now });
     try {
       if (operations[operationId].auth === 'none') {
-        expect((await fetch(`${sandbox.url}${operations[operationId].path}`)).status).toBe(200);
+        const reply = await get(sandbox.url, operationId);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
         return;
       }
       const examples = documentOf(operationId).requestExamples();
