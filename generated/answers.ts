@@ -26,6 +26,13 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "getServerTime": {
+    "properties": {
+      "time": {
+        "unixTime": "seconds"
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
     "properties": {
       "data": {

@@ -1274,6 +1274,54 @@ export const operations = {
       }
     }
   },
+  "getPlatformStatus": {
+    "operationId": "getPlatformStatus",
+    "summary": "Read whether the platform is in maintenance",
+    "cliName": "platform-status",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/platform/status",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
+  "getServerTime": {
+    "operationId": "getServerTime",
+    "summary": "Read the server's clock",
+    "cliName": "time",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/time",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
     "summary": "Read the trade (spot) balance",

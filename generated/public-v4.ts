@@ -113,6 +113,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/platform/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read whether the platform is in maintenance
+         * @description Says whether the platform runs normally or is in planned maintenance, so
+         *     that an automated trader can stop placing orders for the duration. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `status` is `system operational` when every service of the platform is
+         *       available and `system maintenance` during planned maintenance.
+         *     - The operator states no rate limit of its own for this endpoint: the
+         *       public limit applies.
+         *
+         *     Not shown: whether this endpoint itself still answers while the platform
+         *     is in maintenance (in maintenance the gateway answers other endpoints with
+         *     a 503 whose body is not JSON), and whether its answer is cached.
+         */
+        get: operations["getPlatformStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the server's clock
+         * @description The server's current time, Unix time in seconds. A client that signs
+         *     with timestamp nonces (`nonceWindow`) can compare its own clock with it
+         *     first. No authentication, no parameters. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - The time is read per request: the answer is not cached.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         *     - The operator does not mark `time` as always present.
+         */
+        get: operations["getServerTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -135,6 +198,8 @@ export interface components {
         };
         /** @description A decimal number written as a string. */
         Decimal: string;
+        /** @description Unix time, in seconds. */
+        UnixTime: number;
     };
     responses: {
         /**
@@ -186,6 +251,7 @@ export interface components {
 export type PublicError = components['schemas']['PublicError'];
 export type InternalError = components['schemas']['InternalError'];
 export type Decimal = components['schemas']['Decimal'];
+export type UnixTime = components['schemas']['UnixTime'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
@@ -360,6 +426,63 @@ export interface operations {
                                 withdraws?: string[];
                             };
                         };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getPlatformStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `system operational`: every service is available; `system maintenance`: planned maintenance is under way.
+                         * @enum {string}
+                         */
+                        status: "system operational" | "system maintenance";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getServerTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The server's current time, Unix time in seconds. */
+                        time?: components["schemas"]["UnixTime"];
                     };
                 };
             };

@@ -550,6 +550,26 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/platform/status": {
+    "operationId": "getPlatformStatus",
+    "method": "get",
+    "path": "/api/v4/public/platform/status",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/time": {
+    "operationId": "getServerTime",
+    "method": "get",
+    "path": "/api/v4/public/time",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "post /api/v4/trade-account/balance": {
     "operationId": "getTradeBalance",
     "method": "post",

@@ -5,6 +5,7 @@
 /** Responses the operator says are not cached, beside the specification's list. */
 export const notCachedUpstream = [
   '/api/v4/public/ping',
+  '/api/v4/public/time',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
 ];
@@ -28,11 +29,14 @@ export const writingPaths = [
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
  * spot group, and `openapi/public/http-v4.yaml`), with the rate limit it states for each
- * (requests per 10 seconds; `null` where it states none).
+ * (requests per 10 seconds; `null` where it states none; for a public endpoint with no figure of
+ * its own, the public 2000).
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/assets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/platform/status', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/time', api: 'public-v4', requests: 2000 },
   { method: 'post', path: '/api/v4/order/new', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/market', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/stock_market', api: 'private-v4', requests: 10000 },
