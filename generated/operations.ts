@@ -1482,6 +1482,30 @@ export const operations = {
       }
     }
   },
+  "listAssetFees": {
+    "operationId": "listAssetFees",
+    "summary": "List the deposit and withdrawal fees and limits of each asset",
+    "cliName": "fees",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/fee",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "listAssets": {
     "operationId": "listAssets",
     "summary": "List the assets and whether they can be deposited and withdrawn",
@@ -1502,6 +1526,31 @@ export const operations = {
     "statuses": [
       200,
       429,
+      500,
+      503
+    ]
+  },
+  "listCollateralMarkets": {
+    "operationId": "listCollateralMarkets",
+    "summary": "List the markets open to collateral trading",
+    "cliName": "collateral-markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/collateral/markets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      451,
       500,
       503
     ]
@@ -1913,6 +1962,30 @@ export const operations = {
         }
       }
     }
+  },
+  "listTickers": {
+    "operationId": "listTickers",
+    "summary": "List each market's price and volume of the last 24 hours",
+    "cliName": "ticker",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/ticker",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
   },
   "modifyOrder": {
     "operationId": "modifyOrder",

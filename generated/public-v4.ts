@@ -176,6 +176,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/ticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List each market's price and volume of the last 24 hours
+         * @description For every market, keyed by its name: the last price, the volume in each
+         *     asset and the price change over a rolling 24 hours, and whether trading
+         *     on it is frozen. No authentication, no parameters. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The answer is an object keyed by market name (`BTC_USDT`), not a list.
+         *     - Here `base_volume` is the volume in the base (stock) asset and
+         *       `quote_volume` the volume in the quote (money) asset; the recent trades
+         *       use the same two names the other way round.
+         *     - `change` is in percent (`"0.57"` is 0.57 %), from the price 24 hours ago
+         *       to the last price.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listTickers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deposit and withdrawal fees and limits of each asset
+         * @description For every asset, keyed by ticker: whether deposits and withdrawals are
+         *     open (in the web interface and through the API), their fees, fixed or a
+         *     percentage, and the smallest and largest amounts. No authentication, no
+         *     parameters. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A crypto asset has an empty `providers` and one fee object each for
+         *       `deposit` and `withdraw`. A fiat asset names its payment providers in
+         *       `providers`, and `deposit` and `withdraw` are then keyed by provider,
+         *       each with its own fees, limits and flags.
+         *     - `fixed` is a fee per transfer in the asset, `null` when there is none;
+         *       `flex` a percentage (`"1.5"` is 1.5 %) bounded by `min_fee` and
+         *       `max_fee`, `null` when there is none.
+         *     - A `max_amount` of `"0"` means no upper limit; a missing `max_amount`
+         *       usually means the same. Any limit field may be missing on its own.
+         *     - `is_depositable` and `is_withdrawal` may be missing: read a missing one
+         *       as `false`.
+         *     - The answer is cached and shared by every caller, refreshed about once a
+         *       minute: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         */
+        get: operations["listAssetFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/collateral/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the markets open to collateral trading
+         * @description The names of the markets on which margin positions can be opened. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The names come in `result`, wrapped in an object with `success` and
+         *       `message`.
+         *     - Where the operator does not offer margin trading to the caller's region
+         *       it answers 451 with the message `api.margin.unavailable`. Its body has
+         *       `success`, `message` and an empty `errors` list and no `params`; this
+         *       document keeps the specification's public error object.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       10 seconds: polling faster returns the same data and spends rate limit.
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listCollateralMarkets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -198,8 +309,45 @@ export interface components {
         };
         /** @description A decimal number written as a string. */
         Decimal: string;
+        /** @description A non-negative decimal number written as a string. */
+        PositiveDecimal: string;
+        /** @description A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names. */
+        Market: string;
         /** @description Unix time, in seconds. */
         UnixTime: number;
+        /** @description The fees and limits of one kind of transfer, a deposit or a withdrawal (observed upstream). Any limit field may be missing on its own. */
+        TransferFee: {
+            /** @description The largest transfer; `"0"`, or a missing field, means no upper limit. */
+            max_amount?: components["schemas"]["PositiveDecimal"];
+            /** @description The smallest transfer. */
+            min_amount?: components["schemas"]["PositiveDecimal"];
+            /** @description A fee per transfer in the asset, or `null` when there is none. */
+            fixed?: components["schemas"]["PositiveDecimal"] | null;
+            /** @description A fee in percent of the amount, or `null` when there is none. */
+            flex?: {
+                /** @description The fee in percent (`"1.5"` is 1.5 %). */
+                percent?: components["schemas"]["PositiveDecimal"];
+                /** @description The smallest fee, whatever the percentage gives. */
+                min_fee?: components["schemas"]["PositiveDecimal"];
+                /** @description The largest fee, whatever the percentage gives. */
+                max_fee?: components["schemas"]["PositiveDecimal"];
+            } | null;
+        };
+        /** @description The fees and limits of one payment provider of a fiat asset, with whether the provider takes transfers (observed upstream). */
+        ProviderTransferFee: components["schemas"]["TransferFee"] & {
+            /** @description The provider's identifier, as `providers` lists it. */
+            ticker?: string;
+            /** @description The provider's name. */
+            name?: string;
+            /** @description Whether deposits through the provider are open. */
+            is_depositable?: boolean;
+            /** @description Whether deposits through the provider are open through the API. */
+            is_api_depositable?: boolean;
+            /** @description Whether withdrawals through the provider are open. */
+            is_withdrawal?: boolean;
+            /** @description Whether withdrawals through the provider are open through the API. */
+            is_api_withdrawal?: boolean;
+        };
     };
     responses: {
         /**
@@ -251,7 +399,11 @@ export interface components {
 export type PublicError = components['schemas']['PublicError'];
 export type InternalError = components['schemas']['InternalError'];
 export type Decimal = components['schemas']['Decimal'];
+export type PositiveDecimal = components['schemas']['PositiveDecimal'];
+export type Market = components['schemas']['Market'];
 export type UnixTime = components['schemas']['UnixTime'];
+export type TransferFee = components['schemas']['TransferFee'];
+export type ProviderTransferFee = components['schemas']['ProviderTransferFee'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
@@ -487,6 +639,136 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listTickers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 24-hour figures, keyed by market. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The base asset's CoinMarketCap identifier; 0 when it has none. */
+                            base_id?: number;
+                            /** @description The quote asset's CoinMarketCap identifier; 0 when it has none. */
+                            quote_id?: number;
+                            /** @description The price of the last trade, in the quote asset. */
+                            last_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the quote (money) asset. */
+                            quote_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the base (stock) asset. */
+                            base_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description Whether trading on the market is stopped. */
+                            isFrozen?: boolean;
+                            /** @description The change from the price 24 hours ago to the last price, in percent; negative when the price fell. */
+                            change?: components["schemas"]["Decimal"];
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listAssetFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fees and limits, keyed by asset ticker. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The asset's ticker. */
+                            ticker?: string;
+                            /** @description The asset's full name. */
+                            name?: string;
+                            /** @description The payment providers of a fiat asset; empty for a crypto asset. A provider's identifier is what a fiat deposit or withdrawal takes as its network. */
+                            providers?: string[];
+                            /** @description Deposit fees and limits: one fee object for a crypto asset, an object keyed by provider for a fiat asset. */
+                            deposit?: components["schemas"]["TransferFee"] | {
+                                [key: string]: components["schemas"]["ProviderTransferFee"];
+                            };
+                            /** @description Withdrawal fees and limits: one fee object for a crypto asset, an object keyed by provider for a fiat asset. */
+                            withdraw?: components["schemas"]["TransferFee"] | {
+                                [key: string]: components["schemas"]["ProviderTransferFee"];
+                            };
+                            /** @description Whether deposits are open; read a missing one as `false`. */
+                            is_depositable?: boolean;
+                            /** @description Whether withdrawals are open; read a missing one as `false`. */
+                            is_withdrawal?: boolean;
+                            /** @description Whether deposits are open through the API. */
+                            is_api_depositable?: boolean;
+                            /** @description Whether withdrawals are open through the API. */
+                            is_api_withdrawal?: boolean;
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listCollateralMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collateral markets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true`. */
+                        success?: boolean;
+                        /** @description `null`. */
+                        message?: null | string;
+                        /** @description The names of the markets open to collateral trading. */
+                        result?: components["schemas"]["Market"][];
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description Observed upstream: margin trading is not offered in the caller's region. The operator's body carries an empty `errors` list and no `params`; here it is the public error object (see the description). */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["PublicFailure"];

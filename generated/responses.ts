@@ -658,6 +658,597 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
       }
     }
   },
+  "get /api/v4/public/ticker": {
+    "operationId": "listTickers",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "base_id": {
+                "type": "integer"
+              },
+              "quote_id": {
+                "type": "integer"
+              },
+              "last_price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "quote_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "base_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "isFrozen": {
+                "type": "boolean"
+              },
+              "change": {
+                "type": "string",
+                "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/fee": {
+    "operationId": "listAssetFees",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "ticker": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "providers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "deposit": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "max_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "min_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "fixed": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "flex": {
+                        "anyOf": [
+                          {
+                            "type": "object",
+                            "properties": {
+                              "percent": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "min_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "max_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              }
+                            }
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "allOf": [
+                        {
+                          "type": "object",
+                          "properties": {
+                            "max_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "min_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "fixed": {
+                              "anyOf": [
+                                {
+                                  "type": "string",
+                                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            },
+                            "flex": {
+                              "anyOf": [
+                                {
+                                  "type": "object",
+                                  "properties": {
+                                    "percent": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "min_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "max_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    }
+                                  }
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            }
+                          }
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "ticker": {
+                              "type": "string"
+                            },
+                            "name": {
+                              "type": "string"
+                            },
+                            "is_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_api_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_withdrawal": {
+                              "type": "boolean"
+                            },
+                            "is_api_withdrawal": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "withdraw": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "max_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "min_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "fixed": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "flex": {
+                        "anyOf": [
+                          {
+                            "type": "object",
+                            "properties": {
+                              "percent": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "min_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "max_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              }
+                            }
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "allOf": [
+                        {
+                          "type": "object",
+                          "properties": {
+                            "max_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "min_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "fixed": {
+                              "anyOf": [
+                                {
+                                  "type": "string",
+                                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            },
+                            "flex": {
+                              "anyOf": [
+                                {
+                                  "type": "object",
+                                  "properties": {
+                                    "percent": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "min_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "max_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    }
+                                  }
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            }
+                          }
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "ticker": {
+                              "type": "string"
+                            },
+                            "name": {
+                              "type": "string"
+                            },
+                            "is_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_api_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_withdrawal": {
+                              "type": "boolean"
+                            },
+                            "is_api_withdrawal": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "is_depositable": {
+                "type": "boolean"
+              },
+              "is_withdrawal": {
+                "type": "boolean"
+              },
+              "is_api_depositable": {
+                "type": "boolean"
+              },
+              "is_api_withdrawal": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/collateral/markets": {
+    "operationId": "listCollateralMarkets",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "success": {
+              "type": "boolean"
+            },
+            "message": {
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "result": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "451": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/balance": {
     "operationId": "getMainBalance",
     "responses": {

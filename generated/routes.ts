@@ -626,10 +626,30 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/fee": {
+    "operationId": "listAssetFees",
+    "method": "get",
+    "path": "/api/v4/public/fee",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/assets": {
     "operationId": "listAssets",
     "method": "get",
     "path": "/api/v4/public/assets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/collateral/markets": {
+    "operationId": "listCollateralMarkets",
+    "method": "get",
+    "path": "/api/v4/public/collateral/markets",
     "rateLimit": {
       "requests": 2000,
       "windowSeconds": 10
@@ -797,6 +817,16 @@ export const clientRoutes = {
         }
       }
     }
+  },
+  "get /api/v4/public/ticker": {
+    "operationId": "listTickers",
+    "method": "get",
+    "path": "/api/v4/public/ticker",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
   },
   "post /api/v4/order/modify": {
     "operationId": "modifyOrder",
