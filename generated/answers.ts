@@ -26,6 +26,20 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "getOrderBook": {
+    "properties": {
+      "timestamp": {
+        "unixTime": "seconds"
+      }
+    }
+  },
+  "getOrderBookDepth": {
+    "properties": {
+      "timestamp": {
+        "unixTime": "seconds"
+      }
+    }
+  },
   "getServerTime": {
     "properties": {
       "time": {
@@ -60,6 +74,15 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
               ]
             }
           }
+        }
+      }
+    }
+  },
+  "listRecentTrades": {
+    "items": {
+      "properties": {
+        "trade_timestamp": {
+          "unixTime": "seconds"
         }
       }
     }

@@ -1274,6 +1274,56 @@ export const operations = {
       }
     }
   },
+  "getOrderBook": {
+    "operationId": "getOrderBook",
+    "summary": "Read a market's order book",
+    "cliName": "orderbook",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 600,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ]
+  },
+  "getOrderBookDepth": {
+    "operationId": "getOrderBookDepth",
+    "summary": "Read a market's order book near the last price",
+    "cliName": "depth",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/depth/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ]
+  },
   "getPlatformStatus": {
     "operationId": "getPlatformStatus",
     "summary": "Read whether the platform is in maintenance",
@@ -1962,6 +2012,31 @@ export const operations = {
         }
       }
     }
+  },
+  "listRecentTrades": {
+    "operationId": "listRecentTrades",
+    "summary": "List a market's most recent trades",
+    "cliName": "public-trades",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/trades/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ]
   },
   "listTickers": {
     "operationId": "listTickers",

@@ -213,6 +213,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/orderbook/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a market's order book
+         * @description The asks and the bids of one market, each level `[price, amount]` as
+         *     decimal strings, up to `limit` levels a side, optionally grouped into
+         *     coarser price steps with `level`. No authentication. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `limit` is 0 to 100 levels a side; 0 or no `limit` gives 100.
+         *     - `level` 0 groups nothing; 1 to 5 group the prices ever more coarsely,
+         *       and values up to 10 are taken. The service brings a `level` outside 0 to
+         *       10 back into that range rather than refusing it; this document keeps the
+         *       operator's bounds, so a client checks them first.
+         *     - A market that does not exist or does not trade, and a `limit` or
+         *       `level` that is not an integer, are refused with 422. The operator
+         *       sends the message in a body keyed by parameter
+         *       (`{"market": ["Market is not available."]}`) with no `success`,
+         *       `message` or `params`; this document keeps the specification's public
+         *       error object, with the operator's message in `message` and the
+         *       parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       100 ms.
+         *     - The operator limits this endpoint to 600 requests per 10 seconds, below
+         *       the general public limit.
+         *     - The order of the levels in each list is not shown.
+         */
+        get: operations["getOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/orderbook/depth/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a market's order book near the last price
+         * @description The asks and the bids of one market whose price lies within 2 % of the
+         *     last price, each level `[price, amount]` as decimal strings: a smaller
+         *     answer than the whole order book when only the levels around the current
+         *     price matter. No authentication; no parameter but the market. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A market that does not exist, does not trade or is not part of the
+         *       price feed this endpoint is built on is refused with 422. The operator
+         *       sends the message in a body keyed by parameter
+         *       (`{"market": ["Market is not available."]}`) with no `success`,
+         *       `message` or `params`; this document keeps the specification's public
+         *       error object, with the operator's message in `message` and the
+         *       parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The order of the levels in each list is not shown.
+         */
+        get: operations["getOrderBookDepth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/trades/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a market's most recent trades
+         * @description The latest trades of one market, up to 100, optionally only the buys or
+         *     only the sells. No authentication. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - At most the 100 most recent trades; the size is fixed and there is no
+         *       `limit`.
+         *     - The two volume fields are named the other way round from the ticker:
+         *       `quote_volume` is the amount in the base (stock) asset (BTC on
+         *       `BTC_USDT`) and `base_volume` the amount in the quote (money) asset
+         *       (USDT on `BTC_USDT`).
+         *     - `type` `buy` is a trade that took an ask off the book, `sell` one that
+         *       took a bid.
+         *     - Trades of Retail Price Improvement orders are listed too (`rpi`), while
+         *       the public order books leave those orders out.
+         *     - A market that does not exist or does not trade, and a `type` other than
+         *       `buy` or `sell`, are refused with 422. The operator sends the message in
+         *       a body keyed by parameter (`{"market": ["Market is not available."]}`)
+         *       with no `success`, `message` or `params`; this document keeps the
+         *       specification's public error object, with the operator's message in
+         *       `message` and the parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The order of the trades is not shown.
+         */
+        get: operations["listRecentTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/public/fee": {
         parameters: {
             query?: never;
@@ -315,6 +438,24 @@ export interface components {
         Market: string;
         /** @description Unix time, in seconds. */
         UnixTime: number;
+        /**
+         * @description The side of an order or a deal, `buy` or `sell` (observed upstream).
+         * @enum {string}
+         */
+        OrderSide: "buy" | "sell";
+        /** @description One level of an order book, `[price, amount]`: the price in the quote (money) asset, then the amount in the base (stock) asset, both decimal strings (observed upstream). */
+        PriceLevel: components["schemas"]["PositiveDecimal"][];
+        /** @description A market's order book: the asks and the bids, each level a pair of decimal strings, price then amount (observed upstream; which fields are always present is not shown). */
+        OrderBook: {
+            /** @description The market, as in the path. */
+            ticker_id?: string;
+            /** @description When the book was read, Unix time in seconds. */
+            timestamp?: components["schemas"]["UnixTime"];
+            /** @description The sell side: `[price, amount]` per level. The order of the levels is not shown. */
+            asks?: components["schemas"]["PriceLevel"][];
+            /** @description The buy side: `[price, amount]` per level. The order of the levels is not shown. */
+            bids?: components["schemas"]["PriceLevel"][];
+        };
         /** @description The fees and limits of one kind of transfer, a deposit or a withdrawal (observed upstream). Any limit field may be missing on its own. */
         TransferFee: {
             /** @description The largest transfer; `"0"`, or a missing field, means no upper limit. */
@@ -391,7 +532,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+        MarketInPath: components["schemas"]["Market"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -402,12 +546,16 @@ export type Decimal = components['schemas']['Decimal'];
 export type PositiveDecimal = components['schemas']['PositiveDecimal'];
 export type Market = components['schemas']['Market'];
 export type UnixTime = components['schemas']['UnixTime'];
+export type OrderSide = components['schemas']['OrderSide'];
+export type PriceLevel = components['schemas']['PriceLevel'];
+export type OrderBook = components['schemas']['OrderBook'];
 export type TransferFee = components['schemas']['TransferFee'];
 export type ProviderTransferFee = components['schemas']['ProviderTransferFee'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponsePublicFailure = components['responses']['PublicFailure'];
+export type ParameterMarketInPath = components['parameters']['MarketInPath'];
 export type $defs = Record<string, never>;
 export interface operations {
     pingApi: {
@@ -677,6 +825,140 @@ export interface operations {
                             change?: components["schemas"]["Decimal"];
                         };
                     };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getOrderBook: {
+        parameters: {
+            query?: {
+                /** @description Levels a side, 0 to 100; 0 or none gives 100 (observed upstream). */
+                limit?: number;
+                /** @description How coarsely prices are grouped, 0 to 10: 0 not at all, 1 to 5 ever more coarsely (observed upstream). */
+                level?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order book. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description Observed upstream: the market does not exist or does not trade, or `limit` or `level` is not an integer. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getOrderBookDepth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The levels within 2 % of the last price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description Observed upstream: the market does not exist, does not trade or is not in the price feed behind this endpoint. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listRecentTrades: {
+        parameters: {
+            query?: {
+                /** @description Only the buys or only the sells; without it, both (observed upstream). */
+                type?: components["schemas"]["OrderSide"];
+            };
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recent trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The trade's identifier; not a timestamp. */
+                        tradeID: number;
+                        /** @description The price, in the quote (money) asset. */
+                        price: components["schemas"]["PositiveDecimal"];
+                        /** @description The amount traded in the base (stock) asset, BTC on `BTC_USDT`, despite the name. */
+                        quote_volume: components["schemas"]["PositiveDecimal"];
+                        /** @description The amount traded in the quote (money) asset, USDT on `BTC_USDT`, despite the name. */
+                        base_volume: components["schemas"]["PositiveDecimal"];
+                        /** @description When the trade took place, Unix time in seconds. */
+                        trade_timestamp: components["schemas"]["UnixTime"];
+                        /**
+                         * @description `buy`: the trade took an ask off the book; `sell`: it took a bid.
+                         * @enum {string}
+                         */
+                        type: "buy" | "sell";
+                        /** @description Whether a Retail Price Improvement order took part. */
+                        rpi: boolean;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: the market does not exist or does not trade, or `type` is neither `buy` nor `sell`. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

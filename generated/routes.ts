@@ -550,6 +550,26 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/orderbook/{market}": {
+    "operationId": "getOrderBook",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/{market}",
+    "rateLimit": {
+      "requests": 600,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/orderbook/depth/{market}": {
+    "operationId": "getOrderBookDepth",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/depth/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/platform/status": {
     "operationId": "getPlatformStatus",
     "method": "get",
@@ -817,6 +837,16 @@ export const clientRoutes = {
         }
       }
     }
+  },
+  "get /api/v4/public/trades/{market}": {
+    "operationId": "listRecentTrades",
+    "method": "get",
+    "path": "/api/v4/public/trades/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
   },
   "get /api/v4/public/ticker": {
     "operationId": "listTickers",
