@@ -1819,6 +1819,56 @@ export const operations = {
       }
     }
   },
+  "listFundingRateHistory": {
+    "operationId": "listFundingRateHistory",
+    "summary": "List the past funding rates of a futures market",
+    "cliName": "funding-rate-history",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/funding-history/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ]
+  },
+  "listFuturesMarkets": {
+    "operationId": "listFuturesMarkets",
+    "summary": "List the futures markets with their prices, funding and leverage",
+    "cliName": "futures-markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/futures",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      451,
+      500,
+      503
+    ]
+  },
   "listMarkets": {
     "operationId": "listMarkets",
     "summary": "List the markets and their trading rules",

@@ -410,6 +410,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/futures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the futures markets with their prices, funding and leverage
+         * @description Every futures market with its 24-hour prices and volumes, best bid and
+         *     ask, open interest, index, the predicted funding rate and when it is
+         *     settled next, and the largest position allowed at each leverage. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The markets come in `result`, wrapped in an object with `success` and
+         *       `message`.
+         *     - Every market is a perpetual (`product_type` `Perpetual`).
+         *     - `funding_rate` is the rate predicted for the next settlement and moves
+         *       until then; past rates are what `listFundingRateHistory` gives.
+         *       `funding_cap` and `funding_floor` bound it; they are `null` only until
+         *       the service has read its funding figures once since it started.
+         *     - `next_funding_rate_timestamp` is in milliseconds (13 digits), written as
+         *       a string, unlike the other times of this document.
+         *     - `brackets` maps a leverage (`"10"`) to the largest open position
+         *       allowed at it, in USDT; what a `0` there means is not shown.
+         *     - Where the operator does not offer futures to the caller's region it
+         *       answers 451 with the message `api.futures.unavailable`. Its body has
+         *       `success`, `message` and an empty `errors` list and no `params`; this
+         *       document keeps the specification's public error object.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listFuturesMarkets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/funding-history/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the past funding rates of a futures market
+         * @description The funding settlements of one futures market, newest first: the rate
+         *     applied, the mark price it was settled at, and when the rate was computed
+         *     and applied; optionally between two times, a page at a time. No
+         *     authentication. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files. This is the market's
+         *     public history; an account's own funding payments are a private
+         *     operation of the operator, not in this document.
+         *
+         *     Observed upstream:
+         *     - Sorted by settlement time, newest first.
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 1000000 (default 0).
+         *       The answer is a bare list with no total or cursor: fewer records than
+         *       `limit`, or none, means the last page.
+         *     - The times in a record are Unix time in seconds written as strings.
+         *     - The answer is not cached (observed upstream): the operator reads it per
+         *       request and keeps no cache of it.
+         *     - Refusals come with 422. The operator sends each message in a body keyed
+         *       by parameter with no `success`, `message` or `params`; for this
+         *       endpoint most messages are a bare string (`{"limit": "limit must be
+         *       less than or equal to 100"}`), and an unknown market's is a list
+         *       (`{"market": ["Market is not available."]}`). This document keeps the
+         *       specification's public error object, with the operator's message in
+         *       `message` and the parameter in `params`. When the service behind this
+         *       endpoint fails, the operator answers 422 with
+         *       `{"error": ["unable to get funding history"]}`.
+         *     - Whether `startDate` and `endDate` are inclusive, and whether a spot
+         *       market is refused, are not shown.
+         */
+        get: operations["listFundingRateHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1051,6 +1141,152 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listFuturesMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The futures markets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true`. */
+                        success?: boolean;
+                        /** @description `null`. */
+                        message?: null | string;
+                        /** @description One item per futures market. */
+                        result?: {
+                            /** @description The market, such as `BTC_PERP`. */
+                            ticker_id?: components["schemas"]["Market"];
+                            /** @description Ticker of the base (stock) asset. */
+                            stock_currency?: string;
+                            /** @description Ticker of the quote (money) asset. */
+                            money_currency?: string;
+                            /** @description The price of the last trade, in the quote asset. */
+                            last_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the base asset. */
+                            stock_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the quote asset. */
+                            money_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The best bid price. */
+                            bid?: components["schemas"]["PositiveDecimal"];
+                            /** @description The best ask price. */
+                            ask?: components["schemas"]["PositiveDecimal"];
+                            /** @description The highest trade price of the last 24 hours. */
+                            high?: components["schemas"]["PositiveDecimal"];
+                            /** @description The lowest trade price of the last 24 hours. */
+                            low?: components["schemas"]["PositiveDecimal"];
+                            /**
+                             * @description The kind of contract; every market is a perpetual.
+                             * @enum {string}
+                             */
+                            product_type?: "Perpetual";
+                            /** @description The open interest now, in contracts (not a 24-hour figure). */
+                            open_interest?: components["schemas"]["PositiveDecimal"];
+                            /** @description The price of the underlying index. */
+                            index_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The name of the underlying index. */
+                            index_name?: string;
+                            /** @description The asset the index follows. */
+                            index_currency?: string;
+                            /** @description The funding rate predicted for the next settlement; it moves until then. */
+                            funding_rate?: components["schemas"]["Decimal"];
+                            /** @description The highest funding rate the market can reach, or `null` until the service has read its funding figures once since it started. */
+                            funding_cap?: components["schemas"]["Decimal"] | null;
+                            /** @description The lowest funding rate the market can reach, or `null` until the service has read its funding figures once since it started. */
+                            funding_floor?: components["schemas"]["Decimal"] | null;
+                            /** @description The next funding settlement, Unix time in milliseconds written as a string. */
+                            next_funding_rate_timestamp?: string;
+                            /** @description The largest open position allowed at each leverage, in USDT, keyed by the leverage (`"10"`). */
+                            brackets?: {
+                                [key: string]: number;
+                            };
+                            /** @description The highest leverage the market allows. */
+                            max_leverage?: number;
+                            /** @description The time between two funding settlements, in minutes. */
+                            funding_interval_minutes?: number;
+                        }[];
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description Observed upstream: futures trading is not offered in the caller's region. The operator's body carries an empty `errors` list and no `params`; here it is the public error object (see the description). */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listFundingRateHistory: {
+        parameters: {
+            query?: {
+                /** @description Only settlements from this time on, Unix time in seconds (observed upstream). */
+                startDate?: components["schemas"]["UnixTime"];
+                /** @description Only settlements up to this time, Unix time in seconds; it must be later than `startDate` (observed upstream). */
+                endDate?: components["schemas"]["UnixTime"];
+                /** @description Records per page, 1 to 100 (observed upstream). */
+                limit?: number;
+                /** @description Records to skip, 0 to 1000000 (observed upstream). */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The futures market, such as `BTC_PERP`. Observed upstream: a market that does not exist is refused with the message `Market is not available.` */
+                market: components["schemas"]["Market"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlements, newest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When the funding was settled, Unix time in seconds written as a string. */
+                        fundingTime: string;
+                        /** @description The funding rate applied at that settlement. */
+                        fundingRate: components["schemas"]["Decimal"];
+                        /** @description The futures market. */
+                        market: components["schemas"]["Market"];
+                        /** @description The mark price at the settlement, in the quote asset. */
+                        settlementPrice: components["schemas"]["PositiveDecimal"];
+                        /** @description When the rate was computed, before the settlement; Unix time in seconds written as a string. */
+                        rateCalculatedTime: string;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: a parameter is refused, or the service behind the endpoint failed. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["PublicFailure"];

@@ -765,6 +765,26 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/funding-history/{market}": {
+    "operationId": "listFundingRateHistory",
+    "method": "get",
+    "path": "/api/v4/public/funding-history/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/futures": {
+    "operationId": "listFuturesMarkets",
+    "method": "get",
+    "path": "/api/v4/public/futures",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/markets": {
     "operationId": "listMarkets",
     "method": "get",

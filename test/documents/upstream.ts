@@ -6,6 +6,7 @@
 export const notCachedUpstream = [
   '/api/v4/public/ping',
   '/api/v4/public/time',
+  '/api/v4/public/funding-history/{market}',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
 ];
@@ -43,6 +44,8 @@ export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/fee', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/time', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/collateral/markets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/futures', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/funding-history/{market}', api: 'public-v4', requests: 2000 },
   { method: 'post', path: '/api/v4/order/new', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/market', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/stock_market', api: 'private-v4', requests: 10000 },

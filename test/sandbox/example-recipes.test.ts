@@ -27,6 +27,13 @@ const cannot: Record<string, string> = {
   'getOrderBookDepth › marketNotAvailable': 'the sandbox does not model path parameters yet',
   'listRecentTrades › marketNotAvailable': 'the sandbox does not model path parameters yet',
   'listRecentTrades › typeInvalid': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › marketNotAvailable': 'the sandbox does not model path parameters yet',
+  'listFundingRateHistory › marketMissing': 'the sandbox does not model path parameters yet',
+  'listFundingRateHistory › limitTooLarge': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › offsetTooLarge': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › fundingHistoryUnavailable':
+    'the sandbox does not model the failure of the service behind the funding-rate history yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
