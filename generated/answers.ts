@@ -26,6 +26,32 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "getMiningPoolOverview": {
+    "properties": {
+      "data": {
+        "properties": {
+          "last7days_hash_rate": {
+            "items": {
+              "properties": {
+                "timestamp": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          },
+          "blocks": {
+            "items": {
+              "properties": {
+                "block_found_at": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
   "getOrderBook": {
     "properties": {
       "timestamp": {

@@ -1274,6 +1274,30 @@ export const operations = {
       }
     }
   },
+  "getMiningPoolOverview": {
+    "operationId": "getMiningPoolOverview",
+    "summary": "Read the state of the operator's mining pool",
+    "cliName": "mining-pool",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/mining-pool",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "getOrderBook": {
     "operationId": "getOrderBook",
     "summary": "Read a market's order book",

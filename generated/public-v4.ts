@@ -500,6 +500,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/mining-pool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the state of the operator's mining pool
+         * @description The operator's mining pool as a whole: where miners connect, the location,
+         *     the coins mined and the reward schemes, the number of workers, the hash
+         *     rate now and over the last seven days, and the blocks found. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Everything comes in `data`.
+         *     - Hash rates are decimal strings in hashes (H), as the operator puts it.
+         *     - The operator limits this endpoint to 1000 requests per 10 seconds,
+         *       below the general public limit.
+         *
+         *     Not shown: whether the answer is cached, how many days or blocks are
+         *     listed and in what order, which fields are always present, and any
+         *     failure beside the infrastructure answers below (429, 500, 503).
+         */
+        get: operations["getMiningPoolOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1284,6 +1318,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getMiningPoolOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mining pool's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The pool (observed upstream). */
+                        data?: {
+                            /** @description The addresses miners connect to (`stratum+tcp://…`). */
+                            connection_links?: string[];
+                            /** @description Where the pool serves, such as `global`. */
+                            location?: string;
+                            /** @description The tickers of the coins mined. */
+                            assets?: string[];
+                            /** @description How miners are paid, such as `FPPS`. */
+                            reward_schemes?: string[];
+                            /** @description The number of workers mining. */
+                            workers?: number;
+                            /** @description The pool's hash rate now, in H. */
+                            current_hash_rate?: components["schemas"]["PositiveDecimal"];
+                            /** @description The pool's hash rate over the last seven days. */
+                            last7days_hash_rate?: {
+                                /** @description The time of the figure, Unix time in seconds. */
+                                timestamp?: components["schemas"]["UnixTime"];
+                                /** @description The hash rate then, in H. */
+                                hashrate?: components["schemas"]["PositiveDecimal"];
+                            }[];
+                            /** @description Blocks the pool found. */
+                            blocks?: {
+                                /** @description When the block was found, Unix time in seconds. */
+                                block_found_at?: components["schemas"]["UnixTime"];
+                                /** @description The block's height in its chain. */
+                                block_height?: number;
+                            }[];
+                        };
+                    };
                 };
             };
             429: components["responses"]["TooManyRequests"];

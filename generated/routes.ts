@@ -550,6 +550,16 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/mining-pool": {
+    "operationId": "getMiningPoolOverview",
+    "method": "get",
+    "path": "/api/v4/public/mining-pool",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/orderbook/{market}": {
     "operationId": "getOrderBook",
     "method": "get",
