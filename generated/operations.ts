@@ -1604,6 +1604,30 @@ export const operations = {
       503
     ]
   },
+  "listCandles": {
+    "operationId": "listCandles",
+    "summary": "List a market's candles (v1 path)",
+    "cliName": "candles",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v1/public/kline",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "listCollateralMarkets": {
     "operationId": "listCollateralMarkets",
     "summary": "List the markets open to collateral trading",

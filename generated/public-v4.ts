@@ -410,6 +410,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/kline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a market's candles (v1 path)
+         * @description The candles of one market at one interval: for each period its start
+         *     time, the open, close, high and low prices and the volume in each asset.
+         *     No authentication. Not in the specification: every fact of this operation
+         *     is observed upstream, from the operator's own files.
+         *
+         *     This is the one operation of this document under `/api/v1/`: the
+         *     operator serves candles only on its v1 path, `GET /api/v1/public/kline`,
+         *     and trading clients call that path. It answers in the v1 way, with
+         *     `success`, `message` and `result`.
+         *
+         *     A candle is an array of seven values, in this order:
+         *     `[time, open, close, high, low, volume in the base (stock) asset,
+         *     volume in the quote (money) asset]`. `time` is the start of the period,
+         *     Unix time in seconds, an integer; the six others are decimal strings, as
+         *     the operator sends them. Note the order of the prices: close comes before
+         *     high and low.
+         *
+         *     Observed upstream:
+         *     - `interval` is one of `1s`, `10s`, `30s`, `1m`, `3m`, `5m`, `15m`,
+         *       `30m`, `1h`, `2h`, `4h`, `6h`, `8h`, `12h`, `1d`, `3d`, `1w`, `1M`;
+         *       default `1h`.
+         *     - `limit` is 1 to 1440 candles (default 1440). With `limit`, the service
+         *       takes `start` as `end` − `limit` × `interval`; to go further back, move
+         *       `start` and `end`.
+         *     - `end` defaults to now and may not be later than now; `start` must be
+         *       before `end`. With neither, the window depends on the interval: the last
+         *       10 minutes for `1s` to `30s`, a day for `1m` to `30m`, a week for `1h` to
+         *       `12h`, a month for `1d`, `3d` and `1w`, a year for `1M`.
+         *     - A refused request is not an HTTP error: it is answered with 200,
+         *       `success` `false`, `result` `null` and `message` an object keyed by
+         *       parameter (`{"market": ["Market is not available."]}`). Check
+         *       `success` before reading `result`.
+         *     - The operator's file gives `market` the default `BTC_USDT` while calling
+         *       it required; this document requires it and sets no default.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The operator states 1000 requests per 10 seconds for its v1 endpoints,
+         *       this one included.
+         *     - The order of the candles is not shown.
+         */
+        get: operations["listCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/public/futures": {
         parameters: {
             query?: never;
@@ -613,6 +671,8 @@ export interface components {
             /** @description Whether withdrawals through the provider are open through the API. */
             is_api_withdrawal?: boolean;
         };
+        /** @description One candle, seven values in this order: the start of the period (Unix time in seconds, an integer), then as decimal strings the open, close, high and low prices, the volume in the base (stock) asset and the volume in the quote (money) asset (observed upstream). Close comes before high and low. */
+        Candle: (components["schemas"]["UnixTime"] | components["schemas"]["PositiveDecimal"])[];
     };
     responses: {
         /**
@@ -675,6 +735,7 @@ export type PriceLevel = components['schemas']['PriceLevel'];
 export type OrderBook = components['schemas']['OrderBook'];
 export type TransferFee = components['schemas']['TransferFee'];
 export type ProviderTransferFee = components['schemas']['ProviderTransferFee'];
+export type Candle = components['schemas']['Candle'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
@@ -1175,6 +1236,63 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listCandles: {
+        parameters: {
+            query: {
+                /** @description The market, `<BASE>_<QUOTE>`; it must exist and trade (observed upstream). */
+                market: components["schemas"]["Market"];
+                /** @description The length of one candle; default `1h` (observed upstream). */
+                interval?: "1s" | "10s" | "30s" | "1m" | "3m" | "5m" | "15m" | "30m" | "1h" | "2h" | "4h" | "6h" | "8h" | "12h" | "1d" | "3d" | "1w" | "1M";
+                /** @description The start of the window, Unix time in seconds, at least 0 and before `end`; without it, a window that depends on the interval (observed upstream). */
+                start?: components["schemas"]["UnixTime"];
+                /** @description The end of the window, Unix time in seconds, after `start` and not later than now; default now (observed upstream). */
+                end?: components["schemas"]["UnixTime"];
+                /** @description Candles to return, 1 to 1440; with it, the window starts `limit` intervals before `end` (observed upstream). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candles; or, observed upstream, a refused request, with `success` `false` and the messages in `message`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `true`.
+                         * @constant
+                         */
+                        success?: true;
+                        /** @description `null`. */
+                        message?: null;
+                        /** @description The candles. */
+                        result?: components["schemas"]["Candle"][];
+                    } | {
+                        /**
+                         * @description `false`.
+                         * @constant
+                         */
+                        success?: false;
+                        /** @description The messages, keyed by the parameter refused. */
+                        message?: {
+                            [key: string]: string[];
+                        };
+                        /** @description `null`. */
+                        result?: null;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["PublicFailure"];

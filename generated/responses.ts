@@ -1661,6 +1661,135 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
       }
     }
   },
+  "get /api/v1/public/kline": {
+    "operationId": "listCandles",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "success": {
+                  "type": "boolean",
+                  "const": true
+                },
+                "message": {
+                  "type": "null"
+                },
+                "result": {
+                  "type": "array",
+                  "items": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "integer"
+                        },
+                        {
+                          "type": "string",
+                          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                        }
+                      ]
+                    },
+                    "minItems": 7,
+                    "maxItems": 7
+                  }
+                }
+              }
+            },
+            {
+              "type": "object",
+              "properties": {
+                "success": {
+                  "type": "boolean",
+                  "const": false
+                },
+                "message": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "result": {
+                  "type": "null"
+                }
+              }
+            }
+          ]
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
   "get /api/v4/public/futures": {
     "operationId": "listFuturesMarkets",
     "responses": {

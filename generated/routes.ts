@@ -676,6 +676,16 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "get /api/v1/public/kline": {
+    "operationId": "listCandles",
+    "method": "get",
+    "path": "/api/v1/public/kline",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/collateral/markets": {
     "operationId": "listCollateralMarkets",
     "method": "get",
