@@ -26,6 +26,53 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "getMiningPoolOverview": {
+    "properties": {
+      "data": {
+        "properties": {
+          "last7days_hash_rate": {
+            "items": {
+              "properties": {
+                "timestamp": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          },
+          "blocks": {
+            "items": {
+              "properties": {
+                "block_found_at": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "getOrderBook": {
+    "properties": {
+      "timestamp": {
+        "unixTime": "seconds"
+      }
+    }
+  },
+  "getOrderBookDepth": {
+    "properties": {
+      "timestamp": {
+        "unixTime": "seconds"
+      }
+    }
+  },
+  "getServerTime": {
+    "properties": {
+      "time": {
+        "unixTime": "seconds"
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
     "properties": {
       "data": {
@@ -53,6 +100,15 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
               ]
             }
           }
+        }
+      }
+    }
+  },
+  "listRecentTrades": {
+    "items": {
+      "properties": {
+        "trade_timestamp": {
+          "unixTime": "seconds"
         }
       }
     }

@@ -1274,6 +1274,175 @@ export const operations = {
       }
     }
   },
+  "getMiningPoolOverview": {
+    "operationId": "getMiningPoolOverview",
+    "summary": "Read the state of the operator's mining pool",
+    "cliName": "mining-pool",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/mining-pool",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
+  "getOrderBook": {
+    "operationId": "getOrderBook",
+    "summary": "Read a market's order book",
+    "cliName": "orderbook",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 600,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.`"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 100,
+            "description": "Levels a side, 0 to 100; 0 or none gives 100 (observed upstream)."
+          },
+          "level": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 10,
+            "default": 0,
+            "description": "How coarsely prices are grouped, 0 to 10: 0 not at all, 1 to 5 ever more coarsely (observed upstream)."
+          }
+        }
+      }
+    }
+  },
+  "getOrderBookDepth": {
+    "operationId": "getOrderBookDepth",
+    "summary": "Read a market's order book near the last price",
+    "cliName": "depth",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/depth/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.`"
+          }
+        }
+      }
+    }
+  },
+  "getPlatformStatus": {
+    "operationId": "getPlatformStatus",
+    "summary": "Read whether the platform is in maintenance",
+    "cliName": "platform-status",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/platform/status",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
+  "getServerTime": {
+    "operationId": "getServerTime",
+    "summary": "Read the server's clock",
+    "cliName": "time",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/time",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
     "summary": "Read the trade (spot) balance",
@@ -1434,6 +1603,30 @@ export const operations = {
       }
     }
   },
+  "listAssetFees": {
+    "operationId": "listAssetFees",
+    "summary": "List the deposit and withdrawal fees and limits of each asset",
+    "cliName": "fees",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/fee",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
+  },
   "listAssets": {
     "operationId": "listAssets",
     "summary": "List the assets and whether they can be deposited and withdrawn",
@@ -1454,6 +1647,111 @@ export const operations = {
     "statuses": [
       200,
       429,
+      500,
+      503
+    ]
+  },
+  "listCandles": {
+    "operationId": "listCandles",
+    "summary": "List a market's candles (v1 path)",
+    "cliName": "candles",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v1/public/kline",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "query": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The market, `<BASE>_<QUOTE>`; it must exist and trade (observed upstream)."
+          },
+          "interval": {
+            "type": "string",
+            "enum": [
+              "1s",
+              "10s",
+              "30s",
+              "1m",
+              "3m",
+              "5m",
+              "15m",
+              "30m",
+              "1h",
+              "2h",
+              "4h",
+              "6h",
+              "8h",
+              "12h",
+              "1d",
+              "3d",
+              "1w",
+              "1M"
+            ],
+            "default": "1h",
+            "description": "The length of one candle; default `1h` (observed upstream)."
+          },
+          "start": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The start of the window, Unix time in seconds, at least 0 and before `end`; without it, a window that depends on the interval (observed upstream)."
+          },
+          "end": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The end of the window, Unix time in seconds, after `start` and not later than now; default now (observed upstream)."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1440,
+            "default": 1440,
+            "description": "Candles to return, 1 to 1440; with it, the window starts `limit` intervals before `end` (observed upstream)."
+          }
+        }
+      }
+    }
+  },
+  "listCollateralMarkets": {
+    "operationId": "listCollateralMarkets",
+    "summary": "List the markets open to collateral trading",
+    "cliName": "collateral-markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/collateral/markets",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      451,
       500,
       503
     ]
@@ -1672,6 +1970,99 @@ export const operations = {
       }
     }
   },
+  "listFundingRateHistory": {
+    "operationId": "listFundingRateHistory",
+    "summary": "List the past funding rates of a futures market",
+    "cliName": "funding-rate-history",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/funding-history/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The futures market, such as `BTC_PERP`. Observed upstream: a market that does not exist is refused with the message `Market is not available.`"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "startDate": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Only settlements from this time on, Unix time in seconds (observed upstream)."
+          },
+          "endDate": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Only settlements up to this time, Unix time in seconds; it must be later than `startDate` (observed upstream)."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 100,
+            "description": "Records per page, 1 to 100 (observed upstream)."
+          },
+          "offset": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000000,
+            "default": 0,
+            "description": "Records to skip, 0 to 1000000 (observed upstream)."
+          }
+        }
+      }
+    }
+  },
+  "listFuturesMarkets": {
+    "operationId": "listFuturesMarkets",
+    "summary": "List the futures markets with their prices, funding and leverage",
+    "cliName": "futures-markets",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/futures",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      451,
+      500,
+      503
+    ]
+  },
   "listMarkets": {
     "operationId": "listMarkets",
     "summary": "List the markets and their trading rules",
@@ -1865,6 +2256,82 @@ export const operations = {
         }
       }
     }
+  },
+  "listRecentTrades": {
+    "operationId": "listRecentTrades",
+    "summary": "List a market's most recent trades",
+    "cliName": "public-trades",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/trades/{market}",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      422,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.`"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "buy",
+              "sell"
+            ],
+            "description": "Only the buys or only the sells; without it, both (observed upstream)."
+          }
+        }
+      }
+    }
+  },
+  "listTickers": {
+    "operationId": "listTickers",
+    "summary": "List each market's price and volume of the last 24 hours",
+    "cliName": "ticker",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v4/public/ticker",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10,
+      "source": "specification"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ]
   },
   "modifyOrder": {
     "operationId": "modifyOrder",

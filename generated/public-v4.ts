@@ -113,6 +113,485 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/public/platform/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read whether the platform is in maintenance
+         * @description Says whether the platform runs normally or is in planned maintenance, so
+         *     that an automated trader can stop placing orders for the duration. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `status` is `system operational` when every service of the platform is
+         *       available and `system maintenance` during planned maintenance.
+         *     - The operator states no rate limit of its own for this endpoint: the
+         *       public limit applies.
+         *
+         *     Not shown: whether this endpoint itself still answers while the platform
+         *     is in maintenance (in maintenance the gateway answers other endpoints with
+         *     a 503 whose body is not JSON), and whether its answer is cached.
+         */
+        get: operations["getPlatformStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the server's clock
+         * @description The server's current time, Unix time in seconds. A client that signs
+         *     with timestamp nonces (`nonceWindow`) can compare its own clock with it
+         *     first. No authentication, no parameters. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - The time is read per request: the answer is not cached.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         *     - The operator does not mark `time` as always present.
+         */
+        get: operations["getServerTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/ticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List each market's price and volume of the last 24 hours
+         * @description For every market, keyed by its name: the last price, the volume in each
+         *     asset and the price change over a rolling 24 hours, and whether trading
+         *     on it is frozen. No authentication, no parameters. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The answer is an object keyed by market name (`BTC_USDT`), not a list.
+         *     - Here `base_volume` is the volume in the base (stock) asset and
+         *       `quote_volume` the volume in the quote (money) asset; the recent trades
+         *       use the same two names the other way round.
+         *     - `change` is in percent (`"0.57"` is 0.57 %), from the price 24 hours ago
+         *       to the last price.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listTickers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/orderbook/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a market's order book
+         * @description The asks and the bids of one market, each level `[price, amount]` as
+         *     decimal strings, up to `limit` levels a side, optionally grouped into
+         *     coarser price steps with `level`. No authentication. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `limit` is 0 to 100 levels a side; 0 or no `limit` gives 100.
+         *     - `level` 0 groups nothing; 1 to 5 group the prices ever more coarsely,
+         *       and values up to 10 are taken. The service brings a `level` outside 0 to
+         *       10 back into that range rather than refusing it; this document keeps the
+         *       operator's bounds, so a client checks them first.
+         *     - A market that does not exist or does not trade, and a `limit` or
+         *       `level` that is not an integer, are refused with 422. The operator
+         *       sends the message in a body keyed by parameter
+         *       (`{"market": ["Market is not available."]}`) with no `success`,
+         *       `message` or `params`; this document keeps the specification's public
+         *       error object, with the operator's message in `message` and the
+         *       parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       100 ms.
+         *     - The operator limits this endpoint to 600 requests per 10 seconds, below
+         *       the general public limit.
+         *     - The order of the levels in each list is not shown.
+         */
+        get: operations["getOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/orderbook/depth/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a market's order book near the last price
+         * @description The asks and the bids of one market whose price lies within 2 % of the
+         *     last price, each level `[price, amount]` as decimal strings: a smaller
+         *     answer than the whole order book when only the levels around the current
+         *     price matter. No authentication; no parameter but the market. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A market that does not exist, does not trade or is not part of the
+         *       price feed this endpoint is built on is refused with 422. The operator
+         *       sends the message in a body keyed by parameter
+         *       (`{"market": ["Market is not available."]}`) with no `success`,
+         *       `message` or `params`; this document keeps the specification's public
+         *       error object, with the operator's message in `message` and the
+         *       parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The order of the levels in each list is not shown.
+         */
+        get: operations["getOrderBookDepth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/trades/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a market's most recent trades
+         * @description The latest trades of one market, up to 100, optionally only the buys or
+         *     only the sells. No authentication. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - At most the 100 most recent trades; the size is fixed and there is no
+         *       `limit`.
+         *     - The two volume fields are named the other way round from the ticker:
+         *       `quote_volume` is the amount in the base (stock) asset (BTC on
+         *       `BTC_USDT`) and `base_volume` the amount in the quote (money) asset
+         *       (USDT on `BTC_USDT`).
+         *     - `type` `buy` is a trade that took an ask off the book, `sell` one that
+         *       took a bid.
+         *     - Trades of Retail Price Improvement orders are listed too (`rpi`), while
+         *       the public order books leave those orders out.
+         *     - A market that does not exist or does not trade, and a `type` other than
+         *       `buy` or `sell`, are refused with 422. The operator sends the message in
+         *       a body keyed by parameter (`{"market": ["Market is not available."]}`)
+         *       with no `success`, `message` or `params`; this document keeps the
+         *       specification's public error object, with the operator's message in
+         *       `message` and the parameter in `params`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The order of the trades is not shown.
+         */
+        get: operations["listRecentTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deposit and withdrawal fees and limits of each asset
+         * @description For every asset, keyed by ticker: whether deposits and withdrawals are
+         *     open (in the web interface and through the API), their fees, fixed or a
+         *     percentage, and the smallest and largest amounts. No authentication, no
+         *     parameters. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A crypto asset has an empty `providers` and one fee object each for
+         *       `deposit` and `withdraw`. A fiat asset names its payment providers in
+         *       `providers`, and `deposit` and `withdraw` are then keyed by provider,
+         *       each with its own fees, limits and flags.
+         *     - `fixed` is a fee per transfer in the asset, `null` when there is none;
+         *       `flex` a percentage (`"1.5"` is 1.5 %) bounded by `min_fee` and
+         *       `max_fee`, `null` when there is none.
+         *     - A `max_amount` of `"0"` means no upper limit; a missing `max_amount`
+         *       usually means the same. Any limit field may be missing on its own.
+         *     - `is_depositable` and `is_withdrawal` may be missing: read a missing one
+         *       as `false`.
+         *     - The answer is cached and shared by every caller, refreshed about once a
+         *       minute: polling faster returns the same data and spends rate limit.
+         *     - This endpoint takes no input, so it fails only in the infrastructure
+         *       answers below (429, 500, 503).
+         */
+        get: operations["listAssetFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/collateral/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the markets open to collateral trading
+         * @description The names of the markets on which margin positions can be opened. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The names come in `result`, wrapped in an object with `success` and
+         *       `message`.
+         *     - Where the operator does not offer margin trading to the caller's region
+         *       it answers 451 with the message `api.margin.unavailable`. Its body has
+         *       `success`, `message` and an empty `errors` list and no `params`; this
+         *       document keeps the specification's public error object.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       10 seconds: polling faster returns the same data and spends rate limit.
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listCollateralMarkets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/kline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a market's candles (v1 path)
+         * @description The candles of one market at one interval: for each period its start
+         *     time, the open, close, high and low prices and the volume in each asset.
+         *     No authentication. Not in the specification: every fact of this operation
+         *     is observed upstream, from the operator's own files.
+         *
+         *     This is the one operation of this document under `/api/v1/`: the
+         *     operator serves candles only on its v1 path, `GET /api/v1/public/kline`,
+         *     and trading clients call that path. It answers in the v1 way, with
+         *     `success`, `message` and `result`.
+         *
+         *     A candle is an array of seven values, in this order:
+         *     `[time, open, close, high, low, volume in the base (stock) asset,
+         *     volume in the quote (money) asset]`. `time` is the start of the period,
+         *     Unix time in seconds, an integer; the six others are decimal strings, as
+         *     the operator sends them. Note the order of the prices: close comes before
+         *     high and low.
+         *
+         *     Observed upstream:
+         *     - `interval` is one of `1s`, `10s`, `30s`, `1m`, `3m`, `5m`, `15m`,
+         *       `30m`, `1h`, `2h`, `4h`, `6h`, `8h`, `12h`, `1d`, `3d`, `1w`, `1M`;
+         *       default `1h`.
+         *     - `limit` is 1 to 1440 candles (default 1440). With `limit`, the service
+         *       takes `start` as `end` − `limit` × `interval`; to go further back, move
+         *       `start` and `end`.
+         *     - `end` defaults to now and may not be later than now; `start` must be
+         *       before `end`. With neither, the window depends on the interval: the last
+         *       10 minutes for `1s` to `30s`, a day for `1m` to `30m`, a week for `1h` to
+         *       `12h`, a month for `1d`, `3d` and `1w`, a year for `1M`.
+         *     - A refused request is not an HTTP error: it is answered with 200,
+         *       `success` `false`, `result` `null` and `message` an object keyed by
+         *       parameter (`{"market": ["Market is not available."]}`). Check
+         *       `success` before reading `result`.
+         *     - The operator's file gives `market` the default `BTC_USDT` while calling
+         *       it required; this document requires it and sets no default.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The operator states 1000 requests per 10 seconds for its v1 endpoints,
+         *       this one included.
+         *     - The order of the candles is not shown.
+         */
+        get: operations["listCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/futures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the futures markets with their prices, funding and leverage
+         * @description Every futures market with its 24-hour prices and volumes, best bid and
+         *     ask, open interest, index, the predicted funding rate and when it is
+         *     settled next, and the largest position allowed at each leverage. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The markets come in `result`, wrapped in an object with `success` and
+         *       `message`.
+         *     - Every market is a perpetual (`product_type` `Perpetual`).
+         *     - `funding_rate` is the rate predicted for the next settlement and moves
+         *       until then; past rates are what `listFundingRateHistory` gives.
+         *       `funding_cap` and `funding_floor` bound it; they are `null` only until
+         *       the service has read its funding figures once since it started.
+         *     - `next_funding_rate_timestamp` is in milliseconds (13 digits), written as
+         *       a string, unlike the other times of this document.
+         *     - `brackets` maps a leverage (`"10"`) to the largest open position
+         *       allowed at it, in USDT; what a `0` there means is not shown.
+         *     - Where the operator does not offer futures to the caller's region it
+         *       answers 451 with the message `api.futures.unavailable`. Its body has
+         *       `success`, `message` and an empty `errors` list and no `params`; this
+         *       document keeps the specification's public error object.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The operator marks no field as always present.
+         */
+        get: operations["listFuturesMarkets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/funding-history/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the past funding rates of a futures market
+         * @description The funding settlements of one futures market, newest first: the rate
+         *     applied, the mark price it was settled at, and when the rate was computed
+         *     and applied; optionally between two times, a page at a time. No
+         *     authentication. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files. This is the market's
+         *     public history; an account's own funding payments are a private
+         *     operation of the operator, not in this document.
+         *
+         *     Observed upstream:
+         *     - Sorted by settlement time, newest first.
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 1000000 (default 0).
+         *       The answer is a bare list with no total or cursor: fewer records than
+         *       `limit`, or none, means the last page.
+         *     - The times in a record are Unix time in seconds written as strings.
+         *     - The answer is not cached (observed upstream): the operator reads it per
+         *       request and keeps no cache of it.
+         *     - Refusals come with 422. The operator sends each message in a body keyed
+         *       by parameter with no `success`, `message` or `params`; for this
+         *       endpoint most messages are a bare string (`{"limit": "limit must be
+         *       less than or equal to 100"}`), and an unknown market's is a list
+         *       (`{"market": ["Market is not available."]}`). This document keeps the
+         *       specification's public error object, with the operator's message in
+         *       `message` and the parameter in `params`. When the service behind this
+         *       endpoint fails, the operator answers 422 with
+         *       `{"error": ["unable to get funding history"]}`.
+         *     - Whether `startDate` and `endDate` are inclusive, and whether a spot
+         *       market is refused, are not shown.
+         */
+        get: operations["listFundingRateHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/public/mining-pool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the state of the operator's mining pool
+         * @description The operator's mining pool as a whole: where miners connect, the location,
+         *     the coins mined and the reward schemes, the number of workers, the hash
+         *     rate now and over the last seven days, and the blocks found. No
+         *     authentication, no parameters. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Everything comes in `data`.
+         *     - Hash rates are decimal strings in hashes (H), as the operator puts it.
+         *     - The operator limits this endpoint to 1000 requests per 10 seconds,
+         *       below the general public limit.
+         *
+         *     Not shown: whether the answer is cached, how many days or blocks are
+         *     listed and in what order, which fields are always present, and any
+         *     failure beside the infrastructure answers below (429, 500, 503).
+         */
+        get: operations["getMiningPoolOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -135,6 +614,65 @@ export interface components {
         };
         /** @description A decimal number written as a string. */
         Decimal: string;
+        /** @description A non-negative decimal number written as a string. */
+        PositiveDecimal: string;
+        /** @description A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names. */
+        Market: string;
+        /** @description Unix time, in seconds. */
+        UnixTime: number;
+        /**
+         * @description The side of an order or a deal, `buy` or `sell` (observed upstream).
+         * @enum {string}
+         */
+        OrderSide: "buy" | "sell";
+        /** @description One level of an order book, `[price, amount]`: the price in the quote (money) asset, then the amount in the base (stock) asset, both decimal strings (observed upstream). */
+        PriceLevel: components["schemas"]["PositiveDecimal"][];
+        /** @description A market's order book: the asks and the bids, each level a pair of decimal strings, price then amount (observed upstream; which fields are always present is not shown). */
+        OrderBook: {
+            /** @description The market, as in the path. */
+            ticker_id?: string;
+            /** @description When the book was read, Unix time in seconds. */
+            timestamp?: components["schemas"]["UnixTime"];
+            /** @description The sell side: `[price, amount]` per level. The order of the levels is not shown. */
+            asks?: components["schemas"]["PriceLevel"][];
+            /** @description The buy side: `[price, amount]` per level. The order of the levels is not shown. */
+            bids?: components["schemas"]["PriceLevel"][];
+        };
+        /** @description The fees and limits of one kind of transfer, a deposit or a withdrawal (observed upstream). Any limit field may be missing on its own. */
+        TransferFee: {
+            /** @description The largest transfer; `"0"`, or a missing field, means no upper limit. */
+            max_amount?: components["schemas"]["PositiveDecimal"];
+            /** @description The smallest transfer. */
+            min_amount?: components["schemas"]["PositiveDecimal"];
+            /** @description A fee per transfer in the asset, or `null` when there is none. */
+            fixed?: components["schemas"]["PositiveDecimal"] | null;
+            /** @description A fee in percent of the amount, or `null` when there is none. */
+            flex?: {
+                /** @description The fee in percent (`"1.5"` is 1.5 %). */
+                percent?: components["schemas"]["PositiveDecimal"];
+                /** @description The smallest fee, whatever the percentage gives. */
+                min_fee?: components["schemas"]["PositiveDecimal"];
+                /** @description The largest fee, whatever the percentage gives. */
+                max_fee?: components["schemas"]["PositiveDecimal"];
+            } | null;
+        };
+        /** @description The fees and limits of one payment provider of a fiat asset, with whether the provider takes transfers (observed upstream). */
+        ProviderTransferFee: components["schemas"]["TransferFee"] & {
+            /** @description The provider's identifier, as `providers` lists it. */
+            ticker?: string;
+            /** @description The provider's name. */
+            name?: string;
+            /** @description Whether deposits through the provider are open. */
+            is_depositable?: boolean;
+            /** @description Whether deposits through the provider are open through the API. */
+            is_api_depositable?: boolean;
+            /** @description Whether withdrawals through the provider are open. */
+            is_withdrawal?: boolean;
+            /** @description Whether withdrawals through the provider are open through the API. */
+            is_api_withdrawal?: boolean;
+        };
+        /** @description One candle, seven values in this order: the start of the period (Unix time in seconds, an integer), then as decimal strings the open, close, high and low prices, the volume in the base (stock) asset and the volume in the quote (money) asset (observed upstream). Close comes before high and low. */
+        Candle: (components["schemas"]["UnixTime"] | components["schemas"]["PositiveDecimal"])[];
     };
     responses: {
         /**
@@ -178,7 +716,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+        MarketInPath: components["schemas"]["Market"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -186,10 +727,20 @@ export interface components {
 export type PublicError = components['schemas']['PublicError'];
 export type InternalError = components['schemas']['InternalError'];
 export type Decimal = components['schemas']['Decimal'];
+export type PositiveDecimal = components['schemas']['PositiveDecimal'];
+export type Market = components['schemas']['Market'];
+export type UnixTime = components['schemas']['UnixTime'];
+export type OrderSide = components['schemas']['OrderSide'];
+export type PriceLevel = components['schemas']['PriceLevel'];
+export type OrderBook = components['schemas']['OrderBook'];
+export type TransferFee = components['schemas']['TransferFee'];
+export type ProviderTransferFee = components['schemas']['ProviderTransferFee'];
+export type Candle = components['schemas']['Candle'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponsePublicFailure = components['responses']['PublicFailure'];
+export type ParameterMarketInPath = components['parameters']['MarketInPath'];
 export type $defs = Record<string, never>;
 export interface operations {
     pingApi: {
@@ -359,6 +910,584 @@ export interface operations {
                                 deposits?: string[];
                                 withdraws?: string[];
                             };
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getPlatformStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `system operational`: every service is available; `system maintenance`: planned maintenance is under way.
+                         * @enum {string}
+                         */
+                        status: "system operational" | "system maintenance";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getServerTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The server's current time, Unix time in seconds. */
+                        time?: components["schemas"]["UnixTime"];
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listTickers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 24-hour figures, keyed by market. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The base asset's CoinMarketCap identifier; 0 when it has none. */
+                            base_id?: number;
+                            /** @description The quote asset's CoinMarketCap identifier; 0 when it has none. */
+                            quote_id?: number;
+                            /** @description The price of the last trade, in the quote asset. */
+                            last_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the quote (money) asset. */
+                            quote_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the base (stock) asset. */
+                            base_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description Whether trading on the market is stopped. */
+                            isFrozen?: boolean;
+                            /** @description The change from the price 24 hours ago to the last price, in percent; negative when the price fell. */
+                            change?: components["schemas"]["Decimal"];
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getOrderBook: {
+        parameters: {
+            query?: {
+                /** @description Levels a side, 0 to 100; 0 or none gives 100 (observed upstream). */
+                limit?: number;
+                /** @description How coarsely prices are grouped, 0 to 10: 0 not at all, 1 to 5 ever more coarsely (observed upstream). */
+                level?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order book. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description Observed upstream: the market does not exist or does not trade, or `limit` or `level` is not an integer. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getOrderBookDepth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The levels within 2 % of the last price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description Observed upstream: the market does not exist, does not trade or is not in the price feed behind this endpoint. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listRecentTrades: {
+        parameters: {
+            query?: {
+                /** @description Only the buys or only the sells; without it, both (observed upstream). */
+                type?: components["schemas"]["OrderSide"];
+            };
+            header?: never;
+            path: {
+                /** @description The market, `<BASE>_<QUOTE>`. Observed upstream: a market that does not exist or does not trade is refused with the message `Market is not available.` */
+                market: components["parameters"]["MarketInPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recent trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The trade's identifier; not a timestamp. */
+                        tradeID: number;
+                        /** @description The price, in the quote (money) asset. */
+                        price: components["schemas"]["PositiveDecimal"];
+                        /** @description The amount traded in the base (stock) asset, BTC on `BTC_USDT`, despite the name. */
+                        quote_volume: components["schemas"]["PositiveDecimal"];
+                        /** @description The amount traded in the quote (money) asset, USDT on `BTC_USDT`, despite the name. */
+                        base_volume: components["schemas"]["PositiveDecimal"];
+                        /** @description When the trade took place, Unix time in seconds. */
+                        trade_timestamp: components["schemas"]["UnixTime"];
+                        /**
+                         * @description `buy`: the trade took an ask off the book; `sell`: it took a bid.
+                         * @enum {string}
+                         */
+                        type: "buy" | "sell";
+                        /** @description Whether a Retail Price Improvement order took part. */
+                        rpi: boolean;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: the market does not exist or does not trade, or `type` is neither `buy` nor `sell`. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listAssetFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fees and limits, keyed by asset ticker. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The asset's ticker. */
+                            ticker?: string;
+                            /** @description The asset's full name. */
+                            name?: string;
+                            /** @description The payment providers of a fiat asset; empty for a crypto asset. A provider's identifier is what a fiat deposit or withdrawal takes as its network. */
+                            providers?: string[];
+                            /** @description Deposit fees and limits: one fee object for a crypto asset, an object keyed by provider for a fiat asset. */
+                            deposit?: components["schemas"]["TransferFee"] | {
+                                [key: string]: components["schemas"]["ProviderTransferFee"];
+                            };
+                            /** @description Withdrawal fees and limits: one fee object for a crypto asset, an object keyed by provider for a fiat asset. */
+                            withdraw?: components["schemas"]["TransferFee"] | {
+                                [key: string]: components["schemas"]["ProviderTransferFee"];
+                            };
+                            /** @description Whether deposits are open; read a missing one as `false`. */
+                            is_depositable?: boolean;
+                            /** @description Whether withdrawals are open; read a missing one as `false`. */
+                            is_withdrawal?: boolean;
+                            /** @description Whether deposits are open through the API. */
+                            is_api_depositable?: boolean;
+                            /** @description Whether withdrawals are open through the API. */
+                            is_api_withdrawal?: boolean;
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listCollateralMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collateral markets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true`. */
+                        success?: boolean;
+                        /** @description `null`. */
+                        message?: null | string;
+                        /** @description The names of the markets open to collateral trading. */
+                        result?: components["schemas"]["Market"][];
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description Observed upstream: margin trading is not offered in the caller's region. The operator's body carries an empty `errors` list and no `params`; here it is the public error object (see the description). */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listCandles: {
+        parameters: {
+            query: {
+                /** @description The market, `<BASE>_<QUOTE>`; it must exist and trade (observed upstream). */
+                market: components["schemas"]["Market"];
+                /** @description The length of one candle; default `1h` (observed upstream). */
+                interval?: "1s" | "10s" | "30s" | "1m" | "3m" | "5m" | "15m" | "30m" | "1h" | "2h" | "4h" | "6h" | "8h" | "12h" | "1d" | "3d" | "1w" | "1M";
+                /** @description The start of the window, Unix time in seconds, at least 0 and before `end`; without it, a window that depends on the interval (observed upstream). */
+                start?: components["schemas"]["UnixTime"];
+                /** @description The end of the window, Unix time in seconds, after `start` and not later than now; default now (observed upstream). */
+                end?: components["schemas"]["UnixTime"];
+                /** @description Candles to return, 1 to 1440; with it, the window starts `limit` intervals before `end` (observed upstream). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candles; or, observed upstream, a refused request, with `success` `false` and the messages in `message`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `true`.
+                         * @constant
+                         */
+                        success?: true;
+                        /** @description `null`. */
+                        message?: null;
+                        /** @description The candles. */
+                        result?: components["schemas"]["Candle"][];
+                    } | {
+                        /**
+                         * @description `false`.
+                         * @constant
+                         */
+                        success?: false;
+                        /** @description The messages, keyed by the parameter refused. */
+                        message?: {
+                            [key: string]: string[];
+                        };
+                        /** @description `null`. */
+                        result?: null;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listFuturesMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The futures markets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true`. */
+                        success?: boolean;
+                        /** @description `null`. */
+                        message?: null | string;
+                        /** @description One item per futures market. */
+                        result?: {
+                            /** @description The market, such as `BTC_PERP`. */
+                            ticker_id?: components["schemas"]["Market"];
+                            /** @description Ticker of the base (stock) asset. */
+                            stock_currency?: string;
+                            /** @description Ticker of the quote (money) asset. */
+                            money_currency?: string;
+                            /** @description The price of the last trade, in the quote asset. */
+                            last_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the base asset. */
+                            stock_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The volume of the last 24 hours in the quote asset. */
+                            money_volume?: components["schemas"]["PositiveDecimal"];
+                            /** @description The best bid price. */
+                            bid?: components["schemas"]["PositiveDecimal"];
+                            /** @description The best ask price. */
+                            ask?: components["schemas"]["PositiveDecimal"];
+                            /** @description The highest trade price of the last 24 hours. */
+                            high?: components["schemas"]["PositiveDecimal"];
+                            /** @description The lowest trade price of the last 24 hours. */
+                            low?: components["schemas"]["PositiveDecimal"];
+                            /**
+                             * @description The kind of contract; every market is a perpetual.
+                             * @enum {string}
+                             */
+                            product_type?: "Perpetual";
+                            /** @description The open interest now, in contracts (not a 24-hour figure). */
+                            open_interest?: components["schemas"]["PositiveDecimal"];
+                            /** @description The price of the underlying index. */
+                            index_price?: components["schemas"]["PositiveDecimal"];
+                            /** @description The name of the underlying index. */
+                            index_name?: string;
+                            /** @description The asset the index follows. */
+                            index_currency?: string;
+                            /** @description The funding rate predicted for the next settlement; it moves until then. */
+                            funding_rate?: components["schemas"]["Decimal"];
+                            /** @description The highest funding rate the market can reach, or `null` until the service has read its funding figures once since it started. */
+                            funding_cap?: components["schemas"]["Decimal"] | null;
+                            /** @description The lowest funding rate the market can reach, or `null` until the service has read its funding figures once since it started. */
+                            funding_floor?: components["schemas"]["Decimal"] | null;
+                            /** @description The next funding settlement, Unix time in milliseconds written as a string. */
+                            next_funding_rate_timestamp?: string;
+                            /** @description The largest open position allowed at each leverage, in USDT, keyed by the leverage (`"10"`). */
+                            brackets?: {
+                                [key: string]: number;
+                            };
+                            /** @description The highest leverage the market allows. */
+                            max_leverage?: number;
+                            /** @description The time between two funding settlements, in minutes. */
+                            funding_interval_minutes?: number;
+                        }[];
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description Observed upstream: futures trading is not offered in the caller's region. The operator's body carries an empty `errors` list and no `params`; here it is the public error object (see the description). */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    listFundingRateHistory: {
+        parameters: {
+            query?: {
+                /** @description Only settlements from this time on, Unix time in seconds (observed upstream). */
+                startDate?: components["schemas"]["UnixTime"];
+                /** @description Only settlements up to this time, Unix time in seconds; it must be later than `startDate` (observed upstream). */
+                endDate?: components["schemas"]["UnixTime"];
+                /** @description Records per page, 1 to 100 (observed upstream). */
+                limit?: number;
+                /** @description Records to skip, 0 to 1000000 (observed upstream). */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The futures market, such as `BTC_PERP`. Observed upstream: a market that does not exist is refused with the message `Market is not available.` */
+                market: components["schemas"]["Market"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlements, newest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When the funding was settled, Unix time in seconds written as a string. */
+                        fundingTime: string;
+                        /** @description The funding rate applied at that settlement. */
+                        fundingRate: components["schemas"]["Decimal"];
+                        /** @description The futures market. */
+                        market: components["schemas"]["Market"];
+                        /** @description The mark price at the settlement, in the quote asset. */
+                        settlementPrice: components["schemas"]["PositiveDecimal"];
+                        /** @description When the rate was computed, before the settlement; Unix time in seconds written as a string. */
+                        rateCalculatedTime: string;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: a parameter is refused, or the service behind the endpoint failed. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getMiningPoolOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mining pool's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The pool (observed upstream). */
+                        data?: {
+                            /** @description The addresses miners connect to (`stratum+tcp://…`). */
+                            connection_links?: string[];
+                            /** @description Where the pool serves, such as `global`. */
+                            location?: string;
+                            /** @description The tickers of the coins mined. */
+                            assets?: string[];
+                            /** @description How miners are paid, such as `FPPS`. */
+                            reward_schemes?: string[];
+                            /** @description The number of workers mining. */
+                            workers?: number;
+                            /** @description The pool's hash rate now, in H. */
+                            current_hash_rate?: components["schemas"]["PositiveDecimal"];
+                            /** @description The pool's hash rate over the last seven days. */
+                            last7days_hash_rate?: {
+                                /** @description The time of the figure, Unix time in seconds. */
+                                timestamp?: components["schemas"]["UnixTime"];
+                                /** @description The hash rate then, in H. */
+                                hashrate?: components["schemas"]["PositiveDecimal"];
+                            }[];
+                            /** @description Blocks the pool found. */
+                            blocks?: {
+                                /** @description When the block was found, Unix time in seconds. */
+                                block_found_at?: components["schemas"]["UnixTime"];
+                                /** @description The block's height in its chain. */
+                                block_height?: number;
+                            }[];
                         };
                     };
                 };

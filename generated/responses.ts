@@ -489,6 +489,1802 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
       }
     }
   },
+  "get /api/v4/public/platform/status": {
+    "operationId": "getPlatformStatus",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "status"
+          ],
+          "properties": {
+            "status": {
+              "type": "string",
+              "enum": [
+                "system operational",
+                "system maintenance"
+              ]
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/time": {
+    "operationId": "getServerTime",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "time": {
+              "type": "integer"
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/ticker": {
+    "operationId": "listTickers",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "base_id": {
+                "type": "integer"
+              },
+              "quote_id": {
+                "type": "integer"
+              },
+              "last_price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "quote_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "base_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "isFrozen": {
+                "type": "boolean"
+              },
+              "change": {
+                "type": "string",
+                "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/orderbook/{market}": {
+    "operationId": "getOrderBook",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "ticker_id": {
+              "type": "string"
+            },
+            "timestamp": {
+              "type": "integer"
+            },
+            "asks": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                },
+                "minItems": 2,
+                "maxItems": 2
+              }
+            },
+            "bids": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                },
+                "minItems": 2,
+                "maxItems": 2
+              }
+            }
+          }
+        }
+      },
+      "422": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/orderbook/depth/{market}": {
+    "operationId": "getOrderBookDepth",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "ticker_id": {
+              "type": "string"
+            },
+            "timestamp": {
+              "type": "integer"
+            },
+            "asks": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                },
+                "minItems": 2,
+                "maxItems": 2
+              }
+            },
+            "bids": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                },
+                "minItems": 2,
+                "maxItems": 2
+              }
+            }
+          }
+        }
+      },
+      "422": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/trades/{market}": {
+    "operationId": "listRecentTrades",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "tradeID",
+              "price",
+              "quote_volume",
+              "base_volume",
+              "trade_timestamp",
+              "type",
+              "rpi"
+            ],
+            "properties": {
+              "tradeID": {
+                "type": "integer"
+              },
+              "price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "quote_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "base_volume": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "trade_timestamp": {
+                "type": "integer"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "buy",
+                  "sell"
+                ]
+              },
+              "rpi": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      },
+      "422": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/fee": {
+    "operationId": "listAssetFees",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "ticker": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "providers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "deposit": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "max_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "min_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "fixed": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "flex": {
+                        "anyOf": [
+                          {
+                            "type": "object",
+                            "properties": {
+                              "percent": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "min_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "max_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              }
+                            }
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "allOf": [
+                        {
+                          "type": "object",
+                          "properties": {
+                            "max_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "min_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "fixed": {
+                              "anyOf": [
+                                {
+                                  "type": "string",
+                                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            },
+                            "flex": {
+                              "anyOf": [
+                                {
+                                  "type": "object",
+                                  "properties": {
+                                    "percent": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "min_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "max_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    }
+                                  }
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            }
+                          }
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "ticker": {
+                              "type": "string"
+                            },
+                            "name": {
+                              "type": "string"
+                            },
+                            "is_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_api_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_withdrawal": {
+                              "type": "boolean"
+                            },
+                            "is_api_withdrawal": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "withdraw": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "max_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "min_amount": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      },
+                      "fixed": {
+                        "anyOf": [
+                          {
+                            "type": "string",
+                            "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "flex": {
+                        "anyOf": [
+                          {
+                            "type": "object",
+                            "properties": {
+                              "percent": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "min_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              },
+                              "max_fee": {
+                                "type": "string",
+                                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                              }
+                            }
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "allOf": [
+                        {
+                          "type": "object",
+                          "properties": {
+                            "max_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "min_amount": {
+                              "type": "string",
+                              "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                            },
+                            "fixed": {
+                              "anyOf": [
+                                {
+                                  "type": "string",
+                                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            },
+                            "flex": {
+                              "anyOf": [
+                                {
+                                  "type": "object",
+                                  "properties": {
+                                    "percent": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "min_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    },
+                                    "max_fee": {
+                                      "type": "string",
+                                      "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                                    }
+                                  }
+                                },
+                                {
+                                  "type": "null"
+                                }
+                              ]
+                            }
+                          }
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "ticker": {
+                              "type": "string"
+                            },
+                            "name": {
+                              "type": "string"
+                            },
+                            "is_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_api_depositable": {
+                              "type": "boolean"
+                            },
+                            "is_withdrawal": {
+                              "type": "boolean"
+                            },
+                            "is_api_withdrawal": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "is_depositable": {
+                "type": "boolean"
+              },
+              "is_withdrawal": {
+                "type": "boolean"
+              },
+              "is_api_depositable": {
+                "type": "boolean"
+              },
+              "is_api_withdrawal": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/collateral/markets": {
+    "operationId": "listCollateralMarkets",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "success": {
+              "type": "boolean"
+            },
+            "message": {
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "result": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "451": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v1/public/kline": {
+    "operationId": "listCandles",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "success": {
+                  "type": "boolean",
+                  "const": true
+                },
+                "message": {
+                  "type": "null"
+                },
+                "result": {
+                  "type": "array",
+                  "items": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "integer"
+                        },
+                        {
+                          "type": "string",
+                          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                        }
+                      ]
+                    },
+                    "minItems": 7,
+                    "maxItems": 7
+                  }
+                }
+              }
+            },
+            {
+              "type": "object",
+              "properties": {
+                "success": {
+                  "type": "boolean",
+                  "const": false
+                },
+                "message": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "result": {
+                  "type": "null"
+                }
+              }
+            }
+          ]
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/futures": {
+    "operationId": "listFuturesMarkets",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "success": {
+              "type": "boolean"
+            },
+            "message": {
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "result": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "ticker_id": {
+                    "type": "string",
+                    "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+                  },
+                  "stock_currency": {
+                    "type": "string"
+                  },
+                  "money_currency": {
+                    "type": "string"
+                  },
+                  "last_price": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "stock_volume": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "money_volume": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "bid": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "ask": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "high": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "low": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "product_type": {
+                    "type": "string",
+                    "enum": [
+                      "Perpetual"
+                    ]
+                  },
+                  "open_interest": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "index_price": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "index_name": {
+                    "type": "string"
+                  },
+                  "index_currency": {
+                    "type": "string"
+                  },
+                  "funding_rate": {
+                    "type": "string",
+                    "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+                  },
+                  "funding_cap": {
+                    "anyOf": [
+                      {
+                        "type": "string",
+                        "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "funding_floor": {
+                    "anyOf": [
+                      {
+                        "type": "string",
+                        "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "next_funding_rate_timestamp": {
+                    "type": "string",
+                    "pattern": "^[0-9]+$"
+                  },
+                  "brackets": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "integer"
+                    }
+                  },
+                  "max_leverage": {
+                    "type": "integer"
+                  },
+                  "funding_interval_minutes": {
+                    "type": "integer"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "451": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/funding-history/{market}": {
+    "operationId": "listFundingRateHistory",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "fundingTime",
+              "fundingRate",
+              "market",
+              "settlementPrice",
+              "rateCalculatedTime"
+            ],
+            "properties": {
+              "fundingTime": {
+                "type": "string",
+                "pattern": "^[0-9]+$"
+              },
+              "fundingRate": {
+                "type": "string",
+                "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+              },
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              },
+              "settlementPrice": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "rateCalculatedTime": {
+                "type": "string",
+                "pattern": "^[0-9]+$"
+              }
+            }
+          }
+        }
+      },
+      "422": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/mining-pool": {
+    "operationId": "getMiningPoolOverview",
+    "responses": {
+      "200": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "properties": {
+            "data": {
+              "type": "object",
+              "properties": {
+                "connection_links": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "location": {
+                  "type": "string"
+                },
+                "assets": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "reward_schemes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "workers": {
+                  "type": "integer"
+                },
+                "current_hash_rate": {
+                  "type": "string",
+                  "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                },
+                "last7days_hash_rate": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "timestamp": {
+                        "type": "integer"
+                      },
+                      "hashrate": {
+                        "type": "string",
+                        "pattern": "^[0-9]+(\\.[0-9]+)?$"
+                      }
+                    }
+                  }
+                },
+                "blocks": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "block_found_at": {
+                        "type": "integer"
+                      },
+                      "block_height": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "default": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "success",
+            "message",
+            "params"
+          ],
+          "properties": {
+            "success": {
+              "type": "boolean",
+              "const": false
+            },
+            "message": {
+              "type": "string"
+            },
+            "params": {
+              "type": "array"
+            }
+          }
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/balance": {
     "operationId": "getMainBalance",
     "responses": {

@@ -550,6 +550,97 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/mining-pool": {
+    "operationId": "getMiningPoolOverview",
+    "method": "get",
+    "path": "/api/v4/public/mining-pool",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/orderbook/{market}": {
+    "operationId": "getOrderBook",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/{market}",
+    "rateLimit": {
+      "requests": 600,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100
+          },
+          "level": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 10
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/orderbook/depth/{market}": {
+    "operationId": "getOrderBookDepth",
+    "method": "get",
+    "path": "/api/v4/public/orderbook/depth/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/platform/status": {
+    "operationId": "getPlatformStatus",
+    "method": "get",
+    "path": "/api/v4/public/platform/status",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v4/public/time": {
+    "operationId": "getServerTime",
+    "method": "get",
+    "path": "/api/v4/public/time",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "post /api/v4/trade-account/balance": {
     "operationId": "getTradeBalance",
     "method": "post",
@@ -606,10 +697,89 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/fee": {
+    "operationId": "listAssetFees",
+    "method": "get",
+    "path": "/api/v4/public/fee",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/assets": {
     "operationId": "listAssets",
     "method": "get",
     "path": "/api/v4/public/assets",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
+  "get /api/v1/public/kline": {
+    "operationId": "listCandles",
+    "method": "get",
+    "path": "/api/v1/public/kline",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "query": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          },
+          "interval": {
+            "type": "string",
+            "enum": [
+              "1s",
+              "10s",
+              "30s",
+              "1m",
+              "3m",
+              "5m",
+              "15m",
+              "30m",
+              "1h",
+              "2h",
+              "4h",
+              "6h",
+              "8h",
+              "12h",
+              "1d",
+              "3d",
+              "1w",
+              "1M"
+            ]
+          },
+          "start": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "end": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1440
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/collateral/markets": {
+    "operationId": "listCollateralMarkets",
+    "method": "get",
+    "path": "/api/v4/public/collateral/markets",
     "rateLimit": {
       "requests": 2000,
       "windowSeconds": 10
@@ -705,6 +875,62 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v4/public/funding-history/{market}": {
+    "operationId": "listFundingRateHistory",
+    "method": "get",
+    "path": "/api/v4/public/funding-history/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "startDate": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "endDate": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100
+          },
+          "offset": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000000
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/futures": {
+    "operationId": "listFuturesMarkets",
+    "method": "get",
+    "path": "/api/v4/public/futures",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
+  },
   "get /api/v4/public/markets": {
     "operationId": "listMarkets",
     "method": "get",
@@ -777,6 +1003,51 @@ export const clientRoutes = {
         }
       }
     }
+  },
+  "get /api/v4/public/trades/{market}": {
+    "operationId": "listRecentTrades",
+    "method": "get",
+    "path": "/api/v4/public/trades/{market}",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "path": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      },
+      "query": {
+        "required": [],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "buy",
+              "sell"
+            ]
+          }
+        }
+      }
+    }
+  },
+  "get /api/v4/public/ticker": {
+    "operationId": "listTickers",
+    "method": "get",
+    "path": "/api/v4/public/ticker",
+    "rateLimit": {
+      "requests": 2000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true
   },
   "post /api/v4/order/modify": {
     "operationId": "modifyOrder",

@@ -5,6 +5,8 @@
 /** Responses the operator says are not cached, beside the specification's list. */
 export const notCachedUpstream = [
   '/api/v4/public/ping',
+  '/api/v4/public/time',
+  '/api/v4/public/funding-history/{market}',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
 ];
@@ -27,12 +29,25 @@ export const writingPaths = [
 
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
- * spot group, and `openapi/public/http-v4.yaml`), with the rate limit it states for each
- * (requests per 10 seconds; `null` where it states none).
+ * spot group, `openapi/public/http-v4.yaml`, and the candles of `openapi/public/http-v1.yaml`),
+ * with the rate limit it states for each (requests per 10 seconds; `null` where it states none;
+ * for a public v4 endpoint with no figure of its own, the public 2000).
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/assets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/platform/status', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/ticker', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/orderbook/{market}', api: 'public-v4', requests: 600 },
+  { method: 'get', path: '/api/v4/public/orderbook/depth/{market}', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/trades/{market}', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/fee', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/time', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/collateral/markets', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/futures', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/funding-history/{market}', api: 'public-v4', requests: 2000 },
+  { method: 'get', path: '/api/v4/public/mining-pool', api: 'public-v4', requests: 1000 },
+  { method: 'get', path: '/api/v1/public/kline', api: 'public-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/order/new', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/market', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/stock_market', api: 'private-v4', requests: 10000 },

@@ -22,6 +22,18 @@ const cannot: Record<string, string> = {
     'it names market and orderId together, but the schema requires only market: a body without both fails the schema on market alone',
   'createLimitOrder › makerFeeInvalid': 'the operator does not say when the maker fee does not apply',
   'getTradeBalance › invalidArgument': 'the operator does not say what causes it',
+  'getOrderBook › marketNotAvailable': 'the sandbox does not model path parameters yet',
+  'getOrderBook › levelNotInteger': 'the sandbox does not model query parameters yet',
+  'getOrderBookDepth › marketNotAvailable': 'the sandbox does not model path parameters yet',
+  'listRecentTrades › marketNotAvailable': 'the sandbox does not model path parameters yet',
+  'listRecentTrades › typeInvalid': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › marketNotAvailable': 'the sandbox does not model path parameters yet',
+  'listFundingRateHistory › marketMissing': 'the sandbox does not model path parameters yet',
+  'listFundingRateHistory › limitTooLarge': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › offsetTooLarge': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
+  'listFundingRateHistory › fundingHistoryUnavailable':
+    'the sandbox does not model the failure of the service behind the funding-rate history yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
