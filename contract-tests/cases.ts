@@ -243,8 +243,12 @@ function staysInvalidAsText(
 function errorFields(value: unknown): string[] {
   if (!isRecord(value)) return [];
   if (isRecord(value.errors)) return Object.keys(value.errors);
+  // The v1 candles' refusal: 200, `success` false, the messages keyed by parameter in `message`.
+  if (value.success === false && isRecord(value.message)) return errorFields(value.message);
   const lists = Object.entries(value).filter(
-    ([, messages]) => Array.isArray(messages) && messages.every((message) => typeof message === 'string'),
+    ([, messages]) =>
+      typeof messages === 'string' ||
+      (Array.isArray(messages) && messages.every((message) => typeof message === 'string')),
   );
   return lists.length === Object.keys(value).length ? lists.map(([field]) => field) : [];
 }

@@ -2303,7 +2303,8 @@ export const operations = {
               "buy",
               "sell"
             ],
-            "description": "Only the buys or only the sells; without it, both (observed upstream)."
+            "description": "Only the buys or only the sells; without it, both (observed upstream).",
+            "cliFlag": "side"
           }
         }
       }

@@ -237,10 +237,8 @@ export interface paths {
          *     - A market that does not exist or does not trade, and a `limit` or
          *       `level` that is not an integer, are refused with 422. The operator
          *       sends the message in a body keyed by parameter
-         *       (`{"market": ["Market is not available."]}`) with no `success`,
-         *       `message` or `params`; this document keeps the specification's public
-         *       error object, with the operator's message in `message` and the
-         *       parameter in `params`.
+         *       (`{"market": ["Market is not available."]}`) with no `success`, `message` or `params`, and this document
+         *       describes that body as it is (`PublicFieldErrors`).
          *     - The answer is cached and shared by every caller, refreshed about every
          *       100 ms.
          *     - The operator limits this endpoint to 600 requests per 10 seconds, below
@@ -276,10 +274,8 @@ export interface paths {
          *     - A market that does not exist, does not trade or is not part of the
          *       price feed this endpoint is built on is refused with 422. The operator
          *       sends the message in a body keyed by parameter
-         *       (`{"market": ["Market is not available."]}`) with no `success`,
-         *       `message` or `params`; this document keeps the specification's public
-         *       error object, with the operator's message in `message` and the
-         *       parameter in `params`.
+         *       (`{"market": ["Market is not available."]}`) with no `success`, `message` or `params`, and this document
+         *       describes that body as it is (`PublicFieldErrors`).
          *     - The answer is cached and shared by every caller, refreshed about every
          *       second.
          *     - The order of the levels in each list is not shown.
@@ -320,9 +316,8 @@ export interface paths {
          *     - A market that does not exist or does not trade, and a `type` other than
          *       `buy` or `sell`, are refused with 422. The operator sends the message in
          *       a body keyed by parameter (`{"market": ["Market is not available."]}`)
-         *       with no `success`, `message` or `params`; this document keeps the
-         *       specification's public error object, with the operator's message in
-         *       `message` and the parameter in `params`.
+         *       with no `success`, `message` or `params`, and this document
+         *       describes that body as it is (`PublicFieldErrors`).
          *     - The answer is cached and shared by every caller, refreshed about every
          *       second.
          *     - The order of the trades is not shown.
@@ -541,9 +536,7 @@ export interface paths {
          *       by parameter with no `success`, `message` or `params`; for this
          *       endpoint most messages are a bare string (`{"limit": "limit must be
          *       less than or equal to 100"}`), and an unknown market's is a list
-         *       (`{"market": ["Market is not available."]}`). This document keeps the
-         *       specification's public error object, with the operator's message in
-         *       `message` and the parameter in `params`. When the service behind this
+         *       (`{"market": ["Market is not available."]}`). This document describes that body as it is (`PublicFieldErrors`). When the service behind this
          *       endpoint fails, the operator answers 422 with
          *       `{"error": ["unable to get funding history"]}`.
          *     - Whether `startDate` and `endDate` are inclusive, and whether a spot
@@ -607,6 +600,10 @@ export interface components {
             message: string;
             /** @description Parameters involved. Their type is not shown. Observed upstream: the operator's public errors carry no `params`; do not depend on it. */
             params: unknown[];
+        };
+        /** @description A public market endpoint's refusal of its parameters (observed upstream): no envelope, only the refused parameters, each with its message, or a list of messages. The specification's public error object (`success`, `message`, `params`) is what the public endpoints it shows send; these endpoints, which it does not show, send this instead. */
+        PublicFieldErrors: {
+            [key: string]: string | string[];
         };
         /** @description Observed upstream, the gateway's answer to an internal error. */
         InternalError: {
@@ -725,6 +722,7 @@ export interface components {
     pathItems: never;
 }
 export type PublicError = components['schemas']['PublicError'];
+export type PublicFieldErrors = components['schemas']['PublicFieldErrors'];
 export type InternalError = components['schemas']['InternalError'];
 export type Decimal = components['schemas']['Decimal'];
 export type PositiveDecimal = components['schemas']['PositiveDecimal'];
@@ -1044,13 +1042,13 @@ export interface operations {
                     "application/json": components["schemas"]["OrderBook"];
                 };
             };
-            /** @description Observed upstream: the market does not exist or does not trade, or `limit` or `level` is not an integer. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            /** @description Observed upstream: the market does not exist or does not trade, or `limit` or `level` is not an integer. The operator sends the message keyed by parameter, with no envelope. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicError"];
+                    "application/json": components["schemas"]["PublicFieldErrors"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -1080,13 +1078,13 @@ export interface operations {
                     "application/json": components["schemas"]["OrderBook"];
                 };
             };
-            /** @description Observed upstream: the market does not exist, does not trade or is not in the price feed behind this endpoint. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            /** @description Observed upstream: the market does not exist, does not trade or is not in the price feed behind this endpoint. The operator sends the message keyed by parameter, with no envelope. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicError"];
+                    "application/json": components["schemas"]["PublicFieldErrors"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -1137,13 +1135,13 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Observed upstream: the market does not exist or does not trade, or `type` is neither `buy` nor `sell`. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            /** @description Observed upstream: the market does not exist or does not trade, or `type` is neither `buy` nor `sell`. The operator sends the message keyed by parameter, with no envelope. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicError"];
+                    "application/json": components["schemas"]["PublicFieldErrors"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -1429,13 +1427,13 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Observed upstream: a parameter is refused, or the service behind the endpoint failed. The operator sends the message keyed by parameter with no envelope; here it is the public error object (see the description). */
+            /** @description Observed upstream: a parameter is refused, or the service behind the endpoint failed. The operator sends the message keyed by parameter, with no envelope. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicError"];
+                    "application/json": components["schemas"]["PublicFieldErrors"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -815,22 +815,19 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
         "headers": {},
         "schema": {
           "type": "object",
-          "required": [
-            "success",
-            "message",
-            "params"
-          ],
-          "properties": {
-            "success": {
-              "type": "boolean",
-              "const": false
-            },
-            "message": {
-              "type": "string"
-            },
-            "params": {
-              "type": "array"
-            }
+          "minProperties": 1,
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
           }
         }
       },
@@ -949,22 +946,19 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
         "headers": {},
         "schema": {
           "type": "object",
-          "required": [
-            "success",
-            "message",
-            "params"
-          ],
-          "properties": {
-            "success": {
-              "type": "boolean",
-              "const": false
-            },
-            "message": {
-              "type": "string"
-            },
-            "params": {
-              "type": "array"
-            }
+          "minProperties": 1,
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
           }
         }
       },
@@ -1093,22 +1087,19 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
         "headers": {},
         "schema": {
           "type": "object",
-          "required": [
-            "success",
-            "message",
-            "params"
-          ],
-          "properties": {
-            "success": {
-              "type": "boolean",
-              "const": false
-            },
-            "message": {
-              "type": "string"
-            },
-            "params": {
-              "type": "array"
-            }
+          "minProperties": 1,
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
           }
         }
       },
@@ -2062,22 +2053,19 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
         "headers": {},
         "schema": {
           "type": "object",
-          "required": [
-            "success",
-            "message",
-            "params"
-          ],
-          "properties": {
-            "success": {
-              "type": "boolean",
-              "const": false
-            },
-            "message": {
-              "type": "string"
-            },
-            "params": {
-              "type": "array"
-            }
+          "minProperties": 1,
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
           }
         }
       },

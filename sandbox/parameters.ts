@@ -40,15 +40,34 @@ function parameterValue(parameter: ParameterView, texts: readonly string[]): unk
   return typed(texts[texts.length - 1] ?? '', parameter.schema);
 }
 
+/** Whether an answer is a bag of messages keyed by parameter (a string or a list of strings each). */
+const isBag = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.values(value).every(
+    (messages) =>
+      typeof messages === 'string' ||
+      (Array.isArray(messages) && messages.every((m) => typeof m === 'string')),
+  );
+
+/**
+ * Where an example keeps its messages keyed by parameter: the whole body (the v4 market
+ * endpoints), or its `message` (the v1 candles, answered with 200 and `success` false).
+ */
+const bagOf = (value: unknown): Record<string, unknown> | undefined =>
+  isBag(value)
+    ? value
+    : isBag((value as { message?: unknown } | null)?.message)
+      ? (value as { message: Record<string, unknown> }).message
+      : undefined;
+
 /** The messages the operation's named examples give a parameter, by parameter (the first wins). */
 function documentedMessages(operation: OperationDocument, status: number): Map<string, string[]> {
   const messages = new Map<string, string[]>();
   for (const name of operation.exampleNames(status)) {
-    const body = operation.example(name).value;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) continue;
-    for (const [field, list] of Object.entries(body)) {
-      if (Array.isArray(list) && !messages.has(field)) messages.set(field, list.map(String));
-      else if (typeof list === 'string' && !messages.has(field)) messages.set(field, [list]);
+    for (const [field, list] of Object.entries(bagOf(operation.example(name).value) ?? {})) {
+      if (!messages.has(field)) messages.set(field, Array.isArray(list) ? list.map(String) : [String(list)]);
     }
   }
   return messages;
@@ -67,7 +86,7 @@ function worded(operation: OperationDocument, error: ErrorObject, field: string)
 
 /** The refusal of parameters that break their schema: the status of the operation's validation example. */
 function parameterRefusal(operation: OperationDocument, errors: readonly ErrorObject[]): Answer {
-  const { status } = operation.example(operation.validationExampleName());
+  const { status, value } = operation.example(operation.validationExampleName());
   const documented = documentedMessages(operation, status);
   const body: Record<string, string[]> = {};
   for (const error of errors) {
@@ -80,7 +99,8 @@ function parameterRefusal(operation: OperationDocument, errors: readonly ErrorOb
     const messages = (ofKind && documented.get(field)) || [worded(operation, error, field)];
     body[field] = [...new Set([...(body[field] ?? []), ...messages])];
   }
-  return { status, body };
+  // The body the validation example has, its messages replaced by these.
+  return { status, body: isBag(value) ? body : { ...(value as object), message: body } };
 }
 
 /** The call's parameters read and validated, or the refusal of those that break their schema. */

@@ -472,8 +472,12 @@ export async function checkServerRejects(
       ),
     );
   }
+  // Prism names a query parameter in lowercase.
+  const asNamed = (name: string) => (factsOf(operationId).auth === 'none' ? name.toLowerCase() : name);
   const namesField = answer.violations.some(
-    (violation) => violation.field === field || violation.field.startsWith(`${field}.`),
+    (violation) =>
+      asNamed(violation.field) === asNamed(field) ||
+      asNamed(violation.field).startsWith(`${asNamed(field)}.`),
   );
   if (!namesField) {
     problems.push(

@@ -40,7 +40,15 @@ function callerFields(): CallerField[] {
         if (!operation) continue;
         const cli = cliOperations.find((candidate) => candidate.facts.operationId === operation.operationId);
         if (!cli) throw new Error(`${operation.operationId} has no subcommand`);
-        const written = operation.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+        // A GET's fields are its parameters, each with its schema as written.
+        const parameters = Object.fromEntries(
+          (operation.parameters ?? []).map((parameter: { name: string; schema?: unknown }) => [
+            parameter.name,
+            parameter.schema,
+          ]),
+        );
+        const written =
+          operation.requestBody?.content?.['application/json']?.schema?.properties ?? parameters;
         for (const flag of fieldFlags(cli.body)) {
           fields.push({
             operationId: cli.facts.operationId,
@@ -110,10 +118,22 @@ describe('one flag per concept', () => {
     }
   });
 
-  it('gives fields whose names are spellings of one name one flag', () => {
+  it('gives fields whose names are spellings of one name one flag, unless they are two concepts', () => {
+    const known = concepts(fields);
+    const concept = (field: CallerField) => field.components.find((component) => known.has(component));
+    // Two fields that refer to two different concepts (a trade's side and an order's kind, both
+    // called `type` on the wire) are two concepts, each with its own flag.
+    const twoConcepts = (a: CallerField, b: CallerField) =>
+      concept(a) !== undefined && concept(b) !== undefined && concept(a) !== concept(b);
     const differing = fields.flatMap((a) =>
       fields
-        .filter((b) => a.operationId < b.operationId && variants(a.field, b.field) && a.flag !== b.flag)
+        .filter(
+          (b) =>
+            a.operationId < b.operationId &&
+            variants(a.field, b.field) &&
+            a.flag !== b.flag &&
+            !twoConcepts(a, b),
+        )
         .map((b) => `${describeField(a)} / ${describeField(b)}`),
     );
     expect(differing).toEqual([]);

@@ -7,3 +7,4 @@ export const historyPath = operations.listFlexInvestmentHistory.path;
 export const cancelAllPath = operations.cancelAllOrders.path;
 export const summaryPath = operations.getCollateralBalanceSummary.path;
 export const pingPath = operations.pingApi.path;
+export const orderBookPath = operations.getOrderBook.path;

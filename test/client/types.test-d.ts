@@ -1,10 +1,37 @@
 // Type-level tests, run by vitest's typecheck mode (npm run test:unit): each assertion, and each
 // expected compile error, fails the run when the types change (test/typecheck/ proves it can).
 import { describe, expectTypeOf, it } from 'vitest';
-import { ActionType, type CallerBody, createPrivateClient, type PrivateResult } from '../../src/index.ts';
-import { type cancelAllPath, historyPath, investPath, mainBalancePath } from './paths.ts';
+import {
+  ActionType,
+  type CallerBody,
+  createPrivateClient,
+  createPublicClient,
+  type PrivateResult,
+} from '../../src/index.ts';
+import {
+  type cancelAllPath,
+  historyPath,
+  investPath,
+  mainBalancePath,
+  orderBookPath,
+  pingPath,
+} from './paths.ts';
 
 describe('types', () => {
+  it("a GET's parameters are required where its path has one, typed, and absent where it has none", () => {
+    const client = createPublicClient({ baseUrl: 'http://127.0.0.1:1' });
+    void client.GET(orderBookPath, { params: { path: { market: 'BTC_USDT' }, query: { limit: 5 } } });
+    // @ts-expect-error the path's market is required
+    void client.GET(orderBookPath);
+    // @ts-expect-error limit is a number
+    void client.GET(orderBookPath, { params: { path: { market: 'BTC_USDT' }, query: { limit: '5' } } });
+    // @ts-expect-error no such query parameter
+    void client.GET(orderBookPath, { params: { path: { market: 'BTC_USDT' }, query: { depth: 5 } } });
+    void client.GET(pingPath);
+    // @ts-expect-error ping takes no parameters
+    void client.GET(pingPath, { params: { query: { limit: 5 } } });
+  });
+
   it('callers write neither request nor nonce, and keep every other field typed', () => {
     expectTypeOf<CallerBody<typeof investPath>>().toEqualTypeOf<{ planId: string; amount: string }>();
     for (const signed of ['request', 'nonce', 'nonceWindow'] as const) {
