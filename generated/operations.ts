@@ -1072,6 +1072,135 @@ export const operations = {
       }
     }
   },
+  "getCollateralAccountSummary": {
+    "operationId": "getCollateralAccountSummary",
+    "summary": "Read the collateral account's equity, margin and leverage",
+    "cliName": "collateral-account-summary",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/summary",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/summary"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
+  "getCollateralBalance": {
+    "operationId": "getCollateralBalance",
+    "summary": "Read the collateral balance of each asset",
+    "cliName": "collateral-balance",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/balance",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/balance"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this asset; without it, every asset (observed upstream)."
+        }
+      }
+    }
+  },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
     "summary": "Read the collateral balance summary",

@@ -134,6 +134,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/collateral-account/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the collateral balance of each asset
+         * @description The balance of the collateral account (the funds that margin and futures
+         *     positions are held against), per asset, or of one asset with `ticker`.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `ticker` is optional; without it, every asset is listed.
+         *     - The answer is an object keyed by ticker. The operator's own file types
+         *       each balance as a JSON number and its example sends numbers (`1`,
+         *       `1000`, `5.5`); this document writes them as decimal strings, as every
+         *       other amount of the API (the balance summary of the same account sends
+         *       strings), and a client should be ready to read either.
+         *     - An invalid `ticker` is refused with HTTP 422, `code` 30 and
+         *       `errors.ticker`, as the balance summary refuses it.
+         *     - The response is not cached (observed upstream).
+         *
+         *     `getCollateralBalanceSummary` gives the same balances with what is
+         *     borrowed and what is available.
+         */
+        post: operations["getCollateralBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the collateral account's equity, margin and leverage
+         * @description The state of the collateral account as a whole: its equity, the margin its
+         *     positions use and what is left free, their unrealized profit and loss and
+         *     funding, and the leverage the account is set to. Not in the
+         *     specification: every fact of this operation is observed upstream, from the
+         *     operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - `marginFraction` is `margin` divided by `equity`.
+         *     - `leverage` is the one `setCollateralLeverage` last set.
+         *     - The operator lists HTTP 422 for a request it refuses, with no example;
+         *       the one here is this document's (see its description).
+         *     - Which fields are always present, and the asset the amounts are counted
+         *       in, are not shown; the operator's earlier descriptions count them in
+         *       USDT.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getCollateralAccountSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/order/cancel/all": {
         parameters: {
             query?: never;
@@ -1452,6 +1526,131 @@ export interface operations {
              * @description Validation failed: the private error object with `code` 30 and `errors`
              *     keyed by parameter. The status is observed upstream.
              */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCollateralBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/balance";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this asset; without it, every asset (observed upstream). */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The balances, keyed by asset ticker (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["Decimal"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCollateralAccountSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/summary";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The account summary (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's total equity: its collateral with the unrealized profit and loss of its positions. */
+                        equity?: components["schemas"]["Decimal"];
+                        /** @description The margin the open positions use. */
+                        margin?: components["schemas"]["Decimal"];
+                        /** @description The margin left for new positions and orders. */
+                        freeMargin?: components["schemas"]["Decimal"];
+                        /** @description Funding accrued on the open positions and not yet settled; it is settled at the positions' next change. */
+                        unrealizedFunding?: components["schemas"]["Decimal"];
+                        /** @description The unrealized profit and loss of the open positions. */
+                        pnl?: components["schemas"]["Decimal"];
+                        /** @description The leverage the account is set to, 1 (none) to 100; one of the values `setCollateralLeverage` takes. */
+                        leverage?: number;
+                        /** @description `margin` divided by `equity`. */
+                        marginFraction?: components["schemas"]["Decimal"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below is this document's, with the message the operator gives the case. */
             422: {
                 headers: {
                     [name: string]: unknown;

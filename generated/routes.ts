@@ -493,6 +493,39 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/summary": {
+    "operationId": "getCollateralAccountSummary",
+    "method": "post",
+    "path": "/api/v4/collateral-account/summary",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
+  "post /api/v4/collateral-account/balance": {
+    "operationId": "getCollateralBalance",
+    "method": "post",
+    "path": "/api/v4/collateral-account/balance",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/balance-summary": {
     "operationId": "getCollateralBalanceSummary",
     "method": "post",

@@ -7,6 +7,7 @@ export const notCachedUpstream = [
   '/api/v4/public/ping',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
+  '/api/v4/collateral-account/balance',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -27,8 +28,9 @@ export const writingPaths = [
 
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
- * spot group, and `openapi/public/http-v4.yaml`), with the rate limit it states for each
- * (requests per 10 seconds; `null` where it states none).
+ * spot group and the account and position operations of its collateral group, and
+ * `openapi/public/http-v4.yaml`), with the rate limit it states for each (requests per 10
+ * seconds; `null` where it states none).
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -49,12 +51,15 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/trade-account/order/history', api: 'private-v4', requests: 12000 },
   { method: 'post', path: '/api/v4/order/kill-switch', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/kill-switch/status', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/collateral-account/balance', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/summary', api: 'private-v4', requests: 12000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
 export const notCachedByDocument = upstreamOperations
   .filter((operation) => operation.api === 'private-v4')
-  .map((operation) => operation.path as string);
+  .map((operation) => operation.path as string)
+  .filter((path) => !notCachedUpstream.includes(path));
 
 /** The operations that place orders, and whether the operator shows a used clientOrderId refused. */
 export const orderPlacing: Record<string, 'refusal shown' | 'refusal shown for other order types' | 'never'> =
@@ -121,6 +126,7 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
   },
   '/api/v4/order/kill-switch': { timeoutTooShort: [422, 30, 'timeout', 'Timeout should be at least 5.'] },
   '/api/v4/order/kill-switch/status': { marketNotAvailable: [422, 31, 'market', 'Market is not available.'] },
+  '/api/v4/collateral-account/balance': { invalidTicker: [422, 30, 'ticker', 'ticker is invalid.'] },
 };
 
 export const investOperationId = 'createFixedInvestment';
