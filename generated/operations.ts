@@ -297,6 +297,89 @@ export const operations = {
       }
     }
   },
+  "closePosition": {
+    "operationId": "closePosition",
+    "summary": "Close an open position at the market price",
+    "cliName": "close-position",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/position/close",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "positionId",
+        "market"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/position/close"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "positionId": {
+          "type": "integer",
+          "description": "The position to close, as `listOpenPositions` lists it."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The market of the position."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of the position, in hedge mode (observed upstream); what it does in one-way mode is not shown."
+        }
+      }
+    }
+  },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
     "summary": "Place up to 20 limit orders at once",
@@ -1072,6 +1155,68 @@ export const operations = {
       }
     }
   },
+  "getAdlQuantile": {
+    "operationId": "getAdlQuantile",
+    "summary": "Read where the account's futures positions stand in the auto-deleveraging queue",
+    "cliName": "adl-quantile",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/adl-quantile",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/adl-quantile"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
   "getCollateralAccountSummary": {
     "operationId": "getCollateralAccountSummary",
     "summary": "Read the collateral account's equity, margin and leverage",
@@ -1587,6 +1732,90 @@ export const operations = {
       503
     ]
   },
+  "listClosedPositionPnl": {
+    "operationId": "listClosedPositionPnl",
+    "summary": "List the profit and loss of each closed position",
+    "cliName": "closed-pnl",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/closed-pnl",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/closed-pnl"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The earliest close time, Unix time in seconds; no default, at most `endDate` (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The latest close time, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0; `offset` plus `limit` may not exceed 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
   "listExecutedDeals": {
     "operationId": "listExecutedDeals",
     "summary": "List the account's deals (executed history)",
@@ -1801,6 +2030,86 @@ export const operations = {
       }
     }
   },
+  "listFundingPayments": {
+    "operationId": "listFundingPayments",
+    "summary": "List the funding payments of the collateral account's positions",
+    "cliName": "funding-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/funding-history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/funding-history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; without it, every market (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
+        }
+      }
+    }
+  },
   "listMarkets": {
     "operationId": "listMarkets",
     "summary": "List the markets and their trading rules",
@@ -1824,6 +2133,73 @@ export const operations = {
       500,
       503
     ]
+  },
+  "listOpenPositions": {
+    "operationId": "listOpenPositions",
+    "summary": "List the collateral account's open positions",
+    "cliName": "positions",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/open",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/open"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; without it, every open position (observed upstream)."
+        }
+      }
+    }
   },
   "listOrderDeals": {
     "operationId": "listOrderDeals",
@@ -1991,6 +2367,86 @@ export const operations = {
           "minimum": 0,
           "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
           "default": 0
+        }
+      }
+    }
+  },
+  "listPositionHistory": {
+    "operationId": "listPositionHistory",
+    "summary": "List the events of the collateral account's positions",
+    "cliName": "position-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market (observed upstream)."
+        },
+        "positionId": {
+          "type": "integer",
+          "description": "Only this position (observed upstream)."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The start of the window, Unix time in seconds; no default, at most `endDate` (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
         }
       }
     }

@@ -111,6 +111,39 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/position/close": {
+    "operationId": "closePosition",
+    "method": "post",
+    "path": "/api/v4/collateral-account/position/close",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "positionId",
+        "market"
+      ],
+      "properties": {
+        "positionId": {
+          "type": "integer"
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        }
+      }
+    }
+  },
   "post /api/v4/order/bulk": {
     "operationId": "createBulkLimitOrders",
     "method": "post",
@@ -493,6 +526,20 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/adl-quantile": {
+    "operationId": "getAdlQuantile",
+    "method": "post",
+    "path": "/api/v4/collateral-account/adl-quantile",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
   "post /api/v4/collateral-account/summary": {
     "operationId": "getCollateralAccountSummary",
     "method": "post",
@@ -649,6 +696,36 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/collateral-account/positions/closed-pnl": {
+    "operationId": "listClosedPositionPnl",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/closed-pnl",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
   "post /api/v4/trade-account/executed-history": {
     "operationId": "listExecutedDeals",
     "method": "post",
@@ -738,6 +815,34 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/funding-history": {
+    "operationId": "listFundingPayments",
+    "method": "post",
+    "path": "/api/v4/collateral-account/funding-history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
   "get /api/v4/public/markets": {
     "operationId": "listMarkets",
     "method": "get",
@@ -747,6 +852,25 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/collateral-account/positions/open": {
+    "operationId": "listOpenPositions",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/open",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        }
+      }
+    }
   },
   "post /api/v4/trade-account/order": {
     "operationId": "listOrderDeals",
@@ -807,6 +931,34 @@ export const clientRoutes = {
         "offset": {
           "type": "integer",
           "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/collateral-account/positions/history": {
+    "operationId": "listPositionHistory",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "positionId": {
+          "type": "integer"
+        },
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
         }
       }
     }

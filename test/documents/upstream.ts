@@ -24,6 +24,7 @@ export const writingPaths = [
   '/api/v4/order/cancel',
   '/api/v4/order/cancel/bulk',
   '/api/v4/order/kill-switch',
+  '/api/v4/collateral-account/position/close',
 ];
 
 /**
@@ -53,6 +54,22 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/order/kill-switch/status', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/collateral-account/balance', api: 'private-v4', requests: 12000 },
   { method: 'post', path: '/api/v4/collateral-account/summary', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/positions/open', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/position/close', api: 'private-v4', requests: 10000 },
+  {
+    method: 'post',
+    path: '/api/v4/collateral-account/positions/history',
+    api: 'private-v4',
+    requests: 12000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/collateral-account/positions/closed-pnl',
+    api: 'private-v4',
+    requests: 12000,
+  },
+  { method: 'post', path: '/api/v4/collateral-account/funding-history', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/adl-quantile', api: 'private-v4', requests: 12000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -86,6 +103,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/trade-account/executed-history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
   '/api/v4/trade-account/order': { limit: [1, undefined, 50], offset: [0, undefined, 0] },
   '/api/v4/trade-account/order/history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
+  '/api/v4/collateral-account/positions/closed-pnl': { limit: [1, 100, 50], offset: [0, undefined, 0] },
+  '/api/v4/collateral-account/funding-history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */

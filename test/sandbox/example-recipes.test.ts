@@ -24,6 +24,13 @@ const cannot: Record<string, string> = {
   'getTradeBalance › invalidArgument': 'the operator does not say what causes it',
   'getCollateralAccountSummary › nonceWindowNotBoolean':
     'the sandbox does not model the collateral account summary yet',
+  'closePosition › positionNotFound': 'the sandbox does not model collateral positions yet',
+  'closePosition › notEnoughBalanceToClose': 'the sandbox does not model collateral positions yet',
+  'listPositionHistory › windowOutOfOrder': 'the sandbox does not model the position history yet',
+  'listClosedPositionPnl › windowOutOfOrder':
+    'the sandbox does not model the profit and loss of closed positions yet',
+  'listFundingPayments › collateralMarketNotAvailable': 'the sandbox does not model funding payments yet',
+  'getAdlQuantile › nonceWindowNotBoolean': 'the sandbox does not model the auto-deleveraging queue yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
