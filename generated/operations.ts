@@ -1413,6 +1413,68 @@ export const operations = {
       }
     }
   },
+  "getHedgeMode": {
+    "operationId": "getHedgeMode",
+    "summary": "Read whether the collateral account is in hedge mode",
+    "cliName": "hedge-mode",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/hedge-mode"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
   "getKillSwitchStatus": {
     "operationId": "getKillSwitchStatus",
     "summary": "Read the kill-switch timers",
@@ -2573,6 +2635,150 @@ export const operations = {
       500,
       503
     ]
+  },
+  "setCollateralLeverage": {
+    "operationId": "setCollateralLeverage",
+    "summary": "Set the leverage of the collateral account",
+    "cliName": "leverage",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/leverage",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "leverage"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/leverage"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "leverage": {
+          "type": "integer",
+          "enum": [
+            1,
+            2,
+            3,
+            5,
+            10,
+            20,
+            50,
+            100
+          ],
+          "description": "A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list."
+        }
+      }
+    }
+  },
+  "setHedgeMode": {
+    "operationId": "setHedgeMode",
+    "summary": "Turn hedge mode of the collateral account on or off",
+    "cliName": "set-hedge-mode",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode/update",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "hedgeMode"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/hedge-mode/update"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "hedgeMode": {
+          "type": "boolean",
+          "description": "`true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream)."
+        }
+      }
+    }
   },
   "setKillSwitch": {
     "operationId": "setKillSwitch",

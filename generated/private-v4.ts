@@ -434,6 +434,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/collateral-account/leverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the leverage of the collateral account
+         * @description Sets the leverage of the collateral account: how far its positions may
+         *     exceed its collateral with borrowed funds, and so the margin they need and
+         *     where they are liquidated. The setting applies to the account as a whole,
+         *     margin and futures alike. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `leverage` is one of 1, 2, 3, 5, 10, 20, 50 and 100. A market may allow
+         *       less than 100 (its `max_leverage` in the public futures market list);
+         *       a leverage above it is refused as a value out of range, `code` 30.
+         *     - Each leverage has a bracket, a largest position size; a position past
+         *       it falls in higher brackets with lower leverage (the brackets are in
+         *       the public futures market list).
+         *     - A lower leverage needs more margin: when the balance cannot support the
+         *       new value, the request is refused with `code` 17.
+         *     - While the account holds open positions or orders, a change is refused
+         *       with `code` 113. The operator also says a change applies to the open
+         *       positions; which of the two holds is not shown.
+         *     - Success is HTTP 200 with the leverage now in force, the one
+         *       `getCollateralAccountSummary` then shows.
+         *     - The operator lists HTTP 422 for every refusal and shows their codes
+         *       without their answers: the examples say what in them is this
+         *       document's.
+         *
+         *     Safe to repeat: the call sets the leverage to a value, and setting it to
+         *     the same value again leaves the account as the first call left it; it
+         *     places no order and moves no funds. A repeat of a call that took effect
+         *     may still be refused (code 113 when positions or orders were opened in
+         *     between), which does not undo the first.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setCollateralLeverage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/hedge-mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read whether the collateral account is in hedge mode
+         * @description Whether the collateral account is in hedge mode, where one market may
+         *     hold a long and a short position at once, or in one-way mode, where it
+         *     holds one position. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - `hedgeMode` is `true` in hedge mode, `false` in one-way mode; it is the
+         *       mode `setHedgeMode` last set.
+         *     - The operator lists HTTP 422 for a request it refuses, with no example;
+         *       the one here is this document's (see its description).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getHedgeMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/hedge-mode/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn hedge mode of the collateral account on or off
+         * @description Puts the collateral account in hedge mode (`true`: one market may hold a
+         *     long and a short position at once) or in one-way mode (`false`: one
+         *     position per market). Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The mode can change only while the account holds no open position and
+         *       no open order; otherwise the request is refused with `code` 113. Right
+         *       after the last position closed, the change may still be refused for
+         *       about 15 seconds: try again then.
+         *     - A missing `hedgeMode`, or one that is not a boolean, is refused with
+         *       `code` 30.
+         *     - Success is HTTP 200; the body of the answer is not shown. The mode set
+         *       is what `getHedgeMode` then reads.
+         *     - The operator lists HTTP 422 for refusals and shows their codes without
+         *       their answers: the examples say what in them is this document's.
+         *     - In hedge mode, orders on perpetual markets name their side, and
+         *       positions are listed as `LONG` or `SHORT`; in one-way mode as `BOTH`.
+         *
+         *     Safe to repeat: the call sets the mode to a value, and setting it to the
+         *     same value again leaves the account as the first call left it; it places
+         *     no order and moves no funds. A repeat of a call that took effect may still
+         *     be refused (code 113 when positions or orders were opened in between),
+         *     which does not undo the first.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setHedgeMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/collateral-account/adl-quantile": {
         parameters: {
             query?: never;
@@ -1223,7 +1353,7 @@ export interface components {
         PlanId: string;
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in the collateral account 104 (a position that is not open) and 10 (here a balance that cannot fund closing a position). The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in the collateral account 104 (a position that is not open), 10 (here a balance that cannot fund closing a position), 17 (a leverage the balance cannot support) and 113 (a leverage or hedge-mode change while positions or orders are open). The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -1380,6 +1510,11 @@ export interface components {
             /** @description Where the position stands towards liquidation: `margin_call`, `liquidation`, or `null` for neither (observed upstream). */
             liquidationState?: ("margin_call" | "liquidation") | null;
         };
+        /**
+         * @description A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list.
+         * @enum {integer}
+         */
+        Leverage: 1 | 2 | 3 | 5 | 10 | 20 | 50 | 100;
     };
     responses: {
         /**
@@ -1489,6 +1624,7 @@ export type KillSwitchTimer = components['schemas']['KillSwitchTimer'];
 export type PositionId = components['schemas']['PositionId'];
 export type CollateralPositionSide = components['schemas']['CollateralPositionSide'];
 export type Position = components['schemas']['Position'];
+export type Leverage = components['schemas']['Leverage'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
@@ -2369,6 +2505,176 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Observed upstream: the request was refused, with `code` 30 for paging out of its bounds and 31 for a market not traded on the collateral account. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCollateralLeverage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/leverage";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    leverage: components["schemas"]["Leverage"];
+                };
+            };
+        };
+        responses: {
+            /** @description The leverage now in force (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The leverage in force after the change, 1 (none) to 100. */
+                        leverage?: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the change was refused: `code` 30 for a leverage not allowed, 17 for a balance that cannot support it, 113 while positions or orders are open. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHedgeMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/hedge-mode";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The account's mode (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true` in hedge mode, `false` in one-way mode. */
+                        hedgeMode?: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below is this document's, with the message the operator gives the case. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setHedgeMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/hedge-mode/update";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description `true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream). */
+                    hedgeMode: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The mode was set (observed upstream). The body of the answer is not shown, so this document takes any JSON value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | unknown[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the change was refused: `code` 30 for a missing or malformed `hedgeMode`, 113 while positions or orders are open. */
             422: {
                 headers: {
                     [name: string]: unknown;

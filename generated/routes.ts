@@ -592,6 +592,20 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/hedge-mode": {
+    "operationId": "getHedgeMode",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
   "post /api/v4/order/kill-switch/status": {
     "operationId": "getKillSwitchStatus",
     "method": "post",
@@ -1017,6 +1031,56 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/collateral-account/leverage": {
+    "operationId": "setCollateralLeverage",
+    "method": "post",
+    "path": "/api/v4/collateral-account/leverage",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "leverage"
+      ],
+      "properties": {
+        "leverage": {
+          "type": "integer",
+          "enum": [
+            1,
+            2,
+            3,
+            5,
+            10,
+            20,
+            50,
+            100
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/collateral-account/hedge-mode/update": {
+    "operationId": "setHedgeMode",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode/update",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "hedgeMode"
+      ],
+      "properties": {
+        "hedgeMode": {
+          "type": "boolean"
+        }
+      }
+    }
   },
   "post /api/v4/order/kill-switch": {
     "operationId": "setKillSwitch",

@@ -25,6 +25,8 @@ export const writingPaths = [
   '/api/v4/order/cancel/bulk',
   '/api/v4/order/kill-switch',
   '/api/v4/collateral-account/position/close',
+  '/api/v4/collateral-account/leverage',
+  '/api/v4/collateral-account/hedge-mode/update',
 ];
 
 /**
@@ -69,6 +71,9 @@ export const upstreamOperations = [
     requests: 12000,
   },
   { method: 'post', path: '/api/v4/collateral-account/funding-history', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/leverage', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/collateral-account/hedge-mode', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/hedge-mode/update', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/collateral-account/adl-quantile', api: 'private-v4', requests: 12000 },
 ] as const;
 

@@ -30,6 +30,12 @@ const cannot: Record<string, string> = {
   'listClosedPositionPnl › windowOutOfOrder':
     'the sandbox does not model the profit and loss of closed positions yet',
   'listFundingPayments › collateralMarketNotAvailable': 'the sandbox does not model funding payments yet',
+  'setCollateralLeverage › leverageNotAllowed': 'the sandbox does not model the collateral leverage yet',
+  'setCollateralLeverage › leverageNotSupported': 'the sandbox does not model the collateral leverage yet',
+  'setCollateralLeverage › openPositionsOrOrders': 'the sandbox does not model the collateral leverage yet',
+  'getHedgeMode › nonceWindowNotBoolean': 'the sandbox does not model hedge mode yet',
+  'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
+  'setHedgeMode › openPositionsOrOrders': 'the sandbox does not model hedge mode yet',
   'getAdlQuantile › nonceWindowNotBoolean': 'the sandbox does not model the auto-deleveraging queue yet',
 };
 
