@@ -73,6 +73,18 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listClosedPositionPnl": {
+    "items": {
+      "properties": {
+        "openDate": {
+          "unixTime": "seconds"
+        },
+        "closeDate": {
+          "unixTime": "seconds"
+        }
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
     "properties": {
       "data": {

@@ -297,6 +297,89 @@ export const operations = {
       }
     }
   },
+  "closePosition": {
+    "operationId": "closePosition",
+    "summary": "Close an open position at the market price",
+    "cliName": "close-position",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/position/close",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "positionId",
+        "market"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/position/close"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "positionId": {
+          "type": "integer",
+          "description": "The position to close, as `listOpenPositions` lists it."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The market of the position."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of the position, in hedge mode (observed upstream); what it does in one-way mode is not shown."
+        }
+      }
+    }
+  },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
     "summary": "Place up to 20 limit orders at once",
@@ -1072,6 +1155,197 @@ export const operations = {
       }
     }
   },
+  "getAdlQuantile": {
+    "operationId": "getAdlQuantile",
+    "summary": "Read where the account's futures positions stand in the auto-deleveraging queue",
+    "cliName": "adl-quantile",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/adl-quantile",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/adl-quantile"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
+  "getCollateralAccountSummary": {
+    "operationId": "getCollateralAccountSummary",
+    "summary": "Read the collateral account's equity, margin and leverage",
+    "cliName": "collateral-account-summary",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/summary",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/summary"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
+  "getCollateralBalance": {
+    "operationId": "getCollateralBalance",
+    "summary": "Read the collateral balance of each asset",
+    "cliName": "collateral-balance",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/balance",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/balance"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this asset; without it, every asset (observed upstream)."
+        }
+      }
+    }
+  },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
     "summary": "Read the collateral balance summary",
@@ -1135,6 +1409,68 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional."
+        }
+      }
+    }
+  },
+  "getHedgeMode": {
+    "operationId": "getHedgeMode",
+    "summary": "Read whether the collateral account is in hedge mode",
+    "cliName": "hedge-mode",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/hedge-mode"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
     }
@@ -1731,6 +2067,90 @@ export const operations = {
       }
     }
   },
+  "listClosedPositionPnl": {
+    "operationId": "listClosedPositionPnl",
+    "summary": "List the profit and loss of each closed position",
+    "cliName": "closed-pnl",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/closed-pnl",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/closed-pnl"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The earliest close time, Unix time in seconds; no default, at most `endDate` (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The latest close time, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0; `offset` plus `limit` may not exceed 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
   "listCollateralMarkets": {
     "operationId": "listCollateralMarkets",
     "summary": "List the markets open to collateral trading",
@@ -1970,6 +2390,86 @@ export const operations = {
       }
     }
   },
+  "listFundingPayments": {
+    "operationId": "listFundingPayments",
+    "summary": "List the funding payments of the collateral account's positions",
+    "cliName": "funding-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/funding-history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/funding-history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; without it, every market (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
+        }
+      }
+    }
+  },
   "listFundingRateHistory": {
     "operationId": "listFundingRateHistory",
     "summary": "List the past funding rates of a futures market",
@@ -2086,6 +2586,73 @@ export const operations = {
       500,
       503
     ]
+  },
+  "listOpenPositions": {
+    "operationId": "listOpenPositions",
+    "summary": "List the collateral account's open positions",
+    "cliName": "positions",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/open",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/open"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; without it, every open position (observed upstream)."
+        }
+      }
+    }
   },
   "listOrderDeals": {
     "operationId": "listOrderDeals",
@@ -2253,6 +2820,86 @@ export const operations = {
           "minimum": 0,
           "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
           "default": 0
+        }
+      }
+    }
+  },
+  "listPositionHistory": {
+    "operationId": "listPositionHistory",
+    "summary": "List the events of the collateral account's positions",
+    "cliName": "position-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/positions/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market (observed upstream)."
+        },
+        "positionId": {
+          "type": "integer",
+          "description": "Only this position (observed upstream)."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The start of the window, Unix time in seconds; no default, at most `endDate` (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
         }
       }
     }
@@ -2456,6 +3103,150 @@ export const operations = {
       500,
       503
     ]
+  },
+  "setCollateralLeverage": {
+    "operationId": "setCollateralLeverage",
+    "summary": "Set the leverage of the collateral account",
+    "cliName": "leverage",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/leverage",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "leverage"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/leverage"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "leverage": {
+          "type": "integer",
+          "enum": [
+            1,
+            2,
+            3,
+            5,
+            10,
+            20,
+            50,
+            100
+          ],
+          "description": "A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list."
+        }
+      }
+    }
+  },
+  "setHedgeMode": {
+    "operationId": "setHedgeMode",
+    "summary": "Turn hedge mode of the collateral account on or off",
+    "cliName": "set-hedge-mode",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode/update",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "hedgeMode"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/collateral-account/hedge-mode/update"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "hedgeMode": {
+          "type": "boolean",
+          "description": "`true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream)."
+        }
+      }
+    }
   },
   "setKillSwitch": {
     "operationId": "setKillSwitch",

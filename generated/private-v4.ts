@@ -134,6 +134,472 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/collateral-account/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the collateral balance of each asset
+         * @description The balance of the collateral account (the funds that margin and futures
+         *     positions are held against), per asset, or of one asset with `ticker`.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `ticker` is optional; without it, every asset is listed.
+         *     - The answer is an object keyed by ticker. The operator's own file types
+         *       each balance as a JSON number and its example sends numbers (`1`,
+         *       `1000`, `5.5`); this document writes them as decimal strings, as every
+         *       other amount of the API (the balance summary of the same account sends
+         *       strings), and a client should be ready to read either.
+         *     - An invalid `ticker` is refused with HTTP 422, `code` 30 and
+         *       `errors.ticker`, as the balance summary refuses it.
+         *     - The response is not cached (observed upstream).
+         *
+         *     `getCollateralBalanceSummary` gives the same balances with what is
+         *     borrowed and what is available.
+         */
+        post: operations["getCollateralBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the collateral account's equity, margin and leverage
+         * @description The state of the collateral account as a whole: its equity, the margin its
+         *     positions use and what is left free, their unrealized profit and loss and
+         *     funding, and the leverage the account is set to. Not in the
+         *     specification: every fact of this operation is observed upstream, from the
+         *     operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - `marginFraction` is `margin` divided by `equity`.
+         *     - `leverage` is the one `setCollateralLeverage` last set.
+         *     - The operator lists HTTP 422 for a request it refuses, with no example;
+         *       the one here is this document's (see its description).
+         *     - Which fields are always present, and the asset the amounts are counted
+         *       in, are not shown; the operator's earlier descriptions count them in
+         *       USDT.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getCollateralAccountSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/positions/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the collateral account's open positions
+         * @description The margin and futures positions the account holds open, of one market or
+         *     of all: size, entry price, margin, profit and loss, funding, liquidation
+         *     price and state, and the take-profit and stop-loss orders attached. Not in
+         *     the specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `market` is optional; without it, every open position is listed.
+         *     - `pnl` is the profit and loss already realized by partial closes (zero
+         *       for a position never partly closed); `unrealizedPnl` is the floating
+         *       one, at the current price; `pnlPercent` is the unrealized one in percent.
+         *     - `funding` is what the position has paid in funding over its life, and
+         *       `unrealizedFunding` what it has accrued since its last change. Both are
+         *       always `"0"` on futures (`_PERP`) markets, whose funding is settled
+         *       to the balance periodically instead (see `listFundingPayments`).
+         *     - `positionSide` is `BOTH` in one-way mode, `LONG` or `SHORT` in hedge
+         *       mode (`getHedgeMode`).
+         *     - A malformed `market` is refused with `code` 30; the wording of the
+         *       refusal is not shown for this operation (see the example).
+         *     - `closePosition` closes a position listed here; once closed it is no
+         *       longer listed, and its events are in `listPositionHistory`.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listOpenPositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/position/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an open position at the market price
+         * @description Closes one open position of the collateral account, whole, at the market
+         *     price: the service places a market order against it, and cancels the
+         *     take-profit and stop-loss orders attached to it. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `positionId` (from `listOpenPositions`) and `market` are required;
+         *       `positionSide` names the side in hedge mode.
+         *     - A position that does not exist, is already closed or is not the
+         *       account's is refused alike with `code` 104; a balance that does not
+         *       cover the closing order with `code` 10; a missing or malformed
+         *       `positionId` or `market` with `code` 30. The operator shows these codes
+         *       without their answers: the examples say what in them is this
+         *       document's.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`); this document files the request's validation
+         *       (code 30) under 422 and the rest under 400.
+         *     - Success is HTTP 200; the body of the answer is not shown.
+         *
+         *     After the close, the position is no longer among the open positions
+         *     (`listOpenPositions`), and its events are in the position history
+         *     (`listPositionHistory`) and its result in `listClosedPositionPnl`.
+         *
+         *     Never repeated by the client: closing places an order and moves money. A
+         *     repeat of a close that took effect is refused with code 104, but what a
+         *     repeat does while the first closing order is still being filled is not
+         *     shown, and no field of the call is one the service refuses to see twice.
+         *     After a lost answer, look the position up with `listOpenPositions`.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["closePosition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/positions/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the events of the collateral account's positions
+         * @description The history of the account's margin and futures positions, one record per
+         *     event of a position (its opening, a partial close, its close or
+         *     liquidation), each with the order that caused it. Filters: a market, a
+         *     position, a time window. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Every filter is optional. `startDate` and `endDate` have no default and
+         *       the window no maximum; they must satisfy `startDate` ≤ `endDate` ≤ now
+         *       plus one second, or the request is refused with `code` 30.
+         *     - The operator's refusals also name `limit` (1 to 100) and `offset` (at
+         *       least 0), which its request fields do not list: whether this endpoint
+         *       pages, and its page size, are not shown.
+         *     - A record's direction is `side` with `isHedge` (whether the account was
+         *       in hedge mode when the position opened; the mode cannot change while a
+         *       position is open, so it holds for every event of the position). The
+         *       operator removed the field `positionSide` from these records; the open
+         *       positions keep it.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`) for this operation, with no example; a malformed
+         *       `market` is filed under 422 with `code` 30 here, as the open positions
+         *       refuse it.
+         *     - Ordering of the records: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listPositionHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/positions/closed-pnl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the profit and loss of each closed position
+         * @description One record per closed position of the collateral account, with what it
+         *     made or lost over its whole life: profit and loss before and after
+         *     funding, fees, funding, average entry and exit prices and the size
+         *     closed. Newest close first, a page at a time, within an optional window of
+         *     close times. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Records come by `closeDate`, newest first, then by `positionId`,
+         *       highest first.
+         *     - `startDate` and `endDate` bound the close time: a position opened
+         *       before the window and closed in it is listed with the figures of its
+         *       whole life. No default; `startDate` ≤ `endDate` ≤ now plus one second,
+         *       or the request is refused with `code` 30.
+         *     - `limit` is 1 to 100 (default 50), `offset` at least 0 (default 0), and
+         *       `offset` plus `limit` at most 10000; out of these bounds, `code` 30. A
+         *       page shorter than `limit` is the last.
+         *     - `grossPnl` already has the trading fees taken off (`totalTradeFee` is
+         *       shown for information and must not be taken off again); `netPnl` is
+         *       `grossPnl` less `totalFunding`.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`) for this operation, with no example; the
+         *       `pageTooLarge` example takes its wording from the operator's active
+         *       orders, which bound `limit` alike.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listClosedPositionPnl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/funding-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the funding payments of the collateral account's positions
+         * @description The funding the account's positions paid or received, one record per
+         *     settlement: the market, the funding rate and the price it was settled at,
+         *     the size of the position then and the amount paid (negative) or received.
+         *     Newest first, a page at a time, of one market or of all. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Records come by `fundingTime`, newest first.
+         *     - `limit` is 1 to 100 (default 100), `offset` at least 0 (default 0);
+         *       out of these bounds, `code` 30. The answer carries no total: a page
+         *       shorter than `limit` is the last, an empty one is past the end, and a
+         *       full one does not promise another.
+         *     - A `market` that is unknown or not traded on the collateral account is
+         *       refused with `code` 31.
+         *     - `fundingTime` and `rateCalculatedTime` are Unix times in seconds,
+         *       written as strings of digits.
+         *     - The operator lists HTTP 422 for refusals. It shows the codes without
+         *       their answers: the examples say what in them is this document's.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listFundingPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/leverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the leverage of the collateral account
+         * @description Sets the leverage of the collateral account: how far its positions may
+         *     exceed its collateral with borrowed funds, and so the margin they need and
+         *     where they are liquidated. The setting applies to the account as a whole,
+         *     margin and futures alike. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `leverage` is one of 1, 2, 3, 5, 10, 20, 50 and 100. A market may allow
+         *       less than 100 (its `max_leverage` in the public futures market list);
+         *       a leverage above it is refused as a value out of range, `code` 30.
+         *     - Each leverage has a bracket, a largest position size; a position past
+         *       it falls in higher brackets with lower leverage (the brackets are in
+         *       the public futures market list).
+         *     - A lower leverage needs more margin: when the balance cannot support the
+         *       new value, the request is refused with `code` 17.
+         *     - While the account holds open positions or orders, a change is refused
+         *       with `code` 113. The operator also says a change applies to the open
+         *       positions; which of the two holds is not shown.
+         *     - Success is HTTP 200 with the leverage now in force, the one
+         *       `getCollateralAccountSummary` then shows.
+         *     - The operator lists HTTP 422 for every refusal and shows their codes
+         *       without their answers: the examples say what in them is this
+         *       document's.
+         *
+         *     Safe to repeat: the call sets the leverage to a value, and setting it to
+         *     the same value again leaves the account as the first call left it; it
+         *     places no order and moves no funds. A repeat of a call that took effect
+         *     may still be refused (code 113 when positions or orders were opened in
+         *     between), which does not undo the first.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setCollateralLeverage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/hedge-mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read whether the collateral account is in hedge mode
+         * @description Whether the collateral account is in hedge mode, where one market may
+         *     hold a long and a short position at once, or in one-way mode, where it
+         *     holds one position. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - `hedgeMode` is `true` in hedge mode, `false` in one-way mode; it is the
+         *       mode `setHedgeMode` last set.
+         *     - The operator lists HTTP 422 for a request it refuses, with no example;
+         *       the one here is this document's (see its description).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getHedgeMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/hedge-mode/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn hedge mode of the collateral account on or off
+         * @description Puts the collateral account in hedge mode (`true`: one market may hold a
+         *     long and a short position at once) or in one-way mode (`false`: one
+         *     position per market). Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The mode can change only while the account holds no open position and
+         *       no open order; otherwise the request is refused with `code` 113. Right
+         *       after the last position closed, the change may still be refused for
+         *       about 15 seconds: try again then.
+         *     - A missing `hedgeMode`, or one that is not a boolean, is refused with
+         *       `code` 30.
+         *     - Success is HTTP 200; the body of the answer is not shown. The mode set
+         *       is what `getHedgeMode` then reads.
+         *     - The operator lists HTTP 422 for refusals and shows their codes without
+         *       their answers: the examples say what in them is this document's.
+         *     - In hedge mode, orders on perpetual markets name their side, and
+         *       positions are listed as `LONG` or `SHORT`; in one-way mode as `BOTH`.
+         *
+         *     Safe to repeat: the call sets the mode to a value, and setting it to the
+         *     same value again leaves the account as the first call left it; it places
+         *     no order and moves no funds. A repeat of a call that took effect may still
+         *     be refused (code 113 when positions or orders were opened in between),
+         *     which does not undo the first.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setHedgeMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/collateral-account/adl-quantile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read where the account's futures positions stand in the auto-deleveraging queue
+         * @description For each perpetual market where the account holds a position, where that
+         *     position stands in the auto-deleveraging (ADL) queue: from 0, the last to
+         *     be picked as the counterparty when the market deleverages, to 4, the
+         *     first; one figure for the long side and one for the short. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - Only perpetual (`_PERP`) markets are listed, never spot or margin ones;
+         *       with no perpetual position, the answer is an empty list.
+         *     - A side where the account holds nothing is `null`.
+         *     - The operator lists HTTP 422 for a request it refuses, with no example;
+         *       the one here is this document's (see its description).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getAdlQuantile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/order/cancel/all": {
         parameters: {
             query?: never;
@@ -887,7 +1353,7 @@ export interface components {
         PlanId: string;
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order. The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in the collateral account 104 (a position that is not open), 10 (here a balance that cannot fund closing a position), 17 (a leverage the balance cannot support) and 113 (a leverage or hedge-mode change while positions or orders are open). The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -1019,6 +1485,36 @@ export interface components {
             /** @description The order kinds the timer cancels. */
             types: components["schemas"]["OrderKind"][];
         };
+        /** @description The identifier the service gives a position of the collateral account (observed upstream). It stays the same through the position's life, from opening to its close or liquidation; its range is not shown. */
+        PositionId: number;
+        /**
+         * @description The direction of a collateral position (observed upstream): `LONG` or `SHORT` for a position held in hedge mode, where one market may hold one of each; `BOTH` for a position held in one-way mode. Written in capitals, unlike the lowercase `positionSide` filter of cancel all.
+         * @enum {string}
+         */
+        CollateralPositionSide: "LONG" | "SHORT" | "BOTH";
+        /** @description What every account of a collateral position carries, open or in the history (fields observed upstream). The open positions and the position history each add fields of their own. Which fields are always present is not shown. */
+        Position: {
+            positionId?: components["schemas"]["PositionId"];
+            /** @description The market of the position, `<BASE>_<QUOTE>`: a spot pair for a margin position (`BTC_USDT`), a `_PERP` pair for a futures one (`BTC_PERP`). */
+            market?: string;
+            /** @description When the position was opened, Unix time in seconds with a fractional part. */
+            openDate?: number;
+            /** @description When the position last changed (for a history record, the change the record is about), Unix time in seconds with a fractional part. */
+            modifyDate?: number;
+            /** @description The size of the position, in the base (stock) asset. Observed upstream: `null` while a position opened by a limit or stop order is not fully open yet (funds are lent, the order not yet filled). */
+            amount?: components["schemas"]["Decimal"] | null;
+            /** @description The position's base (entry) price, in the quote (money) asset; `null` in the same case as `amount` (observed upstream). */
+            basePrice?: components["schemas"]["Decimal"] | null;
+            /** @description The price at which the position would be liquidated, as it stands; `null` when there is none (observed upstream). */
+            liquidationPrice?: components["schemas"]["Decimal"] | null;
+            /** @description Where the position stands towards liquidation: `margin_call`, `liquidation`, or `null` for neither (observed upstream). */
+            liquidationState?: ("margin_call" | "liquidation") | null;
+        };
+        /**
+         * @description A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list.
+         * @enum {integer}
+         */
+        Leverage: 1 | 2 | 3 | 5 | 10 | 20 | 50 | 100;
     };
     responses: {
         /**
@@ -1125,6 +1621,10 @@ export type OrderStatus = components['schemas']['OrderStatus'];
 export type Order = components['schemas']['Order'];
 export type Deal = components['schemas']['Deal'];
 export type KillSwitchTimer = components['schemas']['KillSwitchTimer'];
+export type PositionId = components['schemas']['PositionId'];
+export type CollateralPositionSide = components['schemas']['CollateralPositionSide'];
+export type Position = components['schemas']['Position'];
+export type Leverage = components['schemas']['Leverage'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
@@ -1452,6 +1952,789 @@ export interface operations {
              * @description Validation failed: the private error object with `code` 30 and `errors`
              *     keyed by parameter. The status is observed upstream.
              */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCollateralBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/balance";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this asset; without it, every asset (observed upstream). */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The balances, keyed by asset ticker (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["Decimal"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCollateralAccountSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/summary";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The account summary (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's total equity: its collateral with the unrealized profit and loss of its positions. */
+                        equity?: components["schemas"]["Decimal"];
+                        /** @description The margin the open positions use. */
+                        margin?: components["schemas"]["Decimal"];
+                        /** @description The margin left for new positions and orders. */
+                        freeMargin?: components["schemas"]["Decimal"];
+                        /** @description Funding accrued on the open positions and not yet settled; it is settled at the positions' next change. */
+                        unrealizedFunding?: components["schemas"]["Decimal"];
+                        /** @description The unrealized profit and loss of the open positions. */
+                        pnl?: components["schemas"]["Decimal"];
+                        /** @description The leverage the account is set to, 1 (none) to 100; one of the values `setCollateralLeverage` takes. */
+                        leverage?: number;
+                        /** @description `margin` divided by `equity`. */
+                        marginFraction?: components["schemas"]["Decimal"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below is this document's, with the message the operator gives the case. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOpenPositions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/positions/open";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market; without it, every open position (observed upstream). */
+                    market?: components["schemas"]["Market"];
+                };
+            };
+        };
+        responses: {
+            /** @description The open positions; an empty list when there are none (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Position"] & {
+                        /** @description Profit and loss realized by partial closes, in the quote (money) asset; zero for a position never partly closed. `null` while the position is not fully open (observed upstream, as for `amount`). */
+                        pnl?: components["schemas"]["Decimal"] | null;
+                        /** @description The unrealized profit and loss, in percent; `null` in the same case as `pnl`. */
+                        pnlPercent?: components["schemas"]["Decimal"] | null;
+                        /** @description The floating profit and loss at the current price, in the quote (money) asset. */
+                        unrealizedPnl?: components["schemas"]["Decimal"];
+                        /** @description The margin the position uses, in the quote (money) asset. */
+                        margin?: components["schemas"]["Decimal"];
+                        /** @description The margin left free for trading. */
+                        freeMargin?: components["schemas"]["Decimal"];
+                        /** @description Funding paid over the position's life, in the quote (money) asset; always `"0"` on futures (`_PERP`) markets. */
+                        funding?: components["schemas"]["Decimal"];
+                        /** @description Funding accrued since the position last changed and not yet settled into `funding`; always `"0"` on futures (`_PERP`) markets. */
+                        unrealizedFunding?: components["schemas"]["Decimal"];
+                        positionSide?: components["schemas"]["CollateralPositionSide"];
+                        /** @description The take-profit and stop-loss orders attached to the position, or `null` for none. */
+                        tpsl?: {
+                            /** @description The take-profit order. */
+                            takeProfitId?: components["schemas"]["OrderId"];
+                            /** @description Its price. */
+                            takeProfit?: components["schemas"]["Decimal"];
+                            /** @description The stop-loss order. */
+                            stopLossId?: components["schemas"]["OrderId"];
+                            /** @description Its price. */
+                            stopLoss?: components["schemas"]["Decimal"];
+                        } | null;
+                    })[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field; `code` 30 for a malformed `market`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closePosition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/position/close";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The position to close, as `listOpenPositions` lists it. */
+                    positionId: components["schemas"]["PositionId"];
+                    /** @description The market of the position. */
+                    market: components["schemas"]["Market"];
+                    /** @description The side of the position, in hedge mode (observed upstream); what it does in one-way mode is not shown. */
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                };
+            };
+        };
+        responses: {
+            /** @description The position was closed (observed upstream). The body of the answer is not shown, so this document takes any JSON object or array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | unknown[];
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`, the refusals that depend on the account's state. The operator gives their codes without their answers. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field; `code` 30 for a missing or malformed `positionId` or `market`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPositionHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/positions/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market (observed upstream). */
+                    market?: components["schemas"]["Market"];
+                    /** @description Only this position (observed upstream). */
+                    positionId?: components["schemas"]["PositionId"];
+                    /** @description The start of the window, Unix time in seconds; no default, at most `endDate` (observed upstream). */
+                    startDate?: components["schemas"]["UnixTime"];
+                    /** @description The end of the window, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream). */
+                    endDate?: components["schemas"]["UnixTime"];
+                };
+            };
+        };
+        responses: {
+            /** @description The events; an empty list when none match (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Position"] & {
+                        /** @description Funding paid over the position's life up to this event. */
+                        realizedFunding?: components["schemas"]["Decimal"];
+                        /** @description The order whose fill changed the position. */
+                        orderDetail?: {
+                            id?: components["schemas"]["OrderId"];
+                            /** @description The amount of the order that traded, in the base (stock) asset. */
+                            tradeAmount?: components["schemas"]["Decimal"];
+                            /** @description The order's price. */
+                            price?: components["schemas"]["Decimal"];
+                            /** @description The order's trading fee. */
+                            tradeFee?: components["schemas"]["Decimal"];
+                            /** @description The funding settled by this event, or `null`. */
+                            fundingFee?: components["schemas"]["Decimal"] | null;
+                            /** @description The profit and loss this event realized, or `null`. */
+                            realizedPnl?: components["schemas"]["Decimal"] | null;
+                        };
+                        side?: components["schemas"]["CollateralPositionSide"];
+                        /** @description Whether the account was in hedge mode when the position opened (and so at every event of it). */
+                        isHedge?: boolean;
+                    })[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field; `code` 30 for a window out of order and for paging out of its bounds. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClosedPositionPnl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/positions/closed-pnl";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The earliest close time, Unix time in seconds; no default, at most `endDate` (observed upstream). */
+                    startDate?: components["schemas"]["UnixTime"];
+                    /** @description The latest close time, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream). */
+                    endDate?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description Records per page, 1 to 100 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0; `offset` plus `limit` may not exceed 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One record per closed position, newest close first; an empty list when none match (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        positionId?: components["schemas"]["PositionId"];
+                        /** @description The market of the position, `<BASE>_<QUOTE>`. */
+                        market?: string;
+                        /** @description Realized profit and loss before funding, with the trading fees already taken off. */
+                        grossPnl?: components["schemas"]["Decimal"];
+                        /** @description `grossPnl` less `totalFunding`. */
+                        netPnl?: components["schemas"]["Decimal"];
+                        /** @description The trading fees of every fill of the position, opening and closing; already counted in `grossPnl` and `netPnl`. */
+                        totalTradeFee?: components["schemas"]["Decimal"];
+                        /** @description The funding over the position's whole life. */
+                        totalFunding?: components["schemas"]["Decimal"];
+                        /** @description The volume-weighted average price of the fills that grew the position, cut to the market's money precision. */
+                        avgEntryPrice?: components["schemas"]["Decimal"];
+                        /** @description The volume-weighted average price of the fills that reduced the position, cut to the market's money precision. */
+                        avgExitPrice?: components["schemas"]["Decimal"];
+                        /** @description The volume closed, in the base asset (the sum of the reducing fills). */
+                        closedSize?: components["schemas"]["Decimal"];
+                        /** @description What is left of the position; always `"0"`. */
+                        amount?: components["schemas"]["Decimal"];
+                        side?: components["schemas"]["CollateralPositionSide"];
+                        /** @description Whether the position was opened in hedge mode. */
+                        isHedge?: boolean;
+                        /** @description When the position was opened, Unix time in seconds. */
+                        openDate?: components["schemas"]["UnixTime"];
+                        /** @description When the position was closed, Unix time in seconds. */
+                        closeDate?: components["schemas"]["UnixTime"];
+                    }[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field; `code` 30 for paging out of its bounds and for a window out of order. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFundingPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/funding-history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market; without it, every market (observed upstream). */
+                    market?: components["schemas"]["Market"];
+                    /**
+                     * @description Records per page, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0 (observed upstream); the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of funding payments (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The payments of the page, newest first. */
+                        records?: {
+                            /** @description The market of the position. */
+                            market?: string;
+                            /** @description When the funding was settled, Unix time in seconds, as a string. */
+                            fundingTime?: string;
+                            /** @description The funding rate applied. */
+                            fundingRate?: components["schemas"]["Decimal"];
+                            /** @description The amount paid (negative) or received (positive). */
+                            fundingAmount?: components["schemas"]["Decimal"];
+                            /** @description The size of the position at the settlement; negative for a short. */
+                            positionAmount?: components["schemas"]["Decimal"];
+                            /** @description The price the funding was computed at. */
+                            settlementPrice?: components["schemas"]["Decimal"];
+                            /** @description When the funding rate was computed, Unix time in seconds, as a string. */
+                            rateCalculatedTime?: string;
+                        }[];
+                        /** @description The page size used. */
+                        limit?: number;
+                        /** @description The records skipped. */
+                        offset?: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, with `code` 30 for paging out of its bounds and 31 for a market not traded on the collateral account. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCollateralLeverage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/leverage";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    leverage: components["schemas"]["Leverage"];
+                };
+            };
+        };
+        responses: {
+            /** @description The leverage now in force (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The leverage in force after the change, 1 (none) to 100. */
+                        leverage?: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the change was refused: `code` 30 for a leverage not allowed, 17 for a balance that cannot support it, 113 while positions or orders are open. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHedgeMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/hedge-mode";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The account's mode (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `true` in hedge mode, `false` in one-way mode. */
+                        hedgeMode?: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below is this document's, with the message the operator gives the case. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setHedgeMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/hedge-mode/update";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description `true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream). */
+                    hedgeMode: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The mode was set (observed upstream). The body of the answer is not shown, so this document takes any JSON value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | unknown[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the change was refused: `code` 30 for a missing or malformed `hedgeMode`, 113 while positions or orders are open. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdlQuantile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/collateral-account/adl-quantile";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description One entry per perpetual market with a position (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The perpetual market, `<BASE>_PERP`. */
+                        market?: string;
+                        /** @description The long side's place in the ADL queue, 0 (last to be picked) to 4 (first); `null` with no long position. */
+                        long?: number | null;
+                        /** @description The short side's place in the ADL queue, 0 (last to be picked) to 4 (first); `null` with no short position. */
+                        short?: number | null;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as HTTP 422, with no example for this operation; the example below is this document's, with the message the operator gives the case. */
             422: {
                 headers: {
                     [name: string]: unknown;

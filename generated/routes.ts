@@ -111,6 +111,39 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/position/close": {
+    "operationId": "closePosition",
+    "method": "post",
+    "path": "/api/v4/collateral-account/position/close",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "positionId",
+        "market"
+      ],
+      "properties": {
+        "positionId": {
+          "type": "integer"
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        }
+      }
+    }
+  },
   "post /api/v4/order/bulk": {
     "operationId": "createBulkLimitOrders",
     "method": "post",
@@ -493,6 +526,53 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/adl-quantile": {
+    "operationId": "getAdlQuantile",
+    "method": "post",
+    "path": "/api/v4/collateral-account/adl-quantile",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
+  "post /api/v4/collateral-account/summary": {
+    "operationId": "getCollateralAccountSummary",
+    "method": "post",
+    "path": "/api/v4/collateral-account/summary",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
+  "post /api/v4/collateral-account/balance": {
+    "operationId": "getCollateralBalance",
+    "method": "post",
+    "path": "/api/v4/collateral-account/balance",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/balance-summary": {
     "operationId": "getCollateralBalanceSummary",
     "method": "post",
@@ -510,6 +590,20 @@ export const clientRoutes = {
           "minLength": 1
         }
       }
+    }
+  },
+  "post /api/v4/collateral-account/hedge-mode": {
+    "operationId": "getHedgeMode",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
     }
   },
   "post /api/v4/order/kill-switch/status": {
@@ -776,6 +870,36 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/positions/closed-pnl": {
+    "operationId": "listClosedPositionPnl",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/closed-pnl",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
   "get /api/v4/public/collateral/markets": {
     "operationId": "listCollateralMarkets",
     "method": "get",
@@ -875,6 +999,34 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/collateral-account/funding-history": {
+    "operationId": "listFundingPayments",
+    "method": "post",
+    "path": "/api/v4/collateral-account/funding-history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
   "get /api/v4/public/funding-history/{market}": {
     "operationId": "listFundingRateHistory",
     "method": "get",
@@ -941,6 +1093,25 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/collateral-account/positions/open": {
+    "operationId": "listOpenPositions",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/open",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        }
+      }
+    }
+  },
   "post /api/v4/trade-account/order": {
     "operationId": "listOrderDeals",
     "method": "post",
@@ -1000,6 +1171,34 @@ export const clientRoutes = {
         "offset": {
           "type": "integer",
           "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/collateral-account/positions/history": {
+    "operationId": "listPositionHistory",
+    "method": "post",
+    "path": "/api/v4/collateral-account/positions/history",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "positionId": {
+          "type": "integer"
+        },
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
         }
       }
     }
@@ -1103,6 +1302,56 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/collateral-account/leverage": {
+    "operationId": "setCollateralLeverage",
+    "method": "post",
+    "path": "/api/v4/collateral-account/leverage",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "leverage"
+      ],
+      "properties": {
+        "leverage": {
+          "type": "integer",
+          "enum": [
+            1,
+            2,
+            3,
+            5,
+            10,
+            20,
+            50,
+            100
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/collateral-account/hedge-mode/update": {
+    "operationId": "setHedgeMode",
+    "method": "post",
+    "path": "/api/v4/collateral-account/hedge-mode/update",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "hedgeMode"
+      ],
+      "properties": {
+        "hedgeMode": {
+          "type": "boolean"
+        }
+      }
+    }
   },
   "post /api/v4/order/kill-switch": {
     "operationId": "setKillSwitch",

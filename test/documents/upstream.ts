@@ -9,6 +9,7 @@ export const notCachedUpstream = [
   '/api/v4/public/funding-history/{market}',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
+  '/api/v4/collateral-account/balance',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -25,13 +26,17 @@ export const writingPaths = [
   '/api/v4/order/cancel',
   '/api/v4/order/cancel/bulk',
   '/api/v4/order/kill-switch',
+  '/api/v4/collateral-account/position/close',
+  '/api/v4/collateral-account/leverage',
+  '/api/v4/collateral-account/hedge-mode/update',
 ];
 
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
  * spot group, `openapi/public/http-v4.yaml`, and the candles of `openapi/public/http-v1.yaml`),
  * with the rate limit it states for each (requests per 10 seconds; `null` where it states none;
- * for a public v4 endpoint with no figure of its own, the public 2000).
+ * for a public v4 endpoint with no figure of its own, the public 2000), and of its collateral
+ * group.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -64,12 +69,34 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/trade-account/order/history', api: 'private-v4', requests: 12000 },
   { method: 'post', path: '/api/v4/order/kill-switch', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/kill-switch/status', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/collateral-account/balance', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/summary', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/positions/open', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/position/close', api: 'private-v4', requests: 10000 },
+  {
+    method: 'post',
+    path: '/api/v4/collateral-account/positions/history',
+    api: 'private-v4',
+    requests: 12000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/collateral-account/positions/closed-pnl',
+    api: 'private-v4',
+    requests: 12000,
+  },
+  { method: 'post', path: '/api/v4/collateral-account/funding-history', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/leverage', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/collateral-account/hedge-mode', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/collateral-account/hedge-mode/update', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/collateral-account/adl-quantile', api: 'private-v4', requests: 12000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
 export const notCachedByDocument = upstreamOperations
   .filter((operation) => operation.api === 'private-v4')
-  .map((operation) => operation.path as string);
+  .map((operation) => operation.path as string)
+  .filter((path) => !notCachedUpstream.includes(path));
 
 /** The operations that place orders, and whether the operator shows a used clientOrderId refused. */
 export const orderPlacing: Record<string, 'refusal shown' | 'refusal shown for other order types' | 'never'> =
@@ -96,6 +123,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/trade-account/executed-history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
   '/api/v4/trade-account/order': { limit: [1, undefined, 50], offset: [0, undefined, 0] },
   '/api/v4/trade-account/order/history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
+  '/api/v4/collateral-account/positions/closed-pnl': { limit: [1, 100, 50], offset: [0, undefined, 0] },
+  '/api/v4/collateral-account/funding-history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -136,6 +165,7 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
   },
   '/api/v4/order/kill-switch': { timeoutTooShort: [422, 30, 'timeout', 'Timeout should be at least 5.'] },
   '/api/v4/order/kill-switch/status': { marketNotAvailable: [422, 31, 'market', 'Market is not available.'] },
+  '/api/v4/collateral-account/balance': { invalidTicker: [422, 30, 'ticker', 'ticker is invalid.'] },
 };
 
 export const investOperationId = 'createFixedInvestment';

@@ -34,6 +34,21 @@ const cannot: Record<string, string> = {
   'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
   'listFundingRateHistory › fundingHistoryUnavailable':
     'the sandbox does not model the failure of the service behind the funding-rate history yet',
+  'getCollateralAccountSummary › nonceWindowNotBoolean':
+    'the sandbox does not model the collateral account summary yet',
+  'closePosition › positionNotFound': 'the sandbox does not model collateral positions yet',
+  'closePosition › notEnoughBalanceToClose': 'the sandbox does not model collateral positions yet',
+  'listPositionHistory › windowOutOfOrder': 'the sandbox does not model the position history yet',
+  'listClosedPositionPnl › windowOutOfOrder':
+    'the sandbox does not model the profit and loss of closed positions yet',
+  'listFundingPayments › collateralMarketNotAvailable': 'the sandbox does not model funding payments yet',
+  'setCollateralLeverage › leverageNotAllowed': 'the sandbox does not model the collateral leverage yet',
+  'setCollateralLeverage › leverageNotSupported': 'the sandbox does not model the collateral leverage yet',
+  'setCollateralLeverage › openPositionsOrOrders': 'the sandbox does not model the collateral leverage yet',
+  'getHedgeMode › nonceWindowNotBoolean': 'the sandbox does not model hedge mode yet',
+  'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
+  'setHedgeMode › openPositionsOrOrders': 'the sandbox does not model hedge mode yet',
+  'getAdlQuantile › nonceWindowNotBoolean': 'the sandbox does not model the auto-deleveraging queue yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
