@@ -22,6 +22,9 @@ const cannot: Record<string, string> = {
     'it names market and orderId together, but the schema requires only market: a body without both fails the schema on market alone',
   'createLimitOrder › makerFeeInvalid': 'the operator does not say when the maker fee does not apply',
   'getTradeBalance › invalidArgument': 'the operator does not say what causes it',
+  'cancelConditionalOrder › conditionalOrderNotFound': 'the sandbox does not model conditional orders yet',
+  'cancelOcoOrder › ocoOrderNotFound': 'the sandbox does not model OCO orders yet',
+  'cancelOtoOrder › otoOrderNotFound': 'the sandbox does not model OTO orders yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
