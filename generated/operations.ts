@@ -124,6 +124,160 @@ export const operations = {
       }
     }
   },
+  "cancelConditionalOrder": {
+    "operationId": "cancelConditionalOrder",
+    "summary": "Cancel one conditional order",
+    "cliName": "cancel-conditional-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/conditional-cancel",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/conditional-cancel"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The conditional order's market."
+        },
+        "id": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The conditional order's `id`, as the conditional-order list gives it (observed upstream)."
+        }
+      }
+    }
+  },
+  "cancelOcoOrder": {
+    "operationId": "cancelOcoOrder",
+    "summary": "Cancel one OCO order",
+    "cliName": "cancel-oco-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/oco-cancel",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/oco-cancel"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The OCO order's market."
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The OCO order's `id`, as placing it answered and the OCO lists give it (not the id of a leg); required unless `clientOrderId` is given, and not with it (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "The identifier the OCO order was placed with; required unless `orderId` is given, and not with it (observed upstream)."
+        }
+      }
+    }
+  },
   "cancelOrder": {
     "operationId": "cancelOrder",
     "summary": "Cancel one open order",
@@ -293,6 +447,81 @@ export const operations = {
             "description": "One order to cancel: its market and exactly one of `orderId` and `clientOrderId` (observed upstream; both or neither is this item's error in the answer)."
           },
           "description": "The orders to cancel, from 1 to 100 (observed upstream)."
+        }
+      }
+    }
+  },
+  "cancelOtoOrder": {
+    "operationId": "cancelOtoOrder",
+    "summary": "Cancel one OTO order",
+    "cliName": "cancel-oto-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/oto-cancel",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "otoId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/oto-cancel"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The OTO order's market."
+        },
+        "otoId": {
+          "type": "integer",
+          "format": "int64",
+          "description": "The OTO order's identifier: `oto.otoId` in the answer to the order it belongs to, `id` in the conditional-order list (observed upstream)."
         }
       }
     }
@@ -506,6 +735,837 @@ export const operations = {
           "type": "boolean",
           "description": "Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.",
           "default": false
+        }
+      }
+    }
+  },
+  "createCollateralBulkLimitOrders": {
+    "operationId": "createCollateralBulkLimitOrders",
+    "summary": "Place several collateral limit orders at once",
+    "cliName": "collateral-bulk-limit-orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/bulk",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "orders"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/bulk"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "market",
+              "side",
+              "amount",
+              "price"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+                "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names."
+              },
+              "side": {
+                "type": "string",
+                "enum": [
+                  "buy",
+                  "sell"
+                ],
+                "description": "The side of an order or a deal, `buy` or `sell` (observed upstream)."
+              },
+              "amount": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals; a decimal string."
+              },
+              "price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "The limit price, in the quote (money) asset, with at most the market's `moneyPrec` decimals; a decimal string."
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$",
+                "description": "An identifier of the caller's own choosing, distinct among the account's open orders on the same market (observed upstream); the empty string means none."
+              },
+              "stopLoss": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "A stop-loss price that attaches an OTO order; not with `reduceOnly`."
+              },
+              "takeProfit": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                "description": "A take-profit price that attaches an OTO order; not with `reduceOnly`."
+              },
+              "postOnly": {
+                "type": "boolean",
+                "description": "`true` makes the order a maker only; it is refused if it would fill at once.",
+                "default": false
+              },
+              "ioc": {
+                "type": "boolean",
+                "description": "Immediate or cancel; not with `postOnly` or `rpi`.",
+                "default": false
+              },
+              "rpi": {
+                "type": "boolean",
+                "description": "A Retail Price Improvement order (post-only); not with `ioc`.",
+                "default": false
+              },
+              "positionSide": {
+                "type": "string",
+                "enum": [
+                  "LONG",
+                  "SHORT",
+                  "BOTH"
+                ],
+                "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+              },
+              "reduceOnly": {
+                "type": "boolean",
+                "description": "`true` lets the order only reduce or close the open position; not with `stopLoss` or `takeProfit`.",
+                "default": false
+              }
+            },
+            "description": "One collateral limit order, as in the single one (fields observed upstream)."
+          },
+          "description": "The limit orders to place (observed upstream). How many one call takes is not shown."
+        },
+        "stopOnFail": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.",
+          "default": false
+        }
+      }
+    }
+  },
+  "createCollateralLimitOrder": {
+    "operationId": "createCollateralLimitOrder",
+    "summary": "Place a collateral limit order",
+    "cliName": "collateral-limit-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/limit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/limit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream)."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "`buy` opens or grows a long position, `sell` a short one (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals (observed upstream)."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The limit price per unit, in the quote (money) asset, a decimal string with at most the market's `moneyPrec` decimals (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again."
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "postOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` makes the order a maker only; it is refused if it would fill at once.",
+          "default": false
+        },
+        "ioc": {
+          "type": "boolean",
+          "description": "Observed upstream: immediate or cancel; what does not fill at once is cancelled. Not with `postOnly` (code 37) or `rpi` (code 40).",
+          "default": false
+        },
+        "rpi": {
+          "type": "boolean",
+          "description": "Observed upstream: a Retail Price Improvement order, which only rests on the book (post-only). Not with `ioc` (code 40); an account not allowed such orders is refused with code 43.",
+          "default": false
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+        },
+        "reduceOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).",
+          "default": false
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createCollateralMarketOrder": {
+    "operationId": "createCollateralMarketOrder",
+    "summary": "Place a collateral market order",
+    "cliName": "collateral-market-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/market",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/market"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream)."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "`buy` opens or grows a long position, `sell` a short one (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity to buy or sell, in the base (stock) asset for either side, a decimal string with at most the market's `stockPrec` decimals (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again."
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+        },
+        "reduceOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).",
+          "default": false
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createCollateralOcoOrder": {
+    "operationId": "createCollateralOcoOrder",
+    "summary": "Place a collateral OCO order",
+    "cliName": "collateral-oco-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/oco",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price",
+        "stop_limit_price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/oco"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream)."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "The side of both legs; `buy` opens or grows a long position, `sell` a short one (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity of each leg, in the base (stock) asset, with at most the market's `stockPrec` decimals (observed upstream)."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The take-profit leg's limit price, in the quote (money) asset (observed upstream)."
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The market price that activates the stop-loss leg, in the quote (money) asset (observed upstream)."
+        },
+        "stop_limit_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The limit price the stop-loss leg rests at once activated, in the quote (money) asset (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores; cancelling an OCO order takes it in place of the OCO order's `id`. Observed upstream: it must differ from those of the account's open orders on the same market only."
+        },
+        "reduceOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` lets both legs only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side.",
+          "default": false
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createCollateralStopLimitOrder": {
+    "operationId": "createCollateralStopLimitOrder",
+    "summary": "Place a collateral stop-limit order",
+    "cliName": "collateral-stop-limit-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/stop-limit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/stop-limit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream)."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "`buy` opens or grows a long position, `sell` a short one (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals (observed upstream)."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The limit price of the order once activated, in the quote (money) asset; it fills at this price or better (observed upstream)."
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The market price that activates the order, in the quote (money) asset (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again."
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+        },
+        "reduceOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).",
+          "default": false
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.",
+          "default": "no"
+        }
+      }
+    }
+  },
+  "createCollateralTriggerMarketOrder": {
+    "operationId": "createCollateralTriggerMarketOrder",
+    "summary": "Place a collateral trigger market order",
+    "cliName": "collateral-trigger-market-order",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/order/collateral/trigger-market",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "market",
+        "side",
+        "amount",
+        "activation_price"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/order/collateral/trigger-market"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream)."
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ],
+          "description": "`buy` opens or grows a long position, `sell` a short one (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The quantity to buy or sell, in the base (stock) asset for either side, a decimal string with at most the market's `stockPrec` decimals (observed upstream)."
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The market price that activates the order, in the quote (money) asset (observed upstream)."
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$",
+          "description": "An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again."
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30)."
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ],
+          "description": "The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114."
+        },
+        "reduceOnly": {
+          "type": "boolean",
+          "description": "Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).",
+          "default": false
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ],
+          "description": "Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.",
+          "default": "no"
         }
       }
     }
@@ -2176,6 +3236,88 @@ export const operations = {
       503
     ]
   },
+  "listConditionalOrders": {
+    "operationId": "listConditionalOrders",
+    "summary": "List the active conditional orders",
+    "cliName": "conditional-orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/conditional-orders",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/conditional-orders"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The market to list; without it, every market (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Conditional orders per page, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295,
+          "description": "Conditional orders to skip, 0 to 4294967295 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
   "listExecutedDeals": {
     "operationId": "listExecutedDeals",
     "summary": "List the account's deals (executed history)",
@@ -2586,6 +3728,88 @@ export const operations = {
       500,
       503
     ]
+  },
+  "listOcoOrders": {
+    "operationId": "listOcoOrders",
+    "summary": "List the active OCO orders",
+    "cliName": "oco-orders",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/oco-orders",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/oco-orders"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "The market to list; without it, every market (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "OCO orders per page, 1 to 100 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295,
+          "description": "OCO orders to skip, 0 to 4294967295 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
   },
   "listOpenPositions": {
     "operationId": "listOpenPositions",

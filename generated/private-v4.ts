@@ -1309,6 +1309,603 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/order/collateral/limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a collateral limit order
+         * @description Places a limit order on a margin or futures market, backed by the
+         *     collateral balance: it fills at `price` or better, and what does not fill
+         *     at once rests on the book. A buy opens or grows a long position, a sell a
+         *     short one; an order on the other side for the position's amount closes
+         *     it. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The market's rules (`GET /api/v4/public/markets`) apply as to a spot
+         *       limit order: at most `stockPrec` decimals in `amount` and `moneyPrec` in
+         *       `price`, an amount of at least `minAmount`, a total (amount × price) of
+         *       at least `minTotal` and, unless `maxTotal` is `"0"`, at most `maxTotal`.
+         *     - `stopLoss` or `takeProfit` (or both) attach an OTO order (one triggers
+         *       the other) that places a stop-loss and a take-profit order once this
+         *       order fills. The answer's `oto.otoId` names it: the conditional-order
+         *       list shows it, and cancelling an OTO order by that identifier removes
+         *       it. Neither goes with `reduceOnly` (code 30).
+         *     - `reduceOnly` keeps the order from opening or growing a position: an
+         *       amount above the position's is cut down to it (the answer shows the
+         *       amount taken), and an order with no position to reduce, or on the
+         *       position's own side, is refused (code 116).
+         *     - In hedge mode `positionSide` must be `LONG` or `SHORT` (code 114); in
+         *       one-way mode it is ignored.
+         *     - `ioc` cannot be combined with `postOnly` (code 37) or with `rpi` (code
+         *       40); an `rpi` order is post-only by its nature, and an account not
+         *       allowed `rpi` orders is refused with code 43.
+         *     - Success is HTTP 200 with the order.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 33 (price), 36 (clientOrderId), 37 and 40 (flags that do not
+         *       go together), 43 (`rpi` not allowed), 10 (the collateral balance does
+         *       not cover the order), 111 (the position would pass the market's
+         *       maximum), 112 (the pending orders' value would pass the allowed
+         *       maximum), 113 (the position side cannot change while positions or
+         *       orders are open), 114 (the position side does not fit the account's
+         *       mode), 115 (in one-way mode, the order would open a position the other
+         *       way) or 116 (reduce-only refused). The operator lists 422 alone for this
+         *       endpoint and shows no refusal body for it: each example below is the
+         *       body it shows for the same code on its spot orders, and whether this
+         *       endpoint words it the same is not shown. Key off `code`, not the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`:
+         *     observed upstream, the service refuses an identifier only while an order
+         *     of the account with it is open on the same market, and takes it again
+         *     once that order has filled or been cancelled. A repeat of a call whose
+         *     order filled at once would place a second order. The refusal of an
+         *     identifier in use is not shown for this endpoint. Before placing again an
+         *     order whose answer was lost, look for its `clientOrderId` among the
+         *     active orders and in the order history.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralLimitOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/collateral/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place several collateral limit orders at once
+         * @description Places several limit orders on margin or futures markets in one call,
+         *     backed by the collateral balance. Each order follows the rules of a
+         *     single collateral limit order, and the answer holds one result or error
+         *     per order, in the order sent. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `stopOnFail: true` stops at the first order that fails: only the orders
+         *       before it are placed. With `false` (the default) every order is tried
+         *       and each gets its result.
+         *     - An order it cannot place is an `error` item of a 200 answer, with the
+         *       codes of a single collateral limit order: 30 (validation in general,
+         *       also `reduceOnly` with `stopLoss` or `takeProfit`), 31, 32, 33, 36, 10,
+         *       111 to 116; and 37 for `ioc` with `postOnly` or with `rpi`, where the
+         *       single order gives 40 for `ioc` with `rpi`.
+         *     - Each item takes `stopLoss`, `takeProfit`, `positionSide` and
+         *       `reduceOnly` as the single order does; the items take no `stp`.
+         *     - How many orders one call takes is not shown (a spot bulk call takes 1
+         *       to 20): this document bounds neither end. Whether an item without its
+         *       market, side, amount or price is refused on its own or with the whole
+         *       call is not shown; this document requires them in each item.
+         *     - A request the service cannot take as a whole is refused with 400
+         *       (`Inner validation failed`) or 422 (`Request validation failed`); the
+         *       operator shows no body for either. The `ordersNotArray` example is the
+         *       body it shows for a spot bulk call, and whether this endpoint words it
+         *       the same is not shown.
+         *
+         *     Never repeated by the client: an order's clientOrderId guards only that
+         *     order and only while it is open (observed upstream), an order without
+         *     one would be placed again, and how the service answers a repeated one
+         *     inside a batch is not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralBulkLimitOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/collateral/market": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a collateral market order
+         * @description Places a market order on a margin or futures market, backed by the
+         *     collateral balance: it fills at once at the best prices on the book. A
+         *     buy opens or grows a long position, a sell a short one. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `amount` is in the base (stock) asset for a buy and a sell alike,
+         *       unlike a spot market buy, whose amount is what to spend.
+         *     - `stopLoss` or `takeProfit` (or both) attach an OTO order (one triggers
+         *       the other) that places a stop-loss and a take-profit order once this
+         *       order fills; the answer's `oto.otoId` names it. Neither goes with
+         *       `reduceOnly` (code 30).
+         *     - `reduceOnly` keeps the order from opening or growing a position: an
+         *       amount above the position's is cut down to it, and an order with no
+         *       position to reduce, or on the position's own side, is refused (code
+         *       116).
+         *     - In hedge mode `positionSide` must be `LONG` or `SHORT` (code 114); in
+         *       one-way mode it is ignored.
+         *     - Success is HTTP 200 with the order.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 36 (clientOrderId), 10 (the collateral balance does not cover
+         *       the order), 111 (the position would pass the market's maximum), 112
+         *       (the pending orders' value would pass the allowed maximum), 113 (the
+         *       position side cannot change while positions or orders are open), 114
+         *       (the position side does not fit the account's mode), 115 (in one-way
+         *       mode, the order would open a position the other way) or 116
+         *       (reduce-only refused). The operator lists 422 alone for this endpoint
+         *       and shows no refusal body for it: each example below is the body it
+         *       shows for the same code on its spot orders, and whether this endpoint
+         *       words it the same is not shown. Key off `code`, not the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`:
+         *     observed upstream, the service refuses an identifier only while an order
+         *     of the account with it is open on the same market, and a market order is
+         *     never left open, so a repeat would place a second order. The refusal of
+         *     an identifier in use is not shown for this endpoint. Before placing again
+         *     an order whose answer was lost, look for its `clientOrderId` in the order
+         *     history.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralMarketOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/collateral/stop-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a collateral stop-limit order
+         * @description Places a stop-limit order on a margin or futures market, backed by the
+         *     collateral balance: it waits until the market price reaches
+         *     `activation_price`, then becomes a limit order at `price`. A buy opens or
+         *     grows a long position, a sell a short one. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's
+         *     own files.
+         *
+         *     Observed upstream:
+         *     - `stopLoss` or `takeProfit` (or both) attach an OTO order (one triggers
+         *       the other) that places a stop-loss and a take-profit order once this
+         *       order fills; the answer's `oto.otoId` names it. Neither goes with
+         *       `reduceOnly` (code 30).
+         *     - `reduceOnly` keeps the order from opening or growing a position: an
+         *       amount above the position's is cut down to it, and an order with no
+         *       position to reduce, or on the position's own side, is refused (code
+         *       116).
+         *     - In hedge mode `positionSide` must be `LONG` or `SHORT` (code 114); in
+         *       one-way mode it is ignored.
+         *     - Success is HTTP 200 with the order. Which way the price must move to
+         *       activate the order is not shown for this endpoint; the spot stop-limit
+         *       order activates a buy when the price rises to `activation_price` and a
+         *       sell when it falls to it.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 33 (price), 36 (clientOrderId), 10 (the collateral balance
+         *       does not cover the order), 111 (the position would pass the market's
+         *       maximum), 112 (the pending orders' value would pass the allowed
+         *       maximum), 113 (the position side cannot change while positions or
+         *       orders are open), 114 (the position side does not fit the account's
+         *       mode), 115 (in one-way mode, the order would open a position the other
+         *       way) or 116 (reduce-only refused). The operator lists 400 (`Inner
+         *       validation failed`) and 422 without tying a code to either, and shows
+         *       no refusal body for this endpoint: each example below is the body it
+         *       shows for the same code on its spot orders, filed under the status its
+         *       message names, and whether this endpoint words it the same is not
+         *       shown. Key off `code`, not the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`:
+         *     observed upstream, the service refuses an identifier only while an order
+         *     of the account with it is open on the same market, and takes it again
+         *     once that order has filled or been cancelled, so a repeat of a call whose
+         *     order was activated and filled would place a second order. The refusal of
+         *     an identifier in use is not shown for this endpoint. Before placing again
+         *     an order whose answer was lost, look for its `clientOrderId` among the
+         *     active orders and in the order history.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralStopLimitOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/collateral/trigger-market": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a collateral trigger market order
+         * @description Places a trigger market order on a margin or futures market, backed by
+         *     the collateral balance: it waits until the market price reaches
+         *     `activation_price`, then fills at once at the best prices on the book. A
+         *     buy opens or grows a long position, a sell a short one. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `amount` is in the base (stock) asset for a buy and a sell alike.
+         *     - The answer calls the order type `stop market`.
+         *     - `stopLoss` or `takeProfit` (or both) attach an OTO order (one triggers
+         *       the other) that places a stop-loss and a take-profit order once this
+         *       order fills; the answer's `oto.otoId` names it. Neither goes with
+         *       `reduceOnly` (code 30).
+         *     - `reduceOnly` keeps the order from opening or growing a position: an
+         *       amount above the position's is cut down to it, and an order with no
+         *       position to reduce, or on the position's own side, is refused (code
+         *       116).
+         *     - In hedge mode `positionSide` must be `LONG` or `SHORT` (code 114); in
+         *       one-way mode it is ignored.
+         *     - Success is HTTP 200 with the order. Which way the price must move to
+         *       activate the order is not shown for this endpoint; the spot
+         *       stop-market order activates a buy when the price rises to
+         *       `activation_price` and a sell when it falls to it.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 36 (clientOrderId), 10 (the collateral balance does not cover
+         *       the order), 111 (the position would pass the market's maximum), 112
+         *       (the pending orders' value would pass the allowed maximum), 113 (the
+         *       position side cannot change while positions or orders are open), 114
+         *       (the position side does not fit the account's mode), 115 (in one-way
+         *       mode, the order would open a position the other way) or 116
+         *       (reduce-only refused). The operator lists 422 alone for this endpoint
+         *       and shows no refusal body for it: each example below is the body it
+         *       shows for the same code on its spot orders, and whether this endpoint
+         *       words it the same is not shown. Key off `code`, not the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`:
+         *     observed upstream, the service refuses an identifier only while an order
+         *     of the account with it is open on the same market, and takes it again
+         *     once that order has filled or been cancelled, so a repeat of a call whose
+         *     order was activated and filled would place a second order. The refusal of
+         *     an identifier in use is not shown for this endpoint. Before placing again
+         *     an order whose answer was lost, look for its `clientOrderId` among the
+         *     active orders and in the order history.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralTriggerMarketOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/collateral/oco": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a collateral OCO order
+         * @description Places an OCO (one cancels the other) order on a margin or futures
+         *     market, backed by the collateral balance: a limit order at `price` (the
+         *     take-profit leg) and a stop-limit order that activates at
+         *     `activation_price` and then rests at `stop_limit_price` (the stop-loss
+         *     leg), both for `amount`. When one leg fills, the service cancels the
+         *     other. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The answer's `id` names the OCO order: the OCO and conditional-order
+         *       lists show it, and cancelling an OCO order takes it as `orderId`.
+         *     - `reduceOnly` applies to both legs: an amount above the position's is
+         *       cut down to it, and an order with no position to reduce, or on the
+         *       position's own side, is refused (code 116).
+         *     - Both legs take `positionSide` and `stp`. In hedge mode `positionSide`
+         *       must be `LONG` or `SHORT` (code 114); in one-way mode it is ignored and
+         *       each leg answers `BOTH`.
+         *     - Success is HTTP 200 with the OCO order and both legs.
+         *     - Refusals carry `code` 30 (validation in general), 31 (market), 32
+         *       (amount), 33 (price), 36 (clientOrderId), 10 (the collateral balance
+         *       does not cover the order), 111 (the position would pass the market's
+         *       maximum), 112 (the pending orders' value would pass the allowed
+         *       maximum), 113 (the position side cannot change while positions or
+         *       orders are open), 114 (the position side does not fit the account's
+         *       mode), 115 (in one-way mode, the order would open a position the other
+         *       way) or 116 (reduce-only refused). The operator lists 400 (`Inner
+         *       validation failed`) and 422 without tying a code to either, and shows
+         *       no refusal body for this endpoint: each example below is the body it
+         *       shows for the same code on its spot orders, filed under the status its
+         *       message names, and whether this endpoint words it the same is not
+         *       shown. Key off `code`, not the status.
+         *     - Which leg carries the `clientOrderId` is not shown: the operator's
+         *       example answer shows the empty string on both.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`:
+         *     observed upstream, the service refuses an identifier only while an order
+         *     of the account with it is open on the same market, and takes it again
+         *     once that order has filled or been cancelled. The refusal of an
+         *     identifier in use is not shown for this endpoint. Before placing again an
+         *     order whose answer was lost, look for it among the OCO orders.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createCollateralOcoOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/conditional-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the active conditional orders
+         * @description Lists the collateral account's conditional orders that are still active,
+         *     OCO and OTO alike, of one market or of all, a page at a time. Each record
+         *     says by its `type` which it is: an OCO order with its two legs, or an OTO
+         *     order with its stop-loss and take-profit prices and the order they hang
+         *     on. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without `market`, the conditional orders of every market are listed.
+         *     - `limit` is 1 to 100 (default 100) and `offset` 0 to 4294967295
+         *       (default 0); the answer repeats both and gives the `total`.
+         *     - The legs of an OCO order here are in camel case (`postOnly`,
+         *       `activationPrice`), unlike the answers of the OCO order operations.
+         *     - Refusals: `code` 30 for the page bounds, 31 for a market that is not
+         *       known or not open to collateral trading. The operator lists 400 (`Inner
+         *       validation failed`) and 422 without tying a code to either, and shows
+         *       no refusal body for this endpoint: the example is the body it shows
+         *       for the same bound on the spot open orders, filed under the status its
+         *       message names, and whether this endpoint words it the same is not
+         *       shown. Key off `code`, not the status.
+         *     - Ordering of the list: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listConditionalOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/oco-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the active OCO orders
+         * @description Lists the collateral account's OCO orders that are still active, of one
+         *     market or of all, a page at a time, each with its stop-loss and
+         *     take-profit legs. Not in the specification: every fact of this operation
+         *     is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Without `market`, the OCO orders of every market are listed.
+         *     - `limit` is 1 to 100 (default 50) and `offset` 0 to 4294967295
+         *       (default 0). The answer has no total: a page with fewer than `limit`
+         *       orders is the last, an empty one lies past the end, and a full page
+         *       does not promise another.
+         *     - The legs are in the same form as in the answers to placing and
+         *       cancelling an OCO order (`post_only`, `activation_price`), not in the
+         *       camel case of the conditional-order list.
+         *     - Refusals: `code` 30 for the page bounds, 31 for a market that is not
+         *       known or not open to collateral trading. The operator lists 400 (`Inner
+         *       validation failed`) and 422 without tying a code to either, and shows
+         *       no refusal body for this endpoint: the example is the body it shows
+         *       for the same bound on the spot open orders, filed under the status its
+         *       message names, and whether this endpoint words it the same is not
+         *       shown. Key off `code`, not the status.
+         *     - Ordering of the list: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listOcoOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/conditional-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one conditional order
+         * @description Cancels one active conditional order of the collateral account, OCO or
+         *     OTO, named by its market and its `id` as the conditional-order list
+         *     gives it; both legs of an OCO order go with it. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is HTTP 200 with a body that is always the empty array.
+         *     - A conditional order that is not active (unknown, already filled or
+         *       already cancelled: the service does not tell them apart) is refused
+         *       with `code` 2, `Inner validation failed`; the other refusals carry
+         *       `code` 30 (validation in general) or 31 (market). The operator lists
+         *       400 and 422 without tying a code to either; this document files each
+         *       example under the status whose name its message carries. The operator
+         *       shows no body for codes 30 and 31 on this endpoint: `missingFields` is
+         *       in the form of its spot refusals, and whether this endpoint words it
+         *       the same is not shown. Key off `code`, not the status.
+         *
+         *     Retried by the client when it fails on the way: a repeat cannot cancel
+         *     anything else, and one that comes after the order was cancelled is
+         *     refused as not found.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["cancelConditionalOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/oco-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one OCO order
+         * @description Cancels one active OCO order of the collateral account, both legs, named
+         *     by its market and by `orderId` (the OCO order's `id`) or by the
+         *     `clientOrderId` it was placed with, and answers with the OCO order as it
+         *     stands once cancelled. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Send exactly one of `orderId` and `clientOrderId`: both, or neither, is
+         *       refused with `code` 30. This document's schema requires neither field
+         *       and refuses neither combination; the description carries the rule.
+         *     - Success is HTTP 200 with the OCO order and both legs, cancelled.
+         *     - An OCO order that is not active (unknown, already filled or already
+         *       cancelled: the service does not tell them apart) is refused with
+         *       `code` 2, `Inner validation failed`; the other refusals carry `code` 30
+         *       (validation in general) or 31 (market). The operator lists 400 and 422
+         *       without tying a code to either; this document files each example under
+         *       the status whose name its message carries. The operator shows no body
+         *       for codes 30 and 31 on this endpoint: `missingFields` is the body it
+         *       shows for a spot cancel without a market, and whether this endpoint
+         *       words it the same is not shown. Key off `code`, not the status.
+         *
+         *     Retried by the client when it fails on the way: a repeat cannot cancel
+         *     anything else, and one that comes after the order was cancelled is
+         *     refused as not found.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["cancelOcoOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/order/oto-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one OTO order
+         * @description Cancels one active OTO order of the collateral account (the stop-loss
+         *     and take-profit an order was placed with), named by its market and the
+         *     `otoId` the order's answer carried. Not in the specification: every fact
+         *     of this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is HTTP 200 with a body that is always the empty array.
+         *     - What becomes of the order the OTO order belongs to is not shown.
+         *     - An OTO order that is not active (unknown, already filled or already
+         *       cancelled: the service does not tell them apart) is refused with
+         *       `code` 2, `Inner validation failed`; the other refusals carry `code` 30
+         *       (validation in general) or 31 (market). The operator lists 400 and 422
+         *       without tying a code to either; this document files each example under
+         *       the status whose name its message carries. The operator shows no body
+         *       for codes 30 and 31 on this endpoint: `missingFields` is in the form of
+         *       its spot refusals, and whether this endpoint words it the same is not
+         *       shown. Key off `code`, not the status.
+         *
+         *     Retried by the client when it fails on the way: a repeat cannot cancel
+         *     anything else, and one that comes after the OTO order was cancelled is
+         *     refused as not found.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["cancelOtoOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1353,7 +1950,7 @@ export interface components {
         PlanId: string;
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in the collateral account 104 (a position that is not open), 10 (here a balance that cannot fund closing a position), 17 (a leverage the balance cannot support) and 113 (a leverage or hedge-mode change while positions or orders are open). The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in collateral trading also 10 (a balance that cannot cover an order or fund closing a position), 17 (a leverage the balance cannot support), 40 and 43 (the `rpi` flag), 104 (a position that is not open), 111 to 116 (positions and their side) and 113 (a leverage or hedge-mode change while positions or orders are open). The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -1392,7 +1989,7 @@ export interface components {
          * @enum {string}
          */
         SelfTradePrevention: "no" | "cancel_both" | "cancel_new" | "cancel_old";
-        /** @description The state of an order (observed upstream). Values the operator lists: `NEW` (accepted, nothing filled), `FILLED`, `PARTIALLY_FILLED` or `PARTIAL_FILLED` (part filled, the rest still open), `CANCELLED` or `CANCELED` (cancelled before it filled), `PARTIAL_CANCELED` (part filled, the rest cancelled), `CANCELED_TAKER_BAND` (filled up to the taker price band, the rest cancelled to limit slippage) and `AUTO_CANCELED_REDUCE_ONLY` (a reduce-only order cancelled because its position closed). The operator spells some states two ways in different places and publishes no closed list, so any string is accepted here. */
+        /** @description The state of an order (observed upstream). Values the operator lists: `NEW` (accepted, nothing filled), `OPEN` (the form its collateral examples show for an order waiting on the book), `FILLED`, `PARTIALLY_FILLED` or `PARTIAL_FILLED` (part filled, the rest still open), `CANCELLED` or `CANCELED` (cancelled before it filled), `PARTIAL_CANCELED` (part filled, the rest cancelled), `CANCELED_TAKER_BAND` (filled up to the taker price band, the rest cancelled to limit slippage) and `AUTO_CANCELED_REDUCE_ONLY` (a reduce-only order cancelled because its position closed). The operator spells some states two ways in different places and publishes no closed list, so any string is accepted here. */
         OrderStatus: string;
         /** @description An order as the service reports it after creating, modifying or cancelling it, or listing it as active (fields observed upstream). Which fields are always present is not shown: the operator's examples carry all of the common ones, and the stop-order fields only for stop orders. */
         Order: {
@@ -1423,7 +2020,7 @@ export interface components {
             /** @description Whether the unfilled rest was cancelled at once (immediate or cancel). */
             ioc?: boolean;
             status?: components["schemas"]["OrderStatus"];
-            /** @description The self-trade prevention mode: `no`, `cancel_both`, `cancel_new` or `cancel_old`. */
+            /** @description The self-trade prevention mode: `no`, `cancel_both`, `cancel_new` or `cancel_old`. Observed upstream: collateral orders answer with the short forms `no`, `cb`, `cn` and `co`. */
             stp?: string;
             /** @description The position side of a collateral order, such as `LONG`. */
             positionSide?: string;
@@ -1431,6 +2028,18 @@ export interface components {
             rpi?: boolean;
             /** @description Whether the order may only reduce an open position. */
             reduceOnly?: boolean;
+            /** @description For a collateral order placed with a stop-loss or take-profit price, the OTO (one triggers the other) order that places them once this order fills (observed upstream); `null` or left out otherwise. */
+            oto?: {
+                /**
+                 * Format: int64
+                 * @description The OTO order's identifier, the one it is listed and cancelled by.
+                 */
+                otoId?: number;
+                /** @description The stop-loss price the order was placed with. */
+                stopLoss?: components["schemas"]["Decimal"];
+                /** @description The take-profit price the order was placed with. */
+                takeProfit?: components["schemas"]["Decimal"];
+            } | null;
             /**
              * @description For a stop order, 0 while its activation price is not reached, 1 once it is.
              * @enum {integer}
@@ -1488,7 +2097,7 @@ export interface components {
         /** @description The identifier the service gives a position of the collateral account (observed upstream). It stays the same through the position's life, from opening to its close or liquidation; its range is not shown. */
         PositionId: number;
         /**
-         * @description The direction of a collateral position (observed upstream): `LONG` or `SHORT` for a position held in hedge mode, where one market may hold one of each; `BOTH` for a position held in one-way mode. Written in capitals, unlike the lowercase `positionSide` filter of cancel all.
+         * @description The side of a collateral position, in capitals (observed upstream; cancel all takes the lower-case `PositionSide` instead). In one-way mode, the account's default, a market holds one position, `BOTH`, and an order's side is ignored. In hedge mode a market may hold one `LONG` and one `SHORT` position, and an order must name one of them: `BOTH`, no value, or a value that does not fit the account's mode is refused with `code` 114.
          * @enum {string}
          */
         CollateralPositionSide: "LONG" | "SHORT" | "BOTH";
@@ -1515,6 +2124,160 @@ export interface components {
          * @enum {integer}
          */
         Leverage: 1 | 2 | 3 | 5 | 10 | 20 | 50 | 100;
+        /**
+         * @description Self-trade prevention mode of a collateral order (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cb` cancels both orders, `cn` the incoming one, `co` the resting one. Default `no`. The long names `cancel_both`, `cancel_new` and `cancel_old` (the spot `SelfTradePrevention` values) are still taken, with the same effect, but the operator calls them deprecated and says it will refuse them after a date it has not announced; answers always carry the short form.
+         * @default no
+         * @enum {string}
+         */
+        CollateralSelfTradePrevention: "no" | "cb" | "cn" | "co" | "cancel_both" | "cancel_new" | "cancel_old";
+        /** @description One leg of an OCO order, as placing, listing and cancelling OCO orders answer it (fields observed upstream). Some fields are in snake case (`post_only`, `activation_price`, `activation_condition`), unlike the legs the conditional-order list gives (`ConditionalOrderLeg`); the two shapes are not interchangeable. Which fields are always present is not shown: the trigger fields come on the stop-loss leg only, the fee rates in the answer to placing the order, `reduceOnly` and `feeAsset` in the list and cancel answers. */
+        OcoOrderLeg: {
+            orderId?: components["schemas"]["OrderId"];
+            /** @description The caller's identifier of the order; the empty string when it has none. */
+            clientOrderId?: string;
+            /** @description The market, `<BASE>_<QUOTE>`. */
+            market?: string;
+            side?: components["schemas"]["OrderSide"];
+            /** @description The leg's order type. Values shown: `stop limit` and `limit` when placed, `margin stop limit` and `margin limit` when listed or cancelled; any string is accepted. */
+            type?: string;
+            /** @description Creation time, Unix time in seconds with a fractional part (microseconds). */
+            timestamp?: number;
+            /** @description Time of the leg's last change, Unix time in seconds with a fractional part. */
+            mtime?: number;
+            /** @description The filled part in the quote (money) asset. */
+            dealMoney?: components["schemas"]["Decimal"];
+            /** @description The filled part in the base (stock) asset. */
+            dealStock?: components["schemas"]["Decimal"];
+            /** @description The leg's quantity, in the base (stock) asset. */
+            amount?: components["schemas"]["Decimal"];
+            /** @description What is not filled yet, in the base (stock) asset. */
+            left?: components["schemas"]["Decimal"];
+            /** @description The fees charged for the filled part so far. */
+            dealFee?: components["schemas"]["Decimal"];
+            /** @description The asset the fee is paid in; left out when there is none. */
+            feeAsset?: string;
+            /** @description The taker fee rate that applies to the leg, as a fraction (`0.001` is 0.1 %). */
+            takerFee?: components["schemas"]["Decimal"];
+            /** @description The maker fee rate that applies to the leg, as a fraction. */
+            makerFee?: components["schemas"]["Decimal"];
+            /** @description The leg's limit price, in the quote (money) asset. */
+            price?: components["schemas"]["Decimal"];
+            /** @description Whether the leg may only rest on the book as a maker. */
+            post_only?: boolean;
+            status?: components["schemas"]["OrderStatus"];
+            /** @description The self-trade prevention mode, in its short form (`no`, `cb`, `cn`, `co`). */
+            stp?: string;
+            /** @description The leg's position side, `LONG`, `SHORT` or `BOTH` (one-way mode); left out on margin markets that are not futures. */
+            positionSide?: string;
+            /** @description Whether the leg may only reduce an open position. */
+            reduceOnly?: boolean;
+            /** @description The stop-loss leg's activation price. */
+            activation_price?: components["schemas"]["Decimal"];
+            /**
+             * @description When the stop-loss leg activates, set by the service from `side`: `gte` for a buy (the price rises to or above `activation_price`), `lte` for a sell.
+             * @enum {string}
+             */
+            activation_condition?: "lte" | "gte";
+            /**
+             * @description The stop-loss leg's state, 0 while its activation price is not reached, 1 once it is.
+             * @enum {integer}
+             */
+            activated?: 0 | 1;
+        };
+        /** @description An OCO (one cancels the other) order of the collateral account: a limit order (the take-profit leg) and a stop-limit order (the stop-loss leg) on one market for one amount; when one leg fills, the service cancels the other (observed upstream). */
+        OcoOrder: {
+            /**
+             * Format: int64
+             * @description The OCO order's identifier, the one its legs are listed and cancelled by (its `orderId` in a cancel). Not the identifier of either leg.
+             */
+            id?: number;
+            /** @description Whether both legs may only reduce an open position; shown in the answer to placing the order. */
+            reduceOnly?: boolean;
+            /** @description The stop-loss leg, a stop-limit order. */
+            stop_loss?: components["schemas"]["OcoOrderLeg"];
+            /** @description The take-profit leg, a limit order. */
+            take_profit?: components["schemas"]["OcoOrderLeg"];
+        };
+        /** @description One leg of an OCO order as the conditional-order list gives it (fields observed upstream). Its fields are in camel case (`postOnly`, `activationPrice`), unlike the legs of the OCO order operations (`OcoOrderLeg`). Which fields are always present is not shown: the operator says some are left out when not set, and the trigger fields come on the stop-loss leg only. */
+        ConditionalOrderLeg: {
+            orderId?: components["schemas"]["OrderId"];
+            /** @description The caller's identifier of the order; the empty string when it has none. */
+            clientOrderId?: string;
+            /** @description The market, `<BASE>_<QUOTE>`. */
+            market?: string;
+            side?: components["schemas"]["OrderSide"];
+            /** @description The leg's order type, such as `margin stop limit` or `margin limit`; any string is accepted. */
+            type?: string;
+            /** @description Creation time, Unix time in seconds with a fractional part (microseconds). */
+            timestamp?: number;
+            /** @description Time of the leg's last change, Unix time in seconds with a fractional part. */
+            mtime?: number;
+            /** @description The filled part in the quote (money) asset. */
+            dealMoney?: components["schemas"]["Decimal"];
+            /** @description The filled part in the base (stock) asset. */
+            dealStock?: components["schemas"]["Decimal"];
+            /** @description The leg's quantity, in the base (stock) asset. */
+            amount?: components["schemas"]["Decimal"];
+            /** @description What is not filled yet, in the base (stock) asset. */
+            left?: components["schemas"]["Decimal"];
+            /** @description The fees charged for the filled part so far. */
+            dealFee?: components["schemas"]["Decimal"];
+            /** @description The leg's limit price, in the quote (money) asset. */
+            price?: components["schemas"]["Decimal"];
+            /** @description Whether the leg may only rest on the book as a maker. */
+            postOnly?: boolean;
+            status?: components["schemas"]["OrderStatus"];
+            /** @description The self-trade prevention mode, in its short form (`no`, `cb`, `cn`, `co`). */
+            stp?: string;
+            /** @description The leg's position side, `LONG`, `SHORT` or `BOTH` (one-way mode); left out on margin markets that are not futures. */
+            positionSide?: string;
+            /** @description Whether the leg may only reduce an open position. */
+            reduceOnly?: boolean;
+            /** @description The stop-loss leg's activation price. */
+            activationPrice?: components["schemas"]["Decimal"];
+            /**
+             * @description When the stop-loss leg activates, set by the service from `side`: `gte` for a buy, `lte` for a sell.
+             * @enum {string}
+             */
+            activationCondition?: "lte" | "gte";
+            /**
+             * @description The stop-loss leg's state, 0 while its activation price is not reached, 1 once it is.
+             * @enum {integer}
+             */
+            activated?: 0 | 1;
+        };
+        /** @description An active conditional order of the collateral account, as the conditional-order list gives it (observed upstream): by its `type`, either an OCO order (two legs, one cancels the other) or an OTO order (an order that, once it fills, places a stop-loss and a take-profit order at the prices it carries). */
+        ConditionalOrder: {
+            /**
+             * Format: int64
+             * @description The conditional order's identifier; the OCO order's `id`.
+             */
+            id?: number;
+            /** @constant */
+            type: "oco";
+            /** @description A subtype; left out when there is none. Its values are not shown. */
+            conditionalOrderType?: string;
+            /** @description The stop-loss leg, a stop-limit order. */
+            stopLoss?: components["schemas"]["ConditionalOrderLeg"];
+            /** @description The take-profit leg, a limit order. */
+            takeProfit?: components["schemas"]["ConditionalOrderLeg"];
+        } | {
+            /**
+             * Format: int64
+             * @description The conditional order's identifier; the `otoId` its order was answered with, and cancelled by.
+             */
+            id?: number;
+            /** @constant */
+            type: "oto";
+            /** @description A subtype, such as `margin_take_profit`; left out when there is none. The other values are not shown. */
+            conditionalOrderType?: string;
+            /** @description The stop-loss price; left out when the order has none (not shown). */
+            stopLossPrice?: components["schemas"]["Decimal"];
+            /** @description The take-profit price; left out when the order has none (not shown). */
+            takeProfitPrice?: components["schemas"]["Decimal"];
+            /** @description The order the OTO belongs to, as the active orders list it. */
+            conditionalOrder?: components["schemas"]["Order"];
+        };
     };
     responses: {
         /**
@@ -1625,6 +2388,11 @@ export type PositionId = components['schemas']['PositionId'];
 export type CollateralPositionSide = components['schemas']['CollateralPositionSide'];
 export type Position = components['schemas']['Position'];
 export type Leverage = components['schemas']['Leverage'];
+export type CollateralSelfTradePrevention = components['schemas']['CollateralSelfTradePrevention'];
+export type OcoOrderLeg = components['schemas']['OcoOrderLeg'];
+export type OcoOrder = components['schemas']['OcoOrder'];
+export type ConditionalOrderLeg = components['schemas']['ConditionalOrderLeg'];
+export type ConditionalOrder = components['schemas']['ConditionalOrder'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
@@ -4048,6 +4816,873 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralLimitOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/limit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream). */
+                    market: components["schemas"]["Market"];
+                    /** @description `buy` opens or grows a long position, `sell` a short one (observed upstream). */
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The limit price per unit, in the quote (money) asset, a decimal string with at most the market's `moneyPrec` decimals (observed upstream). */
+                    price: components["schemas"]["PositiveDecimal"];
+                    /** @description An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    stopLoss?: components["schemas"]["PositiveDecimal"];
+                    /** @description Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    takeProfit?: components["schemas"]["PositiveDecimal"];
+                    /**
+                     * @description Observed upstream: `true` makes the order a maker only; it is refused if it would fill at once.
+                     * @default false
+                     */
+                    postOnly?: boolean;
+                    /**
+                     * @description Observed upstream: immediate or cancel; what does not fill at once is cancelled. Not with `postOnly` (code 37) or `rpi` (code 40).
+                     * @default false
+                     */
+                    ioc?: boolean;
+                    /**
+                     * @description Observed upstream: a Retail Price Improvement order, which only rests on the book (post-only). Not with `ioc` (code 40); an account not allowed such orders is refused with code 43.
+                     * @default false
+                     */
+                    rpi?: boolean;
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                    /**
+                     * @description Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).
+                     * @default false
+                     */
+                    reduceOnly?: boolean;
+                    stp?: components["schemas"]["CollateralSelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator lists the codes for this endpoint but shows no refusal body; each example is the body it shows for the same code on its spot orders, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralBulkLimitOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/bulk";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The limit orders to place (observed upstream). How many one call takes is not shown. */
+                    orders: {
+                        market: components["schemas"]["Market"];
+                        side: components["schemas"]["OrderSide"];
+                        /** @description The quantity, in the base (stock) asset, with at most the market's `stockPrec` decimals; a decimal string. */
+                        amount: components["schemas"]["PositiveDecimal"];
+                        /** @description The limit price, in the quote (money) asset, with at most the market's `moneyPrec` decimals; a decimal string. */
+                        price: components["schemas"]["PositiveDecimal"];
+                        /** @description An identifier of the caller's own choosing, distinct among the account's open orders on the same market (observed upstream); the empty string means none. */
+                        clientOrderId?: components["schemas"]["ClientOrderId"];
+                        /** @description A stop-loss price that attaches an OTO order; not with `reduceOnly`. */
+                        stopLoss?: components["schemas"]["PositiveDecimal"];
+                        /** @description A take-profit price that attaches an OTO order; not with `reduceOnly`. */
+                        takeProfit?: components["schemas"]["PositiveDecimal"];
+                        /**
+                         * @description `true` makes the order a maker only; it is refused if it would fill at once.
+                         * @default false
+                         */
+                        postOnly?: boolean;
+                        /**
+                         * @description Immediate or cancel; not with `postOnly` or `rpi`.
+                         * @default false
+                         */
+                        ioc?: boolean;
+                        /**
+                         * @description A Retail Price Improvement order (post-only); not with `ioc`.
+                         * @default false
+                         */
+                        rpi?: boolean;
+                        positionSide?: components["schemas"]["CollateralPositionSide"];
+                        /**
+                         * @description `true` lets the order only reduce or close the open position; not with `stopLoss` or `takeProfit`.
+                         * @default false
+                         */
+                        reduceOnly?: boolean;
+                    }[];
+                    /**
+                     * @description Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.
+                     * @default false
+                     */
+                    stopOnFail?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description One item per order tried, each with either the placed order in `result` or the refusal in `error`, the other being `null` (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The placed order, or `null` when it was refused. */
+                        result?: components["schemas"]["Order"] | null;
+                        /** @description Why the order was refused, or `null` when it was placed. */
+                        error?: components["schemas"]["PrivateError"] | null;
+                    }[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request as a whole was refused. The operator shows no body for this endpoint; the example is the one it shows for a spot bulk call. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralMarketOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/market";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream). */
+                    market: components["schemas"]["Market"];
+                    /** @description `buy` opens or grows a long position, `sell` a short one (observed upstream). */
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity to buy or sell, in the base (stock) asset for either side, a decimal string with at most the market's `stockPrec` decimals (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    stopLoss?: components["schemas"]["PositiveDecimal"];
+                    /** @description Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    takeProfit?: components["schemas"]["PositiveDecimal"];
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                    /**
+                     * @description Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).
+                     * @default false
+                     */
+                    reduceOnly?: boolean;
+                    stp?: components["schemas"]["CollateralSelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator lists the codes for this endpoint but shows no refusal body; each example is the body it shows for the same code on its spot orders, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralStopLimitOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/stop-limit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream). */
+                    market: components["schemas"]["Market"];
+                    /** @description `buy` opens or grows a long position, `sell` a short one (observed upstream). */
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity, in the base (stock) asset, a decimal string with at most the market's `stockPrec` decimals (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The limit price of the order once activated, in the quote (money) asset; it fills at this price or better (observed upstream). */
+                    price: components["schemas"]["PositiveDecimal"];
+                    /** @description The market price that activates the order, in the quote (money) asset (observed upstream). */
+                    activation_price: components["schemas"]["PositiveDecimal"];
+                    /** @description An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    stopLoss?: components["schemas"]["PositiveDecimal"];
+                    /** @description Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    takeProfit?: components["schemas"]["PositiveDecimal"];
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                    /**
+                     * @description Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).
+                     * @default false
+                     */
+                    reduceOnly?: boolean;
+                    stp?: components["schemas"]["CollateralSelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator lists the codes for this endpoint but shows no refusal body; each example is the body it shows for the same code on its spot orders, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralTriggerMarketOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/trigger-market";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream). */
+                    market: components["schemas"]["Market"];
+                    /** @description `buy` opens or grows a long position, `sell` a short one (observed upstream). */
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity to buy or sell, in the base (stock) asset for either side, a decimal string with at most the market's `stockPrec` decimals (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The market price that activates the order, in the quote (money) asset (observed upstream). */
+                    activation_price: components["schemas"]["PositiveDecimal"];
+                    /** @description An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores. Observed upstream: it must differ from those of the account's open orders on the same market only; once such an order has filled or been cancelled its identifier may be used again. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /** @description Observed upstream: a stop-loss price, in the quote (money) asset. With it the order gets an OTO order that places a stop-loss order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    stopLoss?: components["schemas"]["PositiveDecimal"];
+                    /** @description Observed upstream: a take-profit price, in the quote (money) asset. With it the order gets an OTO order that places a take-profit order at this price once the order fills. Not with `reduceOnly` (code 30). */
+                    takeProfit?: components["schemas"]["PositiveDecimal"];
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                    /**
+                     * @description Observed upstream: `true` lets the order only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side; not with `stopLoss` or `takeProfit` (code 30).
+                     * @default false
+                     */
+                    reduceOnly?: boolean;
+                    stp?: components["schemas"]["CollateralSelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator lists the codes for this endpoint but shows no refusal body; each example is the body it shows for the same code on its spot orders, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollateralOcoOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/collateral/oco";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description A market open to collateral trading, such as `BTC_USDT` or `BTC_PERP` (observed upstream). */
+                    market: components["schemas"]["Market"];
+                    /** @description The side of both legs; `buy` opens or grows a long position, `sell` a short one (observed upstream). */
+                    side: components["schemas"]["OrderSide"];
+                    /** @description The quantity of each leg, in the base (stock) asset, with at most the market's `stockPrec` decimals (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The take-profit leg's limit price, in the quote (money) asset (observed upstream). */
+                    price: components["schemas"]["PositiveDecimal"];
+                    /** @description The market price that activates the stop-loss leg, in the quote (money) asset (observed upstream). */
+                    activation_price: components["schemas"]["PositiveDecimal"];
+                    /** @description The limit price the stop-loss leg rests at once activated, in the quote (money) asset (observed upstream). */
+                    stop_limit_price: components["schemas"]["PositiveDecimal"];
+                    /** @description An identifier of the caller's own choosing: letters, digits, dashes, dots and underscores; cancelling an OCO order takes it in place of the OCO order's `id`. Observed upstream: it must differ from those of the account's open orders on the same market only. */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                    /**
+                     * @description Observed upstream: `true` lets both legs only reduce or close the open position; an amount above the position's is cut down to it. Refused with code 116 when there is no position, or when the order is on the position's own side.
+                     * @default false
+                     */
+                    reduceOnly?: boolean;
+                    positionSide?: components["schemas"]["CollateralPositionSide"];
+                    stp?: components["schemas"]["CollateralSelfTradePrevention"];
+                };
+            };
+        };
+        responses: {
+            /** @description The OCO order was placed (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcoOrder"];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the order was refused, with `errors` by field. The operator lists the codes for this endpoint but shows no refusal body; each example is the body it shows for the same code on its spot orders, `Validation failed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConditionalOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/conditional-orders";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The market to list; without it, every market (observed upstream). */
+                    market?: components["schemas"]["Market"];
+                    /**
+                     * @description Conditional orders per page, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Conditional orders to skip, 0 to 4294967295 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the active conditional orders (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The page size the request asked for. */
+                        limit?: number;
+                        /** @description The records skipped. */
+                        offset?: number;
+                        /** @description How many active conditional orders match, over all pages. */
+                        total?: number;
+                        /** @description The conditional orders of this page. */
+                        records?: components["schemas"]["ConditionalOrder"][];
+                    };
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, with `errors` by field. The operator shows no refusal body for this endpoint; the example is the body it shows for the same bound on the spot open orders. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOcoOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/oco-orders";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The market to list; without it, every market (observed upstream). */
+                    market?: components["schemas"]["Market"];
+                    /**
+                     * @description OCO orders per page, 1 to 100 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description OCO orders to skip, 0 to 4294967295 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the active OCO orders (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcoOrder"][];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, with `errors` by field. The operator shows no refusal body for this endpoint; the example is the body it shows for the same bound on the spot open orders. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelConditionalOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/conditional-cancel";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The conditional order's market. */
+                    market: components["schemas"]["Market"];
+                    /**
+                     * Format: int64
+                     * @description The conditional order's `id`, as the conditional-order list gives it (observed upstream).
+                     */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The conditional order was cancelled; the body is always the empty array (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`, here a conditional order that is not active. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. The operator shows no body for this endpoint; the example takes the form of its spot refusals. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOcoOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/oco-cancel";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The OCO order's market. */
+                    market: components["schemas"]["Market"];
+                    /**
+                     * Format: int64
+                     * @description The OCO order's `id`, as placing it answered and the OCO lists give it (not the id of a leg); required unless `clientOrderId` is given, and not with it (observed upstream).
+                     */
+                    orderId?: number;
+                    /** @description The identifier the OCO order was placed with; required unless `orderId` is given, and not with it (observed upstream). */
+                    clientOrderId?: components["schemas"]["ClientOrderId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The OCO order was cancelled; the answer is its final state (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcoOrder"];
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`, here an OCO order that is not active. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. The operator shows no body for this endpoint; the example is the one it shows for a spot cancel. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOtoOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/order/oto-cancel";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The OTO order's market. */
+                    market: components["schemas"]["Market"];
+                    /**
+                     * Format: int64
+                     * @description The OTO order's identifier: `oto.otoId` in the answer to the order it belongs to, `id` in the conditional-order list (observed upstream).
+                     */
+                    otoId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The OTO order was cancelled; the body is always the empty array (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            /** @description Observed upstream: `Inner validation failed`, here an OTO order that is not active. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. The operator shows no body for this endpoint; the example takes the form of its spot refusals. */
             422: {
                 headers: {
                     [name: string]: unknown;

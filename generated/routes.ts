@@ -40,6 +40,61 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/order/conditional-cancel": {
+    "operationId": "cancelConditionalOrder",
+    "method": "post",
+    "path": "/api/v4/order/conditional-cancel",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "market",
+        "id"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "id": {
+          "type": "integer",
+          "format": "int64"
+        }
+      }
+    }
+  },
+  "post /api/v4/order/oco-cancel": {
+    "operationId": "cancelOcoOrder",
+    "method": "post",
+    "path": "/api/v4/order/oco-cancel",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "market"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "orderId": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        }
+      }
+    }
+  },
   "post /api/v4/order/cancel": {
     "operationId": "cancelOrder",
     "method": "post",
@@ -107,6 +162,32 @@ export const clientRoutes = {
               }
             }
           }
+        }
+      }
+    }
+  },
+  "post /api/v4/order/oto-cancel": {
+    "operationId": "cancelOtoOrder",
+    "method": "post",
+    "path": "/api/v4/order/oto-cancel",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "market",
+        "otoId"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "otoId": {
+          "type": "integer",
+          "format": "int64"
         }
       }
     }
@@ -208,6 +289,472 @@ export const clientRoutes = {
         },
         "stopOnFail": {
           "type": "boolean"
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/bulk": {
+    "operationId": "createCollateralBulkLimitOrders",
+    "method": "post",
+    "path": "/api/v4/order/collateral/bulk",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "orders"
+      ],
+      "properties": {
+        "orders": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "market",
+              "side",
+              "amount",
+              "price"
+            ],
+            "properties": {
+              "market": {
+                "type": "string",
+                "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+              },
+              "side": {
+                "type": "string",
+                "enum": [
+                  "buy",
+                  "sell"
+                ]
+              },
+              "amount": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "price": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "clientOrderId": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]*$"
+              },
+              "stopLoss": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "takeProfit": {
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?$"
+              },
+              "postOnly": {
+                "type": "boolean"
+              },
+              "ioc": {
+                "type": "boolean"
+              },
+              "rpi": {
+                "type": "boolean"
+              },
+              "positionSide": {
+                "type": "string",
+                "enum": [
+                  "LONG",
+                  "SHORT",
+                  "BOTH"
+                ]
+              },
+              "reduceOnly": {
+                "type": "boolean"
+              }
+            }
+          }
+        },
+        "stopOnFail": {
+          "type": "boolean"
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/limit": {
+    "operationId": "createCollateralLimitOrder",
+    "method": "post",
+    "path": "/api/v4/order/collateral/limit",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "postOnly": {
+          "type": "boolean"
+        },
+        "ioc": {
+          "type": "boolean"
+        },
+        "rpi": {
+          "type": "boolean"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        },
+        "reduceOnly": {
+          "type": "boolean"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/market": {
+    "operationId": "createCollateralMarketOrder",
+    "method": "post",
+    "path": "/api/v4/order/collateral/market",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        },
+        "reduceOnly": {
+          "type": "boolean"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/oco": {
+    "operationId": "createCollateralOcoOrder",
+    "method": "post",
+    "path": "/api/v4/order/collateral/oco",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price",
+        "stop_limit_price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "stop_limit_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "reduceOnly": {
+          "type": "boolean"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/stop-limit": {
+    "operationId": "createCollateralStopLimitOrder",
+    "method": "post",
+    "path": "/api/v4/order/collateral/stop-limit",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "price",
+        "activation_price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        },
+        "reduceOnly": {
+          "type": "boolean"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/order/collateral/trigger-market": {
+    "operationId": "createCollateralTriggerMarketOrder",
+    "method": "post",
+    "path": "/api/v4/order/collateral/trigger-market",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "market",
+        "side",
+        "amount",
+        "activation_price"
+      ],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "side": {
+          "type": "string",
+          "enum": [
+            "buy",
+            "sell"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "activation_price": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "clientOrderId": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9._-]*$"
+        },
+        "stopLoss": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "takeProfit": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "positionSide": {
+          "type": "string",
+          "enum": [
+            "LONG",
+            "SHORT",
+            "BOTH"
+          ]
+        },
+        "reduceOnly": {
+          "type": "boolean"
+        },
+        "stp": {
+          "type": "string",
+          "enum": [
+            "no",
+            "cb",
+            "cn",
+            "co",
+            "cancel_both",
+            "cancel_new",
+            "cancel_old"
+          ]
         }
       }
     }
@@ -910,6 +1457,35 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/conditional-orders": {
+    "operationId": "listConditionalOrders",
+    "method": "post",
+    "path": "/api/v4/conditional-orders",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295
+        }
+      }
+    }
+  },
   "post /api/v4/trade-account/executed-history": {
     "operationId": "listExecutedDeals",
     "method": "post",
@@ -1092,6 +1668,35 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/oco-orders": {
+    "operationId": "listOcoOrders",
+    "method": "post",
+    "path": "/api/v4/oco-orders",
+    "rateLimit": {
+      "requests": 12000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295
+        }
+      }
+    }
   },
   "post /api/v4/collateral-account/positions/open": {
     "operationId": "listOpenPositions",

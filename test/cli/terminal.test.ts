@@ -39,7 +39,7 @@ const tmux = (...args: string[]) =>
   });
 
 /** Starts txc in a detached terminal (160x40 unless told); the pane stays open after it exits, showing its code. */
-async function startTxc(session: string, args: string[], width = 160) {
+async function startTxc(session: string, args: string[], width = 160, height = 40) {
   const command = [...txcCommand(), ...args].map((arg) => `'${arg}'`).join(' ');
   await tmux(
     'new-session',
@@ -49,7 +49,7 @@ async function startTxc(session: string, args: string[], width = 160) {
     '-x',
     String(width),
     '-y',
-    '40',
+    String(height),
     '-c',
     projectRoot,
     // The exit code shows on the pane, the session's channel tells the test, and the pane stays
@@ -238,7 +238,8 @@ describe('txc in a terminal', () => {
   });
 
   it('ops fits 140 columns without wrapping', async () => {
-    await startTxc('ops', ['ops'], 140);
+    // Tall enough for every subcommand, its header and the exit line: none scrolls out of sight.
+    await startTxc('ops', ['ops'], 140, cliOperations.length + 10);
     expect(await waitForExit('ops')).toContain('[exit 0]');
     const lines = await joinedLines('ops');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(140);

@@ -29,6 +29,15 @@ export const writingPaths = [
   '/api/v4/collateral-account/position/close',
   '/api/v4/collateral-account/leverage',
   '/api/v4/collateral-account/hedge-mode/update',
+  '/api/v4/order/collateral/limit',
+  '/api/v4/order/collateral/bulk',
+  '/api/v4/order/collateral/market',
+  '/api/v4/order/collateral/stop-limit',
+  '/api/v4/order/collateral/trigger-market',
+  '/api/v4/order/collateral/oco',
+  '/api/v4/order/conditional-cancel',
+  '/api/v4/order/oco-cancel',
+  '/api/v4/order/oto-cancel',
 ];
 
 /**
@@ -90,6 +99,18 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/collateral-account/hedge-mode', api: 'private-v4', requests: 12000 },
   { method: 'post', path: '/api/v4/collateral-account/hedge-mode/update', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/collateral-account/adl-quantile', api: 'private-v4', requests: 12000 },
+  // Its collateral group: the orders, the conditional and OCO lists, and their cancels.
+  { method: 'post', path: '/api/v4/order/collateral/limit', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/collateral/bulk', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/collateral/market', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/collateral/stop-limit', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/collateral/trigger-market', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/collateral/oco', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/conditional-orders', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/oco-orders', api: 'private-v4', requests: 12000 },
+  { method: 'post', path: '/api/v4/order/conditional-cancel', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/oco-cancel', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/order/oto-cancel', api: 'private-v4', requests: 10000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -108,6 +129,14 @@ export const orderPlacing: Record<string, 'refusal shown' | 'refusal shown for o
     '/api/v4/order/stop_limit': 'refusal shown for other order types',
     '/api/v4/order/bulk': 'never',
     '/api/v4/order/modify': 'never',
+    // The operator refuses a collateral order's clientOrderId only while an order with it is
+    // open: a repeat after the first filled would place a second order.
+    '/api/v4/order/collateral/limit': 'never',
+    '/api/v4/order/collateral/bulk': 'never',
+    '/api/v4/order/collateral/market': 'never',
+    '/api/v4/order/collateral/stop-limit': 'never',
+    '/api/v4/order/collateral/trigger-market': 'never',
+    '/api/v4/order/collateral/oco': 'never',
   };
 
 /** The refusal of a clientOrderId the account used before, as the operator shows it. */
@@ -125,6 +154,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/trade-account/order/history': { limit: [1, 500, 50], offset: [0, undefined, 0] },
   '/api/v4/collateral-account/positions/closed-pnl': { limit: [1, 100, 50], offset: [0, undefined, 0] },
   '/api/v4/collateral-account/funding-history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
+  '/api/v4/conditional-orders': { limit: [1, 100, 100], offset: [0, 4294967295, 0] },
+  '/api/v4/oco-orders': { limit: [1, 100, 50], offset: [0, 4294967295, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -166,6 +197,11 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
   '/api/v4/order/kill-switch': { timeoutTooShort: [422, 30, 'timeout', 'Timeout should be at least 5.'] },
   '/api/v4/order/kill-switch/status': { marketNotAvailable: [422, 31, 'market', 'Market is not available.'] },
   '/api/v4/collateral-account/balance': { invalidTicker: [422, 30, 'ticker', 'ticker is invalid.'] },
+  '/api/v4/order/conditional-cancel': {
+    conditionalOrderNotFound: [400, 2, 'id', 'Unexecuted order was not found.'],
+  },
+  '/api/v4/order/oco-cancel': { ocoOrderNotFound: [400, 2, 'orderId', 'Unexecuted order was not found.'] },
+  '/api/v4/order/oto-cancel': { otoOrderNotFound: [400, 2, 'otoId', 'Unexecuted order was not found.'] },
 };
 
 export const investOperationId = 'createFixedInvestment';

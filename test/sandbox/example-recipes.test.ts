@@ -49,6 +49,9 @@ const cannot: Record<string, string> = {
   'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
   'setHedgeMode › openPositionsOrOrders': 'the sandbox does not model hedge mode yet',
   'getAdlQuantile › nonceWindowNotBoolean': 'the sandbox does not model the auto-deleveraging queue yet',
+  'cancelConditionalOrder › conditionalOrderNotFound': 'the sandbox does not model conditional orders yet',
+  'cancelOcoOrder › ocoOrderNotFound': 'the sandbox does not model OCO orders yet',
+  'cancelOtoOrder › otoOrderNotFound': 'the sandbox does not model OTO orders yet',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
