@@ -22,27 +22,12 @@ const cannot: Record<string, string> = {
     'it names market and orderId together, but the schema requires only market: a body without both fails the schema on market alone',
   'createLimitOrder › makerFeeInvalid': 'the operator does not say when the maker fee does not apply',
   'getTradeBalance › invalidArgument': 'the operator does not say what causes it',
-  'estimateConversion › insufficientBalance': 'the sandbox does not model conversions yet',
-  'estimateConversion › amountTooBig': 'the sandbox does not model conversions yet',
-  'estimateConversion › directionInvalid': 'the sandbox does not model conversions yet',
-  'estimateConversion › marketsNotAvailable': 'the sandbox does not model conversions yet',
-  'estimateConversion › amountConvertsToZero': 'the sandbox does not model conversions yet',
-  'estimateConversion › missingRequiredField': 'the sandbox does not model conversions yet',
-  'estimateConversion › termsNotAccepted': 'the sandbox does not model conversions yet',
-  'confirmConversion › quoteExpired': 'the sandbox does not model conversions yet',
-  'confirmConversion › insufficientBalance': 'the sandbox does not model conversions yet',
-  'confirmConversion › quoteIdNonNumeric': 'the sandbox does not model conversions yet',
-  'confirmConversion › quoteNotFound': 'the sandbox does not model conversions yet',
-  'confirmConversion › quoteAlreadyUsed': 'the sandbox does not model conversions yet',
-  'confirmConversion › quoteIdTooLong': 'the sandbox does not model conversions yet',
-  'listConversionHistory › dateNonInteger': 'the sandbox does not model conversions yet',
-  'listConversionHistory › dateOutOfRange': 'the sandbox does not model conversions yet',
-  'listConversionHistory › dateRangeExceeded': 'the sandbox does not model conversions yet',
-  'listConversionHistory › fromTickerInvalid': 'the sandbox does not model conversions yet',
-  'listConversionHistory › toTickerInvalid': 'the sandbox does not model conversions yet',
-  'listConversionHistory › limitOutOfRange': 'the sandbox does not model conversions yet',
-  'listConversionHistory › offsetNegative': 'the sandbox does not model conversions yet',
-  'getMarketFee › nonceWindowNotBoolean': "the sandbox does not model the account's fees yet",
+  'estimateConversion › amountTooBig':
+    'the operator does not show the largest amount it converts, and the sandbox has no maximum',
+  'estimateConversion › termsNotAccepted':
+    'the sandbox does not model accepting the terms of conversion: every account has accepted them',
+  'confirmConversion › quoteIdTooLong':
+    'the operator does not show the longest quoteId it takes, and the sandbox takes any string of digits',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
