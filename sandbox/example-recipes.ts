@@ -14,6 +14,7 @@ import {
   type FixtureMarket,
   type FixturePlan,
 } from './fixture.ts';
+import { convertedDecimals } from './handlers/convert.ts';
 
 export interface Recipe {
   operationId: string;
@@ -146,11 +147,7 @@ const convertible = (fixture: Fixture) =>
       market.tradesEnabled !== false &&
       (market.delistedAt === undefined || market.delistedAt === null || market.delistedAt > nowSeconds()),
   );
-/** An asset's decimals as the sandbox converts it: its currency_precision, at most 8. */
-const convertedPlaces = (fixture: Fixture, ticker: string) => {
-  const precision = fixture.assets[ticker]?.currency_precision;
-  return Math.min(8, typeof precision === 'number' ? precision : 8);
-};
+const convertedPlaces = (fixture: Fixture, ticker: string) => convertedDecimals(fixture.assets[ticker]);
 
 // --- the recipes, by example name -----------------------------------------------------------
 

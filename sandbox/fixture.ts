@@ -95,6 +95,7 @@ export interface FixtureQuote {
   give: string;
   /** What confirming it adds to the main balance of `to`. */
   receive: string;
+  /** Units of `to` for one unit of `from`. */
   rate: string;
   /** Unix seconds from which it is expired. */
   expireAt: number;

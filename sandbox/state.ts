@@ -3,7 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import type { CollateralItem, HistoryRecord } from './api-types.ts';
 import { add, isNegative, normalize, subtract } from './decimal.ts';
-import type { Fixture, FixtureAsset, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
+import type {
+  Fixture,
+  FixtureAsset,
+  FixtureConversion,
+  FixtureKey,
+  FixtureOrder,
+  FixturePlan,
+  FixtureQuote,
+} from './fixture.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
 
 export interface Investment {
@@ -14,34 +22,14 @@ export interface Investment {
   createdAt: number;
 }
 
-/** A conversion quote: what confirming it gives and receives, until it expires. */
-export interface Quote {
-  /** A string of digits. */
-  id: string;
-  from: string;
-  to: string;
-  give: string;
-  receive: string;
-  /** Units of `to` for one unit of `from`. */
-  rate: string;
-  /** When it expires, Unix seconds, as the estimate answers it. */
-  expireAt: number;
+/** A conversion quote, as the estimate answers it, until it expires. */
+export interface Quote extends FixtureQuote {
   /** When it expires on the sandbox's clock (ms): from then on it is refused. */
   expiresAt: number;
 }
 
 /** A confirmed quote: a row of the conversion history. */
-export interface Conversion {
-  id: string;
-  quoteId: string;
-  /** Unix seconds. */
-  date: number;
-  from: string;
-  to: string;
-  give: string;
-  receive: string;
-  rate: string;
-}
+export type Conversion = FixtureConversion;
 
 /** One asset of the trade account: free to trade, and held by open orders. */
 export interface TradeBalance {

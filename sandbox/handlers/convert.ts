@@ -8,6 +8,7 @@ import { numberAt } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse } from '../context.ts';
 import { add, compare, divide, isZero, multiply, normalize, round } from '../decimal.ts';
+import type { FixtureAsset } from '../fixture.ts';
 import { isTrading } from '../orders.ts';
 import type { Conversion, Quote } from '../state.ts';
 import { page, sixMonthsBack } from './queries.ts';
@@ -28,11 +29,13 @@ function validSeconds(context: CallContext): number {
   return seconds;
 }
 
-/** The decimals an asset's amounts carry: its `currency_precision`, at most `decimals`. */
-function places(context: CallContext, ticker: string): number {
-  const precision = context.state.assets.get(ticker)?.currency_precision;
+/** The decimals a conversion gives an asset's amounts: its `currency_precision`, at most 8. */
+export function convertedDecimals(asset: FixtureAsset | undefined): number {
+  const precision = asset?.currency_precision;
   return Math.min(decimals, typeof precision === 'number' ? precision : decimals);
 }
+
+const places = (context: CallContext, ticker: string) => convertedDecimals(context.state.assets.get(ticker));
 
 /** One unit of the last of `scale` decimals. */
 const unit = (scale: number) => (scale === 0 ? '1' : `0.${'0'.repeat(scale - 1)}1`);
