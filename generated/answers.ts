@@ -14,6 +14,13 @@ export interface AnswerShape {
 
 /** The success answer's shape of every operation that has a time or a named code in it, by operationId. */
 export const answerShapes: Readonly<Record<string, AnswerShape>> = {
+  "estimateConversion": {
+    "properties": {
+      "expireAt": {
+        "unixTime": "seconds"
+      }
+    }
+  },
   "getKillSwitchStatus": {
     "items": {
       "properties": {
@@ -81,6 +88,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
         },
         "closeDate": {
           "unixTime": "seconds"
+        }
+      }
+    }
+  },
+  "listConversionHistory": {
+    "properties": {
+      "records": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
+            }
+          }
         }
       }
     }

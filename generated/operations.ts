@@ -609,6 +609,78 @@ export const operations = {
       }
     }
   },
+  "confirmConversion": {
+    "operationId": "confirmConversion",
+    "summary": "Confirm a quote, converting at its rate",
+    "cliName": "convert-confirm",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/convert/confirm",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "quoteId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "quoteId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/convert/confirm"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "quoteId": {
+          "type": "string",
+          "pattern": "^[0-9]+$",
+          "description": "The `id` of the quote, as the estimate answered it: a string of digits (observed upstream: one that is not is refused with `quoteIdNonNumeric`)."
+        }
+      }
+    }
+  },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
     "summary": "Place up to 20 limit orders at once",
@@ -2215,6 +2287,96 @@ export const operations = {
       }
     }
   },
+  "estimateConversion": {
+    "operationId": "estimateConversion",
+    "summary": "Get a quote for converting one asset into another",
+    "cliName": "convert-estimate",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/convert/estimate",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "from",
+        "to",
+        "direction",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/convert/estimate"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "from": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset the account gives."
+        },
+        "to": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset the account receives."
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "from",
+            "to"
+          ],
+          "description": "Which asset `amount` is counted in: `from` gives exactly `amount` of the `from` asset, `to` receives exactly `amount` of the `to` asset (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "What to give or to receive, as `direction` says, a decimal string. Observed upstream: cut to 8 decimals without a refusal. One of the operator's examples writes a thousands separator (`35,103.1`); whether the service takes one is not shown, and this document takes a plain decimal string."
+        }
+      }
+    }
+  },
   "getAdlQuantile": {
     "operationId": "getAdlQuantile",
     "summary": "Read where the account's futures positions stand in the auto-deleveraging queue",
@@ -2666,6 +2828,68 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Observed upstream, not in the specification; narrows the answer to one asset."
+        }
+      }
+    }
+  },
+  "getMarketFee": {
+    "operationId": "getMarketFee",
+    "summary": "Read the account's trading fees",
+    "cliName": "market-fee",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/market/fee",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/market/fee"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
     }
@@ -3313,6 +3537,204 @@ export const operations = {
           "minimum": 0,
           "maximum": 4294967295,
           "description": "Conditional orders to skip, 0 to 4294967295 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listConversionHistory": {
+    "operationId": "listConversionHistory",
+    "summary": "List the account's conversions",
+    "cliName": "convert-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/convert/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/convert/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "fromTicker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only conversions that gave this asset."
+        },
+        "toTicker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only conversions that received this asset."
+        },
+        "from": {
+          "type": "string",
+          "pattern": "^[0-9]+$",
+          "description": "The start of the window, Unix time in seconds as a string of digits (the operator's form); at most 30 days before `to`, and not before six months back from the current month (observed upstream)."
+        },
+        "to": {
+          "type": "string",
+          "pattern": "^[0-9]+$",
+          "description": "The end of the window, Unix time in seconds as a string of digits (the operator's form); at most 30 days after `from` (observed upstream)."
+        },
+        "quoteId": {
+          "type": "string",
+          "description": "Only the conversion of this quote (the `id` the estimate answered)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip, at least 0 (observed upstream); the maximum is not shown.",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listDelistedOrderHistory": {
+    "operationId": "listDelistedOrderHistory",
+    "summary": "List the account's orders a delisting closed",
+    "cliName": "delisted-order-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/trade-account/order/history/query",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/trade-account/order/history/query"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+          "description": "Only this market; without it, every market."
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "filled",
+            "delisting"
+          ],
+          "description": "`delisting` for the orders cancelled by a delisting, `filled` for the closing orders that filled; without it, both (observed upstream)."
+        },
+        "startDate": {
+          "type": "integer",
+          "description": "The start of the window on `finishAt`, Unix time in seconds; default 30 days before `endDate`, not after it (observed upstream)."
+        },
+        "endDate": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds; default now, at most 31 days after `startDate`; a later time than now is taken as now (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "description": "Records per page, 1 to 500, and `offset` plus `limit` at most 10000 (observed upstream).",
+          "default": 500
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 9999,
+          "description": "Records to skip, 0 to 9999 (observed upstream).",
           "default": 0
         }
       }

@@ -1906,6 +1906,254 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/trade-account/order/history/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's orders a delisting closed
+         * @description The account's orders that a market's delisting closed, of one market or
+         *     of all, within a window of at most 31 days, a page at a time: the orders
+         *     still open when the market was delisted, which were cancelled then, and
+         *     the closing orders the operator placed for the account on delisting. Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Each order says which it is in `delistingKind`: `canceled` for an order
+         *       cancelled when its market was delisted (its `status` is `canceled`),
+         *       `reverse` for a closing order the operator placed (its `clientOrderId`
+         *       starts with `delisting-`; `status` `filled` once it filled).
+         *     - `status` in the request narrows the list: `delisting` to the cancelled
+         *       orders, `filled` to the closing orders that filled; without it, both.
+         *       It is not the answer's `status`.
+         *     - One flat list, latest `finishAt` first, then highest `id` first.
+         *     - The window is on `finishAt`. Without dates it is the last 30 days;
+         *       `startDate` may not be after `endDate`, the window may not be longer
+         *       than 31 days, and an `endDate` in the future is taken as now. How the
+         *       service words a refusal of these is not shown (`x-messages` gives this
+         *       document's).
+         *     - `limit` is 1 to 500 (default 500), `offset` 0 to 9999 (default 0), and
+         *       the two together at most 10000 (refusal wording not shown,
+         *       `x-messages`). A page shorter than `limit` is the last.
+         *     - The operator lists 400 (`Inner validation failed`) and 422 (`Request
+         *       validation failed`) without an example; the `pageNotInteger` example
+         *       uses the wording it shows for the same fields of the executed history.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listDelistedOrderHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/market/fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the account's trading fees
+         * @description The maker and taker fees the account trades at: its default on spot
+         *     markets and on futures markets, any premium of Retail Price Improvement
+         *     orders, and the markets where it trades at other fees. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Fees are percentages written as decimal strings (`"0.1"` is 0.1 %).
+         *     - `maker` and `taker` are the account's default spot fees,
+         *       `futures_maker` and `futures_taker` its default futures fees: the
+         *       lower of a fee agreed for the account and the market's own.
+         *     - `custom_fee` lists, by market, the markets whose fees are the
+         *       account's own.
+         *     - The two RPI premiums are added to the maker fee when an RPI order
+         *       fills; they are `null` unless RPI orders are enabled for the account
+         *       and a premium is set.
+         *     - `error` is `null` in the operator's example; what it carries otherwise
+         *       is not shown.
+         *     - The operator also lists an optional `market` query parameter, which it
+         *       says the service ignores (every market's fees come back whatever it
+         *       names) and keeps only for older clients; this document does not
+         *       declare it.
+         *     - The operator lists 422 (`Validation failed`) without an example;
+         *       `nonceWindowNotBoolean` is worded by this document.
+         *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getMarketFee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/convert/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a quote for converting one asset into another
+         * @description Asks for a quote: how much of `from` the account gives and how much of
+         *     `to` it receives, at a rate fixed for a short time. Nothing moves until
+         *     the quote is confirmed (`confirmConversion`, with the quote's `id`). Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A quote lasts 10 seconds (`x-quote-valid-seconds`); after that it is
+         *       expired and confirming it is refused (`quoteExpired`). Each answer
+         *       carries the moment itself in `expireAt`, and the operator asks clients
+         *       to go by that value rather than by a fixed window.
+         *     - `direction` says which side `amount` is in: `from` to give exactly that
+         *       much, `to` to receive exactly that much.
+         *     - `amount` is cut to 8 decimals without a refusal. An amount is too small
+         *       when what it converts into rounds to zero in the asset received
+         *       (`amountConvertsToZero`); the operator speaks of no fixed minimum per
+         *       pair. There is a maximum (`amountTooBig`) whose figure is not shown.
+         *     - The balance is checked when the quote is made and again when it is
+         *       confirmed (`insufficientBalance`), since it may change in between.
+         *     - Which balance a conversion draws on: the operator's guides convert in
+         *       the main balance, with no transfer to or from the trade balance, and
+         *       advise topping up the main balance when a confirm is refused for the
+         *       balance; one older page of theirs describes moving funds to the trade
+         *       balance first. This document follows the main balance.
+         *     - Refusal messages may come as translation keys
+         *       (`frontendServerSide.converter.amountIsTooBig`) rather than sentences;
+         *       the operator asks clients to key off `code` and the field under
+         *       `errors`.
+         *     - The operator ties its examples to statuses here: the balance and the
+         *       maximum under 400, the rest under 422, each with the message
+         *       `Validation failed`.
+         *
+         *     Repeating a call makes another quote, which expires unused unless it is
+         *     confirmed: a client may repeat it. It is marked as writing all the same,
+         *     since a quote is what a confirm carries out: tools that keep writes off a
+         *     live target do not make one.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["estimateConversion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/convert/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a quote, converting at its rate
+         * @description Carries out a quote made by `estimateConversion`: the account gives the
+         *     quote's `give` of one asset and receives its `receive` of the other, at
+         *     once. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A quote is confirmed before its `expireAt`, 10 seconds after it was made
+         *       (`x-quote-valid-seconds` of `estimateConversion`); after that the
+         *       confirm is refused with code 20 (`quoteExpired`), which is not the
+         *       answer to a quote that cannot be found (code 0).
+         *     - A quote converts once: confirming it again is refused (`quoteAlreadyUsed`).
+         *       The operator says a quote that never existed gets that same answer, and
+         *       also shows `Quote could not be found` for one (`quoteNotFound`); which
+         *       of the two comes when is not shown.
+         *     - The balance is checked again here, and may refuse a quote the estimate
+         *       accepted (`insufficientBalance`), since it can change within the quote's
+         *       10 seconds.
+         *     - The conversion is carried out at once and as a whole, in the main
+         *       balance (see `estimateConversion` for which balance). Whether the final
+         *       amounts can differ from the quote's is not shown.
+         *     - Refusal messages may come as translation keys
+         *       (`api.converter.quoteExpired`) rather than sentences; the operator asks
+         *       clients to key off `code` and the field under `errors`.
+         *     - The operator ties its examples to statuses here: an expired quote and
+         *       the balance under 400, the rest under 422, each with the message
+         *       `Validation failed`. The longest quoteId it takes is not shown.
+         *
+         *     It moves money: repeated by the client only with its quoteId, which the
+         *     service does not convert twice (`x-retry-safe`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["confirmConversion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/convert/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's conversions
+         * @description The account's confirmed conversions, newest first, a page at a time,
+         *     filtered by asset, time or quote. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by `id`, newest first.
+         *     - `from` and `to` bound the time of the conversions, Unix seconds written
+         *       as strings of digits; the window is at most 30 days
+         *       (`dateRangeExceeded`), and nothing older than six months back from the
+         *       current month is kept. The operator writes that both default to the
+         *       time of the call, which would leave a window of no length; as its own
+         *       example sends neither, this document reads the default as the 30 days
+         *       up to now, and a caller who needs a given window sends both.
+         *     - `quoteId` narrows the answer to the conversion of one quote: the way to
+         *       find out whether a confirm whose answer was lost converted.
+         *     - `limit` is 1 to 100 (default 100), `offset` at least 0 (default 0).
+         *     - Refusal messages may come as translation keys
+         *       (`api.validation.dateTime.maxRange`) rather than sentences; the operator
+         *       asks clients to key off `code` and the field under `errors`. It lists 400
+         *       (`Inner validation failed`) without an example.
+         *     - Whether a record's `id` is the id of its quote is not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listConversionHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5683,6 +5931,464 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. The operator shows no body for this endpoint; the example takes the form of its spot refusals. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDelistedOrderHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/trade-account/order/history/query";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this market; without it, every market. */
+                    market?: components["schemas"]["Market"];
+                    /**
+                     * @description `delisting` for the orders cancelled by a delisting, `filled` for the closing orders that filled; without it, both (observed upstream).
+                     * @enum {string}
+                     */
+                    status?: "filled" | "delisting";
+                    /** @description The start of the window on `finishAt`, Unix time in seconds; default 30 days before `endDate`, not after it (observed upstream). */
+                    startDate?: components["schemas"]["UnixTime"];
+                    /** @description The end of the window, Unix time in seconds; default now, at most 31 days after `startDate`; a later time than now is taken as now (observed upstream). */
+                    endDate?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description Records per page, 1 to 500, and `offset` plus `limit` at most 10000 (observed upstream).
+                     * @default 500
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, 0 to 9999 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The orders, latest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: components["schemas"]["OrderId"];
+                        /** @description The caller's identifier of the order; the empty string when it has none; `delisting-` and the order id for a closing order the operator placed. */
+                        clientOrderId?: string;
+                        /** @description Creation time, Unix time in seconds with a fractional part. */
+                        createdAt?: number;
+                        /** @description When the order was filled or cancelled, Unix time in seconds with a fractional part. */
+                        finishAt?: number;
+                        /** @description The market, `<BASE>_<QUOTE>`. */
+                        market?: string;
+                        side?: components["schemas"]["OrderSide"];
+                        /** @description Order type. Values the operator lists: `limit`, `market`, `stock market`, `stop limit`, `stop market`. */
+                        type?: string;
+                        /** @description The limit price in the quote asset; `"0"` for market orders. */
+                        price?: components["schemas"]["Decimal"];
+                        /** @description The order's quantity: in the base asset for limit orders, in the quote asset for buy market orders. */
+                        amount?: components["schemas"]["Decimal"];
+                        /** @description The filled part, in the base (stock) asset. */
+                        dealStock?: components["schemas"]["Decimal"];
+                        /** @description The filled part, in the quote (money) asset. */
+                        dealMoney?: components["schemas"]["Decimal"];
+                        /** @description The fees charged, in `feeAsset`. */
+                        fee?: components["schemas"]["Decimal"];
+                        /** @description The asset the fees were paid in. */
+                        feeAsset?: string;
+                        /**
+                         * @description How the order ended, in lowercase.
+                         * @enum {string}
+                         */
+                        status?: "filled" | "canceled";
+                        /**
+                         * @description `canceled` for an order cancelled when its market was delisted, `reverse` for a closing order the operator placed.
+                         * @enum {string}
+                         */
+                        delistingKind?: "reverse" | "canceled";
+                    }[];
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Request validation failed`, with no example for this operation; the example below takes its wording from the operator's executed history. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMarketFee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/market/fee";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The account's fees (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `null` in the operator's example; what it carries otherwise is not shown. */
+                        error?: string | null;
+                        /** @description The default spot taker fee, in percent. */
+                        taker?: components["schemas"]["Decimal"];
+                        /** @description The default spot maker fee, in percent. */
+                        maker?: components["schemas"]["Decimal"];
+                        /** @description The default futures taker fee, in percent. */
+                        futures_taker?: components["schemas"]["Decimal"];
+                        /** @description The default futures maker fee, in percent. */
+                        futures_maker?: components["schemas"]["Decimal"];
+                        /** @description Added to `maker` when an RPI order fills on a spot or margin market, in percent; `null` without RPI orders or a premium. */
+                        rpi_maker_fee_premium?: components["schemas"]["Decimal"] | null;
+                        /** @description Added to `futures_maker` when an RPI order fills on a futures market, in percent; `null` without RPI orders or a premium. */
+                        futures_rpi_maker_fee_premium?: components["schemas"]["Decimal"] | null;
+                        /** @description The markets where the account has fees of its own, by market name. */
+                        custom_fee?: {
+                            [key: string]: {
+                                /** @description The market's taker fee for the account, in percent. */
+                                taker?: components["schemas"]["Decimal"];
+                                /** @description The market's maker fee for the account, in percent. */
+                                maker?: components["schemas"]["Decimal"];
+                            };
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Validation failed`, with no example for this operation; the example below is worded by this document. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    estimateConversion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/convert/estimate";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset the account gives. */
+                    from: components["schemas"]["Ticker"];
+                    /** @description The asset the account receives. */
+                    to: components["schemas"]["Ticker"];
+                    /**
+                     * @description Which asset `amount` is counted in: `from` gives exactly `amount` of the `from` asset, `to` receives exactly `amount` of the `to` asset (observed upstream).
+                     * @enum {string}
+                     */
+                    direction: "from" | "to";
+                    /** @description What to give or to receive, as `direction` says, a decimal string. Observed upstream: cut to 8 decimals without a refusal. One of the operator's examples writes a thousands separator (`35,103.1`); whether the service takes one is not shown, and this document takes a plain decimal string. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                };
+            };
+        };
+        responses: {
+            /** @description The quote (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The quote's identifier, to confirm it with (a string of digits in the operator's examples). */
+                        id?: string;
+                        /** @description The asset the account gives. */
+                        from?: string;
+                        /** @description The asset the account receives. */
+                        to?: string;
+                        /** @description What the account gives, in `from`. */
+                        give?: components["schemas"]["Decimal"];
+                        /** @description What the account receives, in `to`. */
+                        receive?: components["schemas"]["Decimal"];
+                        /** @description Units of `to` received for one unit of `from`, whichever way round the market between them is quoted. */
+                        rate?: components["schemas"]["Decimal"];
+                        /** @description When the quote expires, Unix time in seconds; confirm it before then. */
+                        expireAt?: components["schemas"]["UnixTime"];
+                    };
+                };
+            };
+            /** @description Observed upstream: the operator files the balance and the maximum under this status (`Inner validation failed` by its name), each with the message `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmConversion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/convert/confirm";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The `id` of the quote, as the estimate answered it: a string of digits (observed upstream: one that is not is refused with `quoteIdNonNumeric`). */
+                    quoteId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The conversion was carried out (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the account gave, in the quote's `from` asset. */
+                        finalGive?: components["schemas"]["Decimal"];
+                        /** @description What the account received, in the quote's `to` asset. */
+                        finalReceive?: components["schemas"]["Decimal"];
+                    };
+                };
+            };
+            /** @description Observed upstream: the operator files an expired quote and the balance under this status (`Inner validation failed` by its name), each with the message `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the quote or the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConversionHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/convert/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only conversions that gave this asset. */
+                    fromTicker?: components["schemas"]["Ticker"];
+                    /** @description Only conversions that received this asset. */
+                    toTicker?: components["schemas"]["Ticker"];
+                    /** @description The start of the window, Unix time in seconds as a string of digits (the operator's form); at most 30 days before `to`, and not before six months back from the current month (observed upstream). */
+                    from?: string;
+                    /** @description The end of the window, Unix time in seconds as a string of digits (the operator's form); at most 30 days after `from` (observed upstream). */
+                    to?: string;
+                    /** @description Only the conversion of this quote (the `id` the estimate answered). */
+                    quoteId?: string;
+                    /**
+                     * @description Records per page, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, at least 0 (observed upstream); the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the conversions (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        records?: {
+                            /** @description The record's identifier. */
+                            id?: string;
+                            /** @description When it was converted, Unix time in seconds. */
+                            date?: components["schemas"]["UnixTime"];
+                            /** @description What the account gave. */
+                            give?: components["schemas"]["Decimal"];
+                            /** @description What the account received. */
+                            receive?: components["schemas"]["Decimal"];
+                            /** @description Units received for one unit given. */
+                            rate?: components["schemas"]["Decimal"];
+                            /** @description The steps of the conversion, from the asset given to the asset received, each with its rate. When a conversion takes more than one step is not shown. */
+                            path?: {
+                                /** @description The asset this step gives. */
+                                from?: string;
+                                /** @description The asset this step receives. */
+                                to?: string;
+                                /** @description Units of `to` for one unit of `from`. */
+                                rate?: components["schemas"]["Decimal"];
+                            }[];
+                        }[];
+                        /** @description How many records match, over every page. */
+                        total?: number;
+                        /** @description The limit the page was taken with. */
+                        limit?: number;
+                        /** @description The offset the page was taken with. */
+                        offset?: number;
+                    };
+                };
+            };
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example for this operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
             422: {
                 headers: {
                     [name: string]: unknown;

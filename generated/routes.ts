@@ -225,6 +225,29 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/convert/confirm": {
+    "operationId": "confirmConversion",
+    "method": "post",
+    "path": "/api/v4/convert/confirm",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "quoteId"
+    },
+    "body": {
+      "required": [
+        "quoteId"
+      ],
+      "properties": {
+        "quoteId": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        }
+      }
+    }
+  },
   "post /api/v4/order/bulk": {
     "operationId": "createBulkLimitOrders",
     "method": "post",
@@ -1073,6 +1096,45 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/convert/estimate": {
+    "operationId": "estimateConversion",
+    "method": "post",
+    "path": "/api/v4/convert/estimate",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "from",
+        "to",
+        "direction",
+        "amount"
+      ],
+      "properties": {
+        "from": {
+          "type": "string",
+          "minLength": 1
+        },
+        "to": {
+          "type": "string",
+          "minLength": 1
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "from",
+            "to"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/adl-quantile": {
     "operationId": "getAdlQuantile",
     "method": "post",
@@ -1189,6 +1251,20 @@ export const clientRoutes = {
           "minLength": 1
         }
       }
+    }
+  },
+  "post /api/v4/market/fee": {
+    "operationId": "getMarketFee",
+    "method": "post",
+    "path": "/api/v4/market/fee",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
     }
   },
   "get /api/v4/public/mining-pool": {
@@ -1482,6 +1558,91 @@ export const clientRoutes = {
           "type": "integer",
           "minimum": 0,
           "maximum": 4294967295
+        }
+      }
+    }
+  },
+  "post /api/v4/convert/history": {
+    "operationId": "listConversionHistory",
+    "method": "post",
+    "path": "/api/v4/convert/history",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "fromTicker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "toTicker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "from": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "to": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "quoteId": {
+          "type": "string"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/trade-account/order/history/query": {
+    "operationId": "listDelistedOrderHistory",
+    "method": "post",
+    "path": "/api/v4/trade-account/order/history/query",
+    "rateLimit": {
+      "requests": 10000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "market": {
+          "type": "string",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "filled",
+            "delisting"
+          ]
+        },
+        "startDate": {
+          "type": "integer"
+        },
+        "endDate": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 9999
         }
       }
     }

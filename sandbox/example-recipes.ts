@@ -5,7 +5,7 @@
 // example; an example the state cannot produce has no recipe (the tests name each, and why).
 // Every recipe is a refusal, so replaying one changes nothing.
 import type { JsonRecord } from '../model/json.ts';
-import { add, compare, multiply } from './decimal.ts';
+import { add, compare, divide, isZero, multiply, round } from './decimal.ts';
 import { type OperationDocument, projectDocuments, type SandboxDocuments } from './document.ts';
 import {
   credentialKey,
@@ -14,6 +14,7 @@ import {
   type FixtureMarket,
   type FixturePlan,
 } from './fixture.ts';
+import { convertedDecimals } from './handlers/convert.ts';
 
 export interface Recipe {
   operationId: string;
@@ -114,6 +115,40 @@ const planWithStatus = (status: FixturePlan['status']) => (kitchen: Kitchen) => 
   return plan && invest(plan.id, plan.minAmount);
 };
 
+// --- convert ------------------------------------------------------------------------------
+
+const accountOf = (kitchen: Kitchen) =>
+  kitchen.fixture.accounts.find((account) => account.id === kitchen.key.account);
+/** Now, when the recipes are worked out: a quote's expiry is on the sandbox's clock. */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const day = 86_400;
+/** The key's quotes that are expired now, or that stay valid at least a day more. */
+const quotesOf = (kitchen: Kitchen, expired: boolean) =>
+  (accountOf(kitchen)?.quotes ?? []).filter((quote) =>
+    expired ? quote.expireAt <= nowSeconds() : quote.expireAt > nowSeconds() + day,
+  );
+/** A quote id that no account of the fixture holds or used. */
+function unknownQuoteId(fixture: Fixture) {
+  const known = new Set(
+    fixture.accounts.flatMap((account) => [
+      ...(account.quotes ?? []).map((quote) => quote.id),
+      ...(account.conversions ?? []).map((conversion) => conversion.quoteId),
+    ]),
+  );
+  let id = 1;
+  while (known.has(String(id))) id += 1;
+  return String(id);
+}
+/** The spot markets of a fixture that trade now: a conversion goes through one of them. */
+const convertible = (fixture: Fixture) =>
+  fixture.markets.filter(
+    (market) =>
+      market.type === 'spot' &&
+      market.tradesEnabled !== false &&
+      (market.delistedAt === undefined || market.delistedAt === null || market.delistedAt > nowSeconds()),
+  );
+const convertedPlaces = (fixture: Fixture, ticker: string) => convertedDecimals(fixture.assets[ticker]);
+
 // --- the recipes, by example name -----------------------------------------------------------
 
 const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
@@ -188,6 +223,62 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
       compare(unit(market.stockPrec), market.minAmount) < 0 ? { amount: unit(market.stockPrec) } : undefined,
     );
   },
+  // Convert: the estimate (`direction`) and the confirm (`quoteId`) share this name.
+  insufficientBalance: (kitchen) => {
+    if (kitchen.start('quoteId')) {
+      // A quote made while the balance covered it, confirmed after it no longer does.
+      const balances = accountOf(kitchen)?.mainBalances ?? {};
+      const quote = quotesOf(kitchen, false).find(
+        (candidate) => compare(candidate.give, balances[candidate.from] ?? '0') > 0,
+      );
+      return quote && { fields: { quoteId: quote.id } };
+    }
+    const start = kitchen.start('direction');
+    return start && { fields: { ...start, direction: 'from', amount: tooMuch } };
+  },
+  quoteExpired: (kitchen) => {
+    const [quote] = quotesOf(kitchen, true);
+    return quote && { fields: { quoteId: quote.id } };
+  },
+  quoteAlreadyUsed: (kitchen) => {
+    const [used] = accountOf(kitchen)?.conversions ?? [];
+    return used && { fields: { quoteId: used.quoteId } };
+  },
+  quoteNotFound: ({ fixture }) => ({ fields: { quoteId: unknownQuoteId(fixture) } }),
+  marketsNotAvailable: (kitchen) => {
+    // Two assets no spot market that trades now converts between.
+    const start = kitchen.start('direction');
+    const markets = convertible(kitchen.fixture);
+    const tickers = Object.keys(kitchen.fixture.assets);
+    for (const from of tickers) {
+      for (const to of tickers) {
+        const linked = markets.some(
+          (market) =>
+            (market.stock === from && market.money === to) || (market.stock === to && market.money === from),
+        );
+        if (start && from !== to && !linked) return { fields: { ...start, from, to } };
+      }
+    }
+    return undefined;
+  },
+  amountConvertsToZero: (kitchen) => {
+    // The smallest amount of a market's quote asset, which buys less than the smallest amount of its base.
+    const start = kitchen.start('direction');
+    for (const market of convertible(kitchen.fixture)) {
+      const amount = unit(String(convertedPlaces(kitchen.fixture, market.money)));
+      const bought = multiply(amount, divide('1', market.price, 8));
+      if (start && isZero(round(bought, convertedPlaces(kitchen.fixture, market.stock), 'down'))) {
+        return { fields: { ...start, from: market.money, to: market.stock, direction: 'from', amount } };
+      }
+    }
+    return undefined;
+  },
+  fromTickerInvalid: ({ fixture }) => ({ fields: { fromTicker: unknownTicker(fixture) } }),
+  toTickerInvalid: ({ fixture }) => ({ fields: { toTicker: unknownTicker(fixture) } }),
+  // A window one day longer than 30, and one that starts at the epoch: whatever the clock says.
+  dateRangeExceeded: () => ({ fields: { from: '0', to: String(31 * day) } }),
+  dateOutOfRange: () => ({ fields: { from: '1', to: '2' } }),
+
   notEnoughBalance: (kitchen) => {
     if (kitchen.start('planId')) {
       const plan = plainPlan(kitchen);
@@ -311,6 +402,30 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
   tickerNotString: () => ({ fields: { ticker: 5 } }),
   typeNotArray: () => ({ fields: { type: 'spot' } }),
   pageNotInteger: () => ({ fields: { limit: '1', offset: '0' } }),
+  missingRequiredField: ({ operation, start }) => {
+    // The request example without the fields the example names as missing.
+    const named = Object.keys(
+      (operation.example('missingRequiredField').value as { errors?: object }).errors ?? {},
+    );
+    const example = start(named[0]);
+    return (
+      example && {
+        fields: Object.fromEntries(Object.entries(example).filter(([field]) => !named.includes(field))),
+      }
+    );
+  },
+  directionInvalid: (kitchen) => {
+    const start = kitchen.start('direction');
+    return start && { fields: { ...start, direction: 'sideways' } };
+  },
+  quoteIdNonNumeric: () => ({ fields: { quoteId: 'q-4050' } }),
+  dateNonInteger: () => ({ fields: { from: 'soon' } }),
+  limitOutOfRange: ({ operation }) => {
+    const maximum = operation.requestPropertyExtension('limit', 'maximum');
+    return typeof maximum === 'number' ? { fields: { limit: maximum + 1 } } : undefined;
+  },
+  offsetNegative: () => ({ fields: { offset: -1 } }),
+  nonceWindowNotBoolean: () => ({ fields: { nonceWindow: 'yes' } }),
   pageTooLarge: () => ({ fields: { limit: 1_000_000_000, offset: 1_000_000_000 } }),
 };
 

@@ -254,7 +254,9 @@ export function settle(state: SandboxState, now: number) {
     if (market.delistedAt === null || market.delistedAt * 1000 > now) continue;
     for (const account of state.accounts.values()) {
       for (const order of [...account.orders.values()]) {
-        if (order.market === market.name) cancel(account, order, market.delistedAt);
+        if (order.market !== market.name) continue;
+        order.cancelledByDelisting = true;
+        cancel(account, order, market.delistedAt);
       }
     }
   }

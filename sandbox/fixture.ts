@@ -85,6 +85,37 @@ export interface FixtureOrder {
   timestamp?: number;
 }
 
+/** A conversion quote made before the sandbox started, not confirmed yet. */
+export interface FixtureQuote {
+  /** A string of digits, unique across the fixture's quotes and conversions. */
+  id: string;
+  from: string;
+  to: string;
+  /** What confirming it takes of the main balance of `from`. */
+  give: string;
+  /** What confirming it adds to the main balance of `to`. */
+  receive: string;
+  /** Units of `to` for one unit of `from`. */
+  rate: string;
+  /** Unix seconds from which it is expired. */
+  expireAt: number;
+}
+
+/** A conversion made before the sandbox started: a row of the conversion history. */
+export interface FixtureConversion {
+  /** The record's id, a string of digits. */
+  id: string;
+  /** The quote it confirmed, which counts as used. */
+  quoteId: string;
+  /** Unix seconds. */
+  date: number;
+  from: string;
+  to: string;
+  give: string;
+  receive: string;
+  rate: string;
+}
+
 export interface FixtureAccount {
   id: string;
   mainBalances?: Record<string, string>;
@@ -98,6 +129,10 @@ export interface FixtureAccount {
    * the operator keeps none for B2B partner accounts unless its support turns it on.
    */
   recordCancelledOrders?: boolean;
+  /** Conversion quotes not confirmed yet. */
+  quotes?: FixtureQuote[];
+  /** The conversion history. */
+  conversions?: FixtureConversion[];
 }
 
 export interface FixtureKey {
@@ -234,7 +269,26 @@ export function checkFixture(value: unknown): Fixture {
         problems.push(`account ${account.id}: history actionType ${row.actionType} is not in the document`);
       }
     }
+    for (const conversion of [...(account.quotes ?? []), ...(account.conversions ?? [])]) {
+      for (const ticker of [conversion.from, conversion.to]) {
+        if (!assets.has(ticker)) problems.push(`account ${account.id}: unknown asset ${ticker}`);
+      }
+      if (conversion.from === conversion.to)
+        problems.push(`account ${account.id}: ${conversion.id} converts ${conversion.from} into itself`);
+    }
   }
+  // A quote is used once: a quote id names one open quote or one conversion, in one account.
+  unique(
+    'quote',
+    fixture.accounts.flatMap((account) => [
+      ...(account.quotes ?? []).map((quote) => quote.id),
+      ...(account.conversions ?? []).map((conversion) => conversion.quoteId),
+    ]),
+  );
+  unique(
+    'conversion',
+    fixture.accounts.flatMap((account) => (account.conversions ?? []).map((conversion) => conversion.id)),
+  );
   for (const key of fixture.keys) {
     if (!accounts.has(key.account)) problems.push(`key ${key.apiKey}: unknown account ${key.account}`);
     for (const operationId of key.operations ?? []) {

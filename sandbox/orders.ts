@@ -53,6 +53,8 @@ export interface Order {
   status: OrderStatus;
   /** When it was filled or cancelled, Unix seconds. */
   finishedAt?: number;
+  /** Cancelled because its market was delisted (the delisted order history lists it). */
+  cancelledByDelisting?: boolean;
   /** What it holds of the trade balance while open: none for margin and futures orders. */
   hold?: { asset: string; amount: string };
   /** The market's fee percentages when the order was placed. */

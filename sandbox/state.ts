@@ -3,7 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import type { CollateralItem, HistoryRecord } from './api-types.ts';
 import { add, isNegative, normalize, subtract } from './decimal.ts';
-import type { Fixture, FixtureAsset, FixtureKey, FixtureOrder, FixturePlan } from './fixture.ts';
+import type {
+  Fixture,
+  FixtureAsset,
+  FixtureConversion,
+  FixtureKey,
+  FixtureOrder,
+  FixturePlan,
+  FixtureQuote,
+} from './fixture.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
 
 export interface Investment {
@@ -13,6 +21,15 @@ export interface Investment {
   amount: string;
   createdAt: number;
 }
+
+/** A conversion quote, as the estimate answers it, until it expires. */
+export interface Quote extends FixtureQuote {
+  /** When it expires on the sandbox's clock (ms): from then on it is refused. */
+  expiresAt: number;
+}
+
+/** A confirmed quote: a row of the conversion history. */
+export type Conversion = FixtureConversion;
 
 /** One asset of the trade account: free to trade, and held by open orders. */
 export interface TradeBalance {
@@ -55,6 +72,12 @@ export interface AccountState {
   /** History rows, oldest first (in the order they happened). */
   history: HistoryRecord[];
   investments: Investment[];
+  /** Quotes not confirmed yet, expired ones included, by id. */
+  quotes: Map<string, Quote>;
+  /** Conversions, oldest first. */
+  conversions: Conversion[];
+  /** The quotes confirmed: a quote converts once. */
+  usedQuoteIds: Set<string>;
 }
 
 function seededInvestments(history: HistoryRecord[]): Investment[] {
@@ -131,6 +154,8 @@ export class SandboxState {
   readonly accounts: ReadonlyMap<string, AccountState>;
   #lastOrderId: number;
   #lastDealId = 149_160_000;
+  #lastQuoteId: number;
+  #lastConversionId: number;
 
   /** `createdAt`: Unix seconds that seeded orders without a timestamp were placed at. */
   constructor(fixture: Fixture, createdAt: number) {
@@ -140,6 +165,15 @@ export class SandboxState {
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
     const seededIds = fixture.accounts.flatMap((account) => (account.openOrders ?? []).map((o) => o.orderId));
     this.#lastOrderId = Math.max(4_180_300_000, ...seededIds);
+    const seededQuotes = fixture.accounts.flatMap((account) => [
+      ...(account.quotes ?? []).map((quote) => Number(quote.id)),
+      ...(account.conversions ?? []).map((conversion) => Number(conversion.quoteId)),
+    ]);
+    this.#lastQuoteId = Math.max(5_000, ...seededQuotes);
+    this.#lastConversionId = Math.max(
+      5_000,
+      ...fixture.accounts.flatMap((account) => (account.conversions ?? []).map((row) => Number(row.id))),
+    );
     this.accounts = new Map(
       fixture.accounts.map((account) => {
         const state: AccountState = {
@@ -163,6 +197,16 @@ export class SandboxState {
           history: structuredClone(account.history ?? []).sort((a, b) => a.createdAt - b.createdAt),
           // Every investment the seeded history names is held from the start.
           investments: seededInvestments(account.history ?? []),
+          quotes: new Map(
+            (account.quotes ?? []).map((quote) => [
+              quote.id,
+              { ...quote, expiresAt: quote.expireAt * 1000 } satisfies Quote,
+            ]),
+          ),
+          conversions: structuredClone(account.conversions ?? []).sort(
+            (a, b) => a.date - b.date || Number(a.id) - Number(b.id),
+          ),
+          usedQuoteIds: new Set((account.conversions ?? []).map((conversion) => conversion.quoteId)),
         };
         for (const seed of account.openOrders ?? []) {
           const { order, hold } = seededOrder(seed, this.market(seed.market), createdAt);
@@ -199,6 +243,43 @@ export class SandboxState {
   nextDealId(): number {
     this.#lastDealId += 1;
     return this.#lastDealId;
+  }
+
+  /** A new quote's id, a string of digits unique across every account. */
+  nextQuoteId(): string {
+    this.#lastQuoteId += 1;
+    return String(this.#lastQuoteId);
+  }
+
+  /**
+   * Carries out a quote of the account, as one step: the main balance of `from` gives the
+   * quote's `give`, that of `to` receives its `receive`, the quote is used up and the conversion
+   * recorded. The caller has checked the quote and the balance; this refuses to make a balance
+   * negative, so that no check left out can create money.
+   */
+  convert(accountId: string, quote: Quote, date: number): Conversion {
+    const account = this.account(accountId);
+    if (account.quotes.get(quote.id) !== quote)
+      throw new Error(`quote ${quote.id} is not open in ${accountId}`);
+    const left = subtract(account.main.get(quote.from) ?? '0', quote.give);
+    if (isNegative(left)) throw new Error('a conversion would make a balance negative');
+    account.main.set(quote.from, left);
+    account.main.set(quote.to, add(account.main.get(quote.to) ?? '0', quote.receive));
+    account.quotes.delete(quote.id);
+    account.usedQuoteIds.add(quote.id);
+    this.#lastConversionId += 1;
+    const conversion: Conversion = {
+      id: String(this.#lastConversionId),
+      quoteId: quote.id,
+      date,
+      from: quote.from,
+      to: quote.to,
+      give: quote.give,
+      receive: quote.receive,
+      rate: quote.rate,
+    };
+    account.conversions.push(conversion);
+    return conversion;
   }
 
   /** The main balance of one asset ("0" when the account holds none). */
@@ -265,6 +346,8 @@ export class SandboxState {
         killSwitches: structuredClone([...account.killSwitches.values()]),
         history: structuredClone(account.history),
         investments: structuredClone(account.investments),
+        quotes: structuredClone([...account.quotes.values()]),
+        conversions: structuredClone(account.conversions),
       })),
     };
   }

@@ -6,6 +6,7 @@
 // operation's named examples and `x-messages`.
 import type { CallContext, Transition } from './context.ts';
 import type { OperationDocument } from './document.ts';
+import { confirmQuote, listConversions, quoteConversion } from './handlers/convert.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
   invest,
@@ -13,12 +14,13 @@ import {
   readCollateralSummary,
   readMainBalance,
 } from './handlers/main-account.ts';
-import { fixtureAssets, tradingMarkets } from './handlers/market-data.ts';
+import { fixtureAssets, readMarketFee, tradingMarkets } from './handlers/market-data.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
 import {
   listClosedOrders,
   listDeals,
   listDealsOfOrder,
+  listDelistedOrders,
   listOpenOrders,
   readTradeBalance,
 } from './handlers/queries.ts';
@@ -51,8 +53,13 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   listDeals,
   listDealsOfOrder,
   listClosedOrders,
+  listDelistedOrders,
+  readMarketFee,
   armKillSwitch,
   readKillSwitches,
+  quoteConversion,
+  confirmQuote,
+  listConversions,
 };
 
 /** The state change `operation`'s document names, or undefined when it names none. */

@@ -62,6 +62,7 @@ const isFormat = (failure: SchemaFailure) => ['type', 'pattern', 'format'].inclu
  */
 const failureExamples: readonly [string, (failure: SchemaFailure) => boolean][] = [
   ['missingFields', (failure) => failure.keyword === 'required'],
+  ['missingRequiredField', (failure) => failure.keyword === 'required'],
   ['orderIdMissing', (failure) => failure.keyword === 'required'],
   ['ordersMissing', (failure) => failure.keyword === 'required' || isType(failure)],
   ['ordersNotArray', (failure) => failure.keyword === 'required' || isType(failure)],

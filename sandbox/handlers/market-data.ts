@@ -1,5 +1,5 @@
-// The public market data the sandbox trades on, from its fixture: the markets (those trading
-// now) and the assets, in the shape the operation's answer declares.
+// The market data the sandbox trades on, from its fixture: the markets (those trading now) and
+// the assets, in the shape the operation's answer declares, and the fees the account trades at.
 import { at, optionalRecordAt } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
 import { type CallContext, ok } from '../context.ts';
@@ -32,4 +32,46 @@ export function tradingMarkets(context: CallContext): Answer {
 
 export function fixtureAssets(context: CallContext): Answer {
   return listed(context, context.state.assets);
+}
+
+/** A market's kind of fees: futures markets have defaults of their own, every other market the spot ones. */
+const feeKind = (type: string) => (type === 'spot' ? 'spot' : 'futures');
+
+/**
+ * The account's fees, from the fixture's markets that trade now (the sandbox has no fees of an
+ * account's own): the default of each kind is the maker and taker pair most of its markets have
+ * (the first such market's on a tie), and each market with another pair is listed in
+ * `custom_fee`. No RPI premium is set, so both are null; a kind without a market is left out.
+ */
+export function readMarketFee(context: CallContext): Answer {
+  const markets = [...context.state.markets.values()].filter((market) => isTrading(market, context.now));
+  const defaults = new Map<string, { maker: string; taker: string }>();
+  for (const kind of ['spot', 'futures']) {
+    const counts = new Map<string, number>();
+    for (const market of markets.filter((candidate) => feeKind(candidate.type) === kind)) {
+      const pair = `${market.makerFee} ${market.takerFee}`;
+      counts.set(pair, (counts.get(pair) ?? 0) + 1);
+    }
+    const most = Math.max(0, ...counts.values());
+    const pair = [...counts].find(([, count]) => count === most)?.[0];
+    const [maker = '', taker = ''] = pair?.split(' ') ?? [];
+    if (pair) defaults.set(kind, { maker, taker });
+  }
+  const customFee: Record<string, { taker: string; maker: string }> = {};
+  for (const market of markets) {
+    const fees = defaults.get(feeKind(market.type));
+    if (fees?.maker !== market.makerFee || fees?.taker !== market.takerFee) {
+      customFee[market.name] = { taker: market.takerFee, maker: market.makerFee };
+    }
+  }
+  const spot = defaults.get('spot');
+  const futures = defaults.get('futures');
+  return ok({
+    error: null,
+    ...(spot ? { taker: spot.taker, maker: spot.maker } : {}),
+    ...(futures ? { futures_taker: futures.taker, futures_maker: futures.maker } : {}),
+    rpi_maker_fee_premium: null,
+    futures_rpi_maker_fee_premium: null,
+    custom_fee: customFee,
+  });
 }

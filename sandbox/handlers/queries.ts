@@ -1,13 +1,18 @@
-// The spot trading transitions that read: the trade balance, the open orders, the deals and the
-// order history, each paged and filtered as its document says.
+// The spot trading transitions that read: the trade balance, the open orders, the deals, the
+// order history and the orders a delisting closed, each paged and filtered as its document says.
 import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse, refuseWorded } from '../context.ts';
 import { isZero, percent } from '../decimal.ts';
 import { orderView } from '../exchange.ts';
 import { type Deal, type Order, seconds } from '../orders.ts';
+import type { AccountState } from '../state.ts';
 
 /** A page of `rows` by the request's limit and offset, or the operation's defaults for them. */
-function page<Row>(context: CallContext, rows: readonly Row[], body: { limit?: number; offset?: number }) {
+export function page<Row>(
+  context: CallContext,
+  rows: readonly Row[],
+  body: { limit?: number; offset?: number },
+) {
   const limit = body.limit ?? (context.operation.requestDefault('limit') as number);
   const offset = body.offset ?? (context.operation.requestDefault('offset') as number);
   return { rows: rows.slice(offset, offset + limit), limit, offset };
@@ -59,7 +64,7 @@ export function listOpenOrders(context: CallContext, body: ActiveOrdersQuery): A
 }
 
 /** The start of the month six months before `now` (ms), Unix seconds: how far back deals are kept. */
-function sixMonthsBack(now: number): number {
+export function sixMonthsBack(now: number): number {
   const date = new Date(now);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 6, 1) / 1000;
 }
@@ -171,6 +176,22 @@ const historyView = (order: Order, feeAsset: string) => ({
   reduceOnly: false,
 });
 
+/**
+ * The account's closed spot orders that `keep` keeps and whose end falls in [start, end] (Unix
+ * seconds), the latest closed first.
+ */
+function closedBetween(account: AccountState, start: number, end: number, keep: (order: Order) => boolean) {
+  return account.closed
+    .filter(
+      (order) =>
+        order.kind === 'spot' &&
+        keep(order) &&
+        Math.floor(order.finishedAt ?? 0) >= start &&
+        Math.floor(order.finishedAt ?? 0) <= end,
+    )
+    .reverse();
+}
+
 export interface OrderHistoryQuery {
   market?: string;
   startDate?: number;
@@ -193,16 +214,81 @@ export function listClosedOrders(context: CallContext, body: OrderHistoryQuery):
   if (start < earliest)
     return refuseWorded(context, 'startDate', 'startTooEarly', { earliest: String(earliest) });
   if (end - start > 31 * day) return refuseWorded(context, 'endDate', 'windowTooLong');
-  const closed = account.closed
-    .filter(
-      (order) =>
-        order.kind === 'spot' &&
-        (order.status !== 'CANCELED' || account.recordCancelledOrders) &&
-        (body.market === undefined || order.market === body.market) &&
-        Math.floor(order.finishedAt ?? 0) >= start &&
-        Math.floor(order.finishedAt ?? 0) <= end,
-    )
-    .reverse();
+  const closed = closedBetween(
+    account,
+    start,
+    end,
+    (order) =>
+      (order.status !== 'CANCELED' || account.recordCancelledOrders) &&
+      (body.market === undefined || order.market === body.market),
+  );
   const { rows } = page(context, closed, body);
   return ok(byMarket(rows, (order) => historyView(order, context.state.market(order.market).money)));
+}
+
+export interface DelistedOrdersQuery {
+  market?: string;
+  status?: 'filled' | 'delisting';
+  startDate?: number;
+  endDate?: number;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * The furthest record a page may reach, `offset` plus `limit` (observed upstream, as the
+ * operation's `limit` says).
+ */
+const deepestRecord = 10_000;
+
+/** The `delistingKind` each request `status` keeps. */
+const kindOfStatus = { delisting: 'canceled', filled: 'reverse' } as const;
+
+const delistedView = (order: Order, feeAsset: string) => ({
+  id: order.orderId,
+  clientOrderId: order.clientOrderId,
+  createdAt: order.timestamp,
+  finishAt: order.finishedAt ?? order.timestamp,
+  market: order.market,
+  side: order.side,
+  type: order.type,
+  price: order.price,
+  amount: order.amount,
+  dealStock: order.dealStock,
+  dealMoney: order.dealMoney,
+  fee: order.dealFee,
+  feeAsset,
+  status: order.status.toLowerCase(),
+  delistingKind: kindOfStatus.delisting,
+});
+
+/**
+ * The orders a delisting closed: those still open when their market's `delistedAt` passed,
+ * cancelled then (`delistingKind` `canceled`). The sandbox places no closing orders of its own, so
+ * it lists no `reverse` ones. The window is on the end: by default the 30 days up to `endDate`
+ * (now; a later one is now), at most 31 days, not starting after it; a page reaches at most
+ * record 10000. The latest end first, then the highest id.
+ */
+export function listDelistedOrders(context: CallContext, body: DelistedOrdersQuery): Answer {
+  const { account } = caller(context);
+  const now = Math.floor(seconds(context.now));
+  const end = Math.min(body.endDate ?? now, now);
+  const start = body.startDate ?? end - 30 * day;
+  if (start > end) return refuseWorded(context, 'startDate', 'startAfterEnd');
+  if (end - start > 31 * day) return refuseWorded(context, 'endDate', 'windowTooLong');
+  const { limit, offset } = page(context, [], body);
+  if (offset + limit > deepestRecord) {
+    return refuseWorded(context, 'offset', 'pageTooDeep', { most: String(deepestRecord) });
+  }
+  const closed = closedBetween(
+    account,
+    start,
+    end,
+    (order) =>
+      order.cancelledByDelisting === true &&
+      (body.market === undefined || order.market === body.market) &&
+      (body.status === undefined || kindOfStatus[body.status] === kindOfStatus.delisting),
+  ).sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0) || b.orderId - a.orderId);
+  const { rows } = page(context, closed, body);
+  return ok(rows.map((order) => delistedView(order, context.state.market(order.market).money)));
 }

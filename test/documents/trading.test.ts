@@ -11,7 +11,10 @@ import {
   batchSizes,
   bounds,
   clientOrderIdUsed,
+  operatorTiesStatuses,
   orderPlacing,
+  quoteConfirming,
+  quoteValidSeconds,
   tradingRefusals,
   upstreamOperations,
 } from './upstream.ts';
@@ -99,7 +102,7 @@ describe("the operator's trading and market-data operations", () => {
 
   it('files each trading refusal under the status its message names, except where the operator ties them', () => {
     for (const { path } of upstreamOperations.filter((operation) => operation.api === 'private-v4')) {
-      if (path === '/api/v4/order/modify') continue;
+      if (operatorTiesStatuses.includes(path)) continue;
       const { operationId } = factsAt(path);
       for (const [status, response] of model.operation(operationId).responses) {
         if (status !== 400 && status !== 422) continue;
@@ -166,11 +169,38 @@ describe('orders are never placed twice', () => {
     }
   });
 
-  it('no other operation has the object form, and every one with it places orders', () => {
+  it('no other operation has the object form, and every one with it places orders or confirms a quote', () => {
     for (const facts of Object.values(operations)) {
       const retrySafe = operationAt(facts.api, facts.method, facts.path)['x-retry-safe'];
       if (typeof retrySafe === 'boolean') continue;
+      if (facts.path in quoteConfirming) continue;
       expect(orderPlacing[facts.path], facts.operationId).toMatch(/^refusal shown/);
     }
+  });
+});
+
+describe('a quote is never converted twice', () => {
+  it.each(Object.entries(quoteConfirming))(
+    '%s is retry-safe only through the key whose repeat the operator shows refused',
+    (path, { key, refusal, value }) => {
+      const operation = operationOf(path);
+      const facts = factsAt(path);
+      expect(operation['x-writes']).toBe(true);
+      expect(facts.retrySafe).toEqual({ idempotencyKey: key, source: 'observed-upstream' });
+      const retrySafe = record(operation, 'x-retry-safe');
+      expect(Object.keys(retrySafe).sort()).toEqual(['description', 'idempotencyKey', 'source']);
+      expect(described(retrySafe)).toContain(`(the named example ${refusal})`);
+      // The key is required: every call carries one, so the client never repeats a call without it.
+      expect(
+        record(operationOf(path), 'requestBody', 'content', 'application/json', 'schema').required,
+      ).toContain(key);
+      expect(model.responseExample(facts.operationId, refusal)).toEqual({ status: 422, value });
+    },
+  );
+
+  it.each(Object.entries(quoteValidSeconds))('%s states how long its quote lasts', (path, seconds) => {
+    const operation = operationOf(path);
+    expect(operation['x-quote-valid-seconds']).toBe(seconds);
+    expect(described(operation)).toMatch(new RegExp(`A quote lasts ${seconds} seconds`));
   });
 });

@@ -38,14 +38,16 @@ export const writingPaths = [
   '/api/v4/order/conditional-cancel',
   '/api/v4/order/oco-cancel',
   '/api/v4/order/oto-cancel',
+  '/api/v4/convert/estimate',
+  '/api/v4/convert/confirm',
 ];
 
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
  * spot group, `openapi/public/http-v4.yaml`, and the candles of `openapi/public/http-v1.yaml`),
  * with the rate limit it states for each (requests per 10 seconds; `null` where it states none;
- * for a public v4 endpoint with no figure of its own, the public 2000), and of its collateral
- * group.
+ * for a public v4 endpoint with no figure of its own, the public 2000), and of its collateral,
+ * convert and market fee groups.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -111,6 +113,16 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/order/conditional-cancel', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/oco-cancel', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/oto-cancel', api: 'private-v4', requests: 10000 },
+  {
+    method: 'post',
+    path: '/api/v4/trade-account/order/history/query',
+    api: 'private-v4',
+    requests: 10000,
+  },
+  { method: 'post', path: '/api/v4/market/fee', api: 'private-v4', requests: null },
+  { method: 'post', path: '/api/v4/convert/estimate', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/convert/confirm', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/convert/history', api: 'private-v4', requests: 10000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -156,6 +168,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/collateral-account/funding-history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
   '/api/v4/conditional-orders': { limit: [1, 100, 100], offset: [0, 4294967295, 0] },
   '/api/v4/oco-orders': { limit: [1, 100, 50], offset: [0, 4294967295, 0] },
+  '/api/v4/trade-account/order/history/query': { limit: [1, 500, 500], offset: [0, 9999, 0] },
+  '/api/v4/convert/history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -202,7 +216,63 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
   },
   '/api/v4/order/oco-cancel': { ocoOrderNotFound: [400, 2, 'orderId', 'Unexecuted order was not found.'] },
   '/api/v4/order/oto-cancel': { otoOrderNotFound: [400, 2, 'otoId', 'Unexecuted order was not found.'] },
+  '/api/v4/convert/estimate': {
+    amountTooBig: [400, 32, 'amount', 'frontendServerSide.converter.amountIsTooBig'],
+    insufficientBalance: [400, 37, 'amount', 'validation.balance'],
+    termsNotAccepted: [422, 0, 'user', 'Terms of exchange are not accepted'],
+    directionInvalid: [422, 30, 'direction', 'Direction field does not exist in [from,to].'],
+    marketsNotAvailable: [422, 0, 'from', 'Conversion markets not available'],
+    amountConvertsToZero: [422, 0, 'amount', 'validation.amount_too_small'],
+    missingRequiredField: [422, 30, 'amount', 'validation.required'],
+  },
+  '/api/v4/convert/confirm': {
+    quoteExpired: [400, 20, 'quoteId', 'api.converter.quoteExpired'],
+    insufficientBalance: [400, 37, 'amount', 'validation.balance'],
+    quoteNotFound: [422, 0, 'quoteId', 'Quote could not be found'],
+    quoteAlreadyUsed: [422, 0, 'quoteId', 'frontendServerSide.converter.quoteInvalid'],
+    quoteIdNonNumeric: [422, 30, 'quoteId', 'validation.numeric_integer'],
+    quoteIdTooLong: [422, 30, 'quoteId', 'validation.numeric_field_length'],
+  },
+  '/api/v4/convert/history': {
+    fromTickerInvalid: [422, 30, 'fromTicker', 'fromTicker is invalid.'],
+    toTickerInvalid: [422, 30, 'toTicker', 'toTicker is invalid.'],
+    dateRangeExceeded: [422, 30, 'from', 'api.validation.dateTime.maxRange'],
+    dateNonInteger: [422, 30, 'from', 'validation.numeric_integer'],
+    dateOutOfRange: [422, 30, 'from', 'validation.numeric_field_length'],
+    limitOutOfRange: [422, 30, 'limit', 'validation.numeric_field_length'],
+    offsetNegative: [422, 30, 'offset', 'validation.length_min'],
+  },
 };
+
+/**
+ * The trading operations whose refusals the operator files under statuses of its own, rather than
+ * listing 400 and 422 without tying an example to either: their examples stay where it puts them
+ * (`tradingRefusals` gives each one's status).
+ */
+export const operatorTiesStatuses = [
+  '/api/v4/order/modify',
+  '/api/v4/convert/estimate',
+  '/api/v4/convert/confirm',
+];
+
+/**
+ * The writes the service refuses to carry out twice with the same value of a body field, beside
+ * the order placements of `orderPlacing`: the field, and the named example of the refusal.
+ */
+export const quoteConfirming: Record<string, { key: string; refusal: string; value: unknown }> = {
+  '/api/v4/convert/confirm': {
+    key: 'quoteId',
+    refusal: 'quoteAlreadyUsed',
+    value: {
+      code: 0,
+      message: 'Validation failed',
+      errors: { quoteId: ['frontendServerSide.converter.quoteInvalid'] },
+    },
+  },
+};
+
+/** How long a quote stays valid after it is made, in seconds, by the path that makes it. */
+export const quoteValidSeconds: Record<string, number> = { '/api/v4/convert/estimate': 10 };
 
 export const investOperationId = 'createFixedInvestment';
 

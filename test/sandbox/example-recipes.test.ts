@@ -34,8 +34,6 @@ const cannot: Record<string, string> = {
   'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
   'listFundingRateHistory › fundingHistoryUnavailable':
     'the sandbox does not model the failure of the service behind the funding-rate history yet',
-  'getCollateralAccountSummary › nonceWindowNotBoolean':
-    'the sandbox does not model the collateral account summary yet',
   'closePosition › positionNotFound': 'the sandbox does not model collateral positions yet',
   'closePosition › notEnoughBalanceToClose': 'the sandbox does not model collateral positions yet',
   'listPositionHistory › windowOutOfOrder': 'the sandbox does not model the position history yet',
@@ -45,13 +43,17 @@ const cannot: Record<string, string> = {
   'setCollateralLeverage › leverageNotAllowed': 'the sandbox does not model the collateral leverage yet',
   'setCollateralLeverage › leverageNotSupported': 'the sandbox does not model the collateral leverage yet',
   'setCollateralLeverage › openPositionsOrOrders': 'the sandbox does not model the collateral leverage yet',
-  'getHedgeMode › nonceWindowNotBoolean': 'the sandbox does not model hedge mode yet',
   'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
   'setHedgeMode › openPositionsOrOrders': 'the sandbox does not model hedge mode yet',
-  'getAdlQuantile › nonceWindowNotBoolean': 'the sandbox does not model the auto-deleveraging queue yet',
   'cancelConditionalOrder › conditionalOrderNotFound': 'the sandbox does not model conditional orders yet',
   'cancelOcoOrder › ocoOrderNotFound': 'the sandbox does not model OCO orders yet',
   'cancelOtoOrder › otoOrderNotFound': 'the sandbox does not model OTO orders yet',
+  'estimateConversion › amountTooBig':
+    'the operator does not show the largest amount it converts, and the sandbox has no maximum',
+  'estimateConversion › termsNotAccepted':
+    'the sandbox does not model accepting the terms of conversion: every account has accepted them',
+  'confirmConversion › quoteIdTooLong':
+    'the operator does not show the longest quoteId it takes, and the sandbox takes any string of digits',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
