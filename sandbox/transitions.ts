@@ -17,6 +17,14 @@ import {
 import { fixtureAssets, readMarketFee, tradingMarkets } from './handlers/market-data.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
 import {
+  collateralMarketNames,
+  readCandles,
+  readOrderBook,
+  readRecentTrades,
+  readServerTime,
+  readTickers,
+} from './handlers/public-market.ts';
+import {
   listClosedOrders,
   listDeals,
   listDealsOfOrder,
@@ -34,6 +42,12 @@ type StateChange = (
 const stateChanges: Readonly<Record<string, StateChange>> = {
   tradingMarkets,
   fixtureAssets,
+  readOrderBook,
+  readRecentTrades,
+  readTickers,
+  readCandles,
+  readServerTime,
+  collateralMarketNames,
   readMainBalance,
   listInvestmentHistory,
   invest,
