@@ -19,6 +19,7 @@ import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from 
 import {
   collateralMarketNames,
   readCandles,
+  readMarketActivity,
   readOrderBook,
   readRecentTrades,
   readServerTime,
@@ -46,6 +47,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   readRecentTrades,
   readTickers,
   readCandles,
+  readMarketActivity,
   readServerTime,
   collateralMarketNames,
   readMainBalance,

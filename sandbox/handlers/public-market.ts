@@ -118,3 +118,26 @@ export function collateralMarketNames(context: CallContext): Answer {
     .map((market) => market.name);
   return ok({ success: true, message: null, result: names });
 }
+
+/** One market's day, in the v1 form: the day's prices and volumes from its trades, the book's best. */
+export function readMarketActivity(context: CallContext): Answer {
+  const market = namedMarket(context);
+  if (!market) return refuse(context, 'marketNotAvailable');
+  const day = dayOf(context.state, market, nowSeconds(context));
+  const { asks, bids } = bookOf(context.state, market, 1);
+  return ok({
+    success: true,
+    message: null,
+    result: {
+      open: day.open,
+      bid: bids[0]?.[0] ?? '0',
+      ask: asks[0]?.[0] ?? '0',
+      low: day.low,
+      high: day.high,
+      last: day.last,
+      volume: day.stock,
+      deal: day.money,
+      change: day.change,
+    },
+  });
+}
