@@ -331,7 +331,7 @@ function loadEngine(settings: EngineSettings, options: ClientOptions): Engine {
       })),
   ]).then(([module, transport, routes, validation]) => {
     const checked = validation
-      ? validation.module.validatingTransport(transport, validation.validator, settings.baseUrl)
+      ? validation.module.validatingTransport(transport, validation.validator)
       : transport;
     engine = module.createEngine(settings, checked, routes.clientRoutes);
     if (closing) engine.close();

@@ -222,7 +222,6 @@ export function createValidationMiddleware(options: ValidationOptions): Middlewa
 export function validatingTransport(
   inner: Transport,
   validator: ResponseValidator,
-  baseUrl: string,
 ): Transport {
   return {
     async lease(target, deadline) {
