@@ -441,7 +441,7 @@ export const operations = {
               "clientOrderId": {
                 "type": "string",
                 "pattern": "^[A-Za-z0-9._-]*$",
-                "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+                "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
               }
             },
             "description": "One order to cancel: its market and exactly one of `orderId` and `clientOrderId` (observed upstream; both or neither is this item's error in the answer)."
@@ -781,7 +781,7 @@ export const operations = {
               "clientOrderId": {
                 "type": "string",
                 "pattern": "^[A-Za-z0-9._-]*$",
-                "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+                "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
               },
               "postOnly": {
                 "type": "boolean",
@@ -1731,10 +1731,7 @@ export const operations = {
       "windowSeconds": 10,
       "source": "observed-upstream"
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId",
-      "source": "observed-upstream"
-    },
+    "retrySafe": false,
     "writes": true,
     "partnerOnly": false,
     "noCache": true,
@@ -1811,7 +1808,7 @@ export const operations = {
         "clientOrderId": {
           "type": "string",
           "pattern": "^[A-Za-z0-9._-]*$",
-          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+          "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
         },
         "postOnly": {
           "type": "boolean",
@@ -1863,10 +1860,7 @@ export const operations = {
       "windowSeconds": 10,
       "source": "observed-upstream"
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId",
-      "source": "observed-upstream"
-    },
+    "retrySafe": false,
     "writes": true,
     "partnerOnly": false,
     "noCache": true,
@@ -1937,7 +1931,7 @@ export const operations = {
         "clientOrderId": {
           "type": "string",
           "pattern": "^[A-Za-z0-9._-]*$",
-          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+          "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
         },
         "stp": {
           "type": "string",
@@ -1966,10 +1960,7 @@ export const operations = {
       "windowSeconds": 10,
       "source": "observed-upstream"
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId",
-      "source": "observed-upstream"
-    },
+    "retrySafe": false,
     "writes": true,
     "partnerOnly": false,
     "noCache": true,
@@ -2040,7 +2031,7 @@ export const operations = {
         "clientOrderId": {
           "type": "string",
           "pattern": "^[A-Za-z0-9._-]*$",
-          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+          "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
         },
         "stp": {
           "type": "string",
@@ -2069,10 +2060,7 @@ export const operations = {
       "windowSeconds": 10,
       "source": "observed-upstream"
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId",
-      "source": "observed-upstream"
-    },
+    "retrySafe": false,
     "writes": true,
     "partnerOnly": false,
     "noCache": true,
@@ -2155,7 +2143,7 @@ export const operations = {
         "clientOrderId": {
           "type": "string",
           "pattern": "^[A-Za-z0-9._-]*$",
-          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+          "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
         },
         "bboRole": {
           "type": "integer",
@@ -2192,10 +2180,7 @@ export const operations = {
       "windowSeconds": 10,
       "source": "observed-upstream"
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId",
-      "source": "observed-upstream"
-    },
+    "retrySafe": false,
     "writes": true,
     "partnerOnly": false,
     "noCache": true,
@@ -2271,7 +2256,7 @@ export const operations = {
         "clientOrderId": {
           "type": "string",
           "pattern": "^[A-Za-z0-9._-]*$",
-          "description": "An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
+          "description": "An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier."
         },
         "stp": {
           "type": "string",

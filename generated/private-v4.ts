@@ -680,6 +680,18 @@ export interface paths {
          *       example here too. What an order above `maxTotal` or an `rpi` order with
          *       `ioc` gets is not shown: `x-messages` gives this document's wording.
          *
+         *     Never repeated by the client, although it takes a `clientOrderId`.
+         *     Observed upstream: the service refuses an identifier only while an open
+         *     order of the account on the same market carries it (422, code 36, the
+         *     named example clientOrderIdUsed); once that order has filled or been
+         *     cancelled, the same identifier is taken again and places a new order. A
+         *     repeat of a call whose order filled (at once, when it crosses the price)
+         *     and whose answer was lost would therefore place a second order. Before
+         *     placing again an order whose answer did not arrive, look for its
+         *     `clientOrderId` among the active orders (`listActiveOrders`) and in the
+         *     order history (`listOrderHistory`): found in either, the first call placed
+         *     it.
+         *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
          */
@@ -719,6 +731,18 @@ export interface paths {
          *       its message carries, so every one shown is a 422. Key off `code`, not
          *       the status.
          *
+         *     Never repeated by the client, although it takes a `clientOrderId`.
+         *     Observed upstream: the service refuses an identifier only while an open
+         *     order of the account on the same market carries it (422, code 36; the
+         *     refusal, the named example clientOrderIdUsed, is shown for its limit and
+         *     stop-market orders); once that order has filled or been cancelled, the
+         *     same identifier is taken again and places a new order. A repeat of a call
+         *     whose order filled (a market order fills at once) and whose answer was
+         *     lost would therefore place a second order. Before placing again an order
+         *     whose answer did not arrive, look for its `clientOrderId` among the active
+         *     orders (`listActiveOrders`) and in the order history (`listOrderHistory`):
+         *     found in either, the first call placed it.
+         *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
          */
@@ -757,6 +781,18 @@ export interface paths {
          *       to either; this document files each example under the status whose name
          *       its message carries, so every one shown is a 422. Key off `code`, not
          *       the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`.
+         *     Observed upstream: the service refuses an identifier only while an open
+         *     order of the account on the same market carries it (422, code 36; the
+         *     refusal, the named example clientOrderIdUsed, is shown for its limit and
+         *     stop-market orders); once that order has filled or been cancelled, the
+         *     same identifier is taken again and places a new order. A repeat of a call
+         *     whose order filled (a market order fills at once) and whose answer was
+         *     lost would therefore place a second order. Before placing again an order
+         *     whose answer did not arrive, look for its `clientOrderId` among the active
+         *     orders (`listActiveOrders`) and in the order history (`listOrderHistory`):
+         *     found in either, the first call placed it.
          *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
@@ -798,6 +834,18 @@ export interface paths {
          *       whose name its message carries, so every one shown is a 422. Key off
          *       `code`, not the status.
          *
+         *     Never repeated by the client, although it takes a `clientOrderId`.
+         *     Observed upstream: the service refuses an identifier only while an open
+         *     order of the account on the same market carries it (422, code 36; the
+         *     refusal, the named example clientOrderIdUsed, is shown for its limit and
+         *     stop-market orders); once that order has filled or been cancelled, the
+         *     same identifier is taken again and places a new order. A repeat of a call
+         *     whose order filled and whose answer was lost would therefore place a
+         *     second order. Before placing again an order whose answer did not arrive,
+         *     look for its `clientOrderId` among the active orders (`listActiveOrders`)
+         *     and in the order history (`listOrderHistory`): found in either, the first
+         *     call placed it.
+         *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
          */
@@ -837,6 +885,17 @@ export interface paths {
          *       (amount) or 36 (clientOrderId). For this operation the operator lists
          *       422 alone (no 400), under the name `Inner validation failed`, while its
          *       examples say `Validation failed`. Key off `code`, not the status.
+         *
+         *     Never repeated by the client, although it takes a `clientOrderId`.
+         *     Observed upstream: the service refuses an identifier only while an open
+         *     order of the account on the same market carries it (422, code 36, the
+         *     named example clientOrderIdUsed); once that order has filled or been
+         *     cancelled, the same identifier is taken again and places a new order. A
+         *     repeat of a call whose order filled (at once, when activated) and whose
+         *     answer was lost would therefore place a second order. Before placing again
+         *     an order whose answer did not arrive, look for its `clientOrderId` among
+         *     the active orders (`listActiveOrders`) and in the order history
+         *     (`listOrderHistory`): found in either, the first call placed it.
          *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
@@ -2229,7 +2288,7 @@ export interface components {
          * @description The identifier the matching engine gives an order (observed upstream). The operator's examples are above 2³¹, so it is a 64-bit integer; a JSON number holds it exactly up to 2⁵³.
          */
         OrderId: number;
-        /** @description An order identifier of the caller's own choosing (observed upstream). The operator's field rules ask that it be unique per account and hold only letters, digits, dashes, dots and underscores; its refusal message names letters, digits and dashes only, and this document follows the field rules. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier. */
+        /** @description An order identifier of the caller's own choosing (observed upstream). It holds only letters, digits, dashes, dots and underscores (the operator's field rules; its refusal message names letters, digits and dashes only, and this document follows the field rules). It is unique only among the account's open orders on the same market: a new order is refused while an open order there carries it, and once that order has filled or been cancelled the same identifier is taken again, on any market. It therefore does not keep a repeated call from placing a second order, and no client repeats an order placement on its own. The maximum length is not shown. An empty string means none: the operator's own bulk example sends one, and answers carry one for an order without an identifier. */
         ClientOrderId: string;
         /**
          * @description Self-trade prevention mode (observed upstream): what happens when the order would match another order of the same account. `no` does nothing; `cancel_both`, `cancel_new` and `cancel_old` cancel both orders, the incoming one or the resting one. Default `no`.

@@ -816,9 +816,7 @@ export const clientRoutes = {
       "requests": 10000,
       "windowSeconds": 10
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId"
-    },
+    "retrySafe": false,
     "body": {
       "required": [
         "market",
@@ -886,9 +884,7 @@ export const clientRoutes = {
       "requests": 10000,
       "windowSeconds": 10
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId"
-    },
+    "retrySafe": false,
     "body": {
       "required": [
         "market",
@@ -935,9 +931,7 @@ export const clientRoutes = {
       "requests": 10000,
       "windowSeconds": 10
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId"
-    },
+    "retrySafe": false,
     "body": {
       "required": [
         "market",
@@ -984,9 +978,7 @@ export const clientRoutes = {
       "requests": 10000,
       "windowSeconds": 10
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId"
-    },
+    "retrySafe": false,
     "body": {
       "required": [
         "market",
@@ -1050,9 +1042,7 @@ export const clientRoutes = {
       "requests": 10000,
       "windowSeconds": 10
     },
-    "retrySafe": {
-      "idempotencyKey": "clientOrderId"
-    },
+    "retrySafe": false,
     "body": {
       "required": [
         "market",

@@ -244,17 +244,37 @@ export function documentModel(): DocumentModel {
 }
 
 /**
- * The field whose repeat the service refuses: x-retry-safe's `idempotencyKey` (a client order id)
- * of an operation object. Undefined when the operation names none (x-retry-safe true or false).
+ * The body field whose value the service refuses while what it named is still in use, so that a
+ * target that keeps state needs a fresh one for each call: x-retry-safe's `idempotencyKey` (a
+ * quote id, refused once confirmed), or a client order id where the operation shows its refusal
+ * (the named example `clientOrderIdUsed`: observed upstream, refused while an open order of the
+ * account on the same market carries it, so it is no reason to repeat the call). Undefined when
+ * the operation names neither.
  */
-export function idempotencyKeyOf(operation: JsonRecord): string | undefined {
+export function uniqueKeyOf(operation: JsonRecord): string | undefined {
   const key = optionalRecordAt(operation, 'x-retry-safe')?.idempotencyKey;
-  return typeof key === 'string' && key !== '' ? key : undefined;
+  if (typeof key === 'string' && key !== '') return key;
+  const properties = optionalRecordAt(
+    operation,
+    'requestBody',
+    'content',
+    'application/json',
+    'schema',
+    'properties',
+  );
+  if (!properties || !('clientOrderId' in properties)) return undefined;
+  const responses = optionalRecordAt(operation, 'responses') ?? {};
+  const shown = Object.values(responses).some(
+    (response) =>
+      isRecord(response) &&
+      isRecord(optionalRecordAt(response, 'content', 'application/json', 'examples')?.clientOrderIdUsed),
+  );
+  return shown ? 'clientOrderId' : undefined;
 }
 
 /**
- * The operation whose first request example places what this example names by its idempotency
- * key (x-retry-safe's `idempotencyKey`, a client order id): the example of cancelling or changing
+ * The operation whose first request example places what this example names by its unique key
+ * (`uniqueKeyOf`, a client order id): the example of cancelling or changing
  * an order by the client order id the limit order example placed it under. On a target that keeps
  * state, that example is sent first. Undefined when the example names nothing another places.
  */
@@ -265,7 +285,7 @@ export function placedBy(
 ): OperationView | undefined {
   return model.operations.find((candidate) => {
     if (candidate.operationId === operationId) return false;
-    const key = idempotencyKeyOf(candidate.object);
+    const key = uniqueKeyOf(candidate.object);
     if (key === undefined || fields[key] === undefined) return false;
     const placed = candidate.requestExamples[0]?.value;
     return isRecord(placed) && placed[key] === fields[key];

@@ -301,11 +301,16 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     const start = kitchen.start('market');
     return start && { fields: { ...start, market: unknownMarket(kitchen.fixture) } };
   },
+  // The id is refused only while an open order of the account on the same market carries it.
   clientOrderIdUsed: (kitchen) => {
     const found = orderWithClientId(kitchen.fixture);
     const start = kitchen.start('side');
     return (
-      found && start && { fields: { ...start, clientOrderId: found.order.clientOrderId }, key: found.key }
+      found &&
+      start && {
+        fields: { ...start, market: found.order.market, clientOrderId: found.order.clientOrderId },
+        key: found.key,
+      }
     );
   },
   amountOffStep: (kitchen) => sell(kitchen, (market) => ({ amount: `${unit(market.stockPrec)}1` })),

@@ -179,7 +179,6 @@ export function place(state: SandboxState, account: AccountState, draft: OrderDr
     makerFee: draft.market.makerFee,
     takerFee: draft.market.takerFee,
   };
-  if (order.clientOrderId) account.clientOrderIds.add(order.clientOrderId);
   account.orders.set(order.orderId, order);
   takeHold(account, order, requirement(draft));
   if (order.activated) match(state, account, order, at);

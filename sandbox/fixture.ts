@@ -185,9 +185,12 @@ function checkMarkets(fixture: Fixture, problems: string[]) {
       const where = `account ${account.id} order ${order.orderId}`;
       if (orderIds.has(order.orderId)) problems.push(`duplicate orderId ${order.orderId}`);
       orderIds.add(order.orderId);
+      // Open orders of one account on one market never share a clientOrderId (the service
+      // refuses the second while the first is open); on different markets they may.
       if (order.clientOrderId) {
-        if (clientOrderIds.has(order.clientOrderId)) problems.push(`${where}: clientOrderId used twice`);
-        clientOrderIds.add(order.clientOrderId);
+        const id = `${order.market}\u0000${order.clientOrderId}`;
+        if (clientOrderIds.has(id)) problems.push(`${where}: clientOrderId used twice on ${order.market}`);
+        clientOrderIds.add(id);
       }
       const market = markets.get(order.market);
       if (!market) {

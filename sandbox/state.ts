@@ -63,8 +63,6 @@ export interface AccountState {
   closed: Order[];
   /** Deals, oldest first. */
   deals: Deal[];
-  /** Every clientOrderId the account has used: a new order may not use one again. */
-  clientOrderIds: Set<string>;
   /** Kill-switch timers by market. */
   killSwitches: Map<string, KillSwitchTimer>;
   /** Whether cancelled orders are kept in the order history. */
@@ -191,7 +189,6 @@ export class SandboxState {
           orders: new Map(),
           closed: [],
           deals: [],
-          clientOrderIds: new Set(),
           killSwitches: new Map(),
           recordCancelledOrders: account.recordCancelledOrders ?? true,
           history: structuredClone(account.history ?? []).sort((a, b) => a.createdAt - b.createdAt),
@@ -211,7 +208,6 @@ export class SandboxState {
         for (const seed of account.openOrders ?? []) {
           const { order, hold } = seededOrder(seed, this.market(seed.market), createdAt);
           state.orders.set(order.orderId, order);
-          if (order.clientOrderId) state.clientOrderIds.add(order.clientOrderId);
           if (hold) {
             // Held on top of what the fixture says is available.
             const balance = state.trade.get(hold.asset) ?? { available: '0', frozen: '0' };

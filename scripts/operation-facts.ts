@@ -17,8 +17,8 @@ interface RateLimit {
 
 /**
  * x-retry-safe in its object form: the operation may be repeated only when the body carries a
- * non-empty value for `idempotencyKey`, a field whose repeat the service refuses (a client order
- * id), so that a repeat cannot act twice.
+ * non-empty value for `idempotencyKey`, a field whose repeat the service refuses (a quote's id: a
+ * quote converts once), so that a repeat cannot act twice.
  */
 export interface RetrySafeByKey {
   idempotencyKey: string;

@@ -452,7 +452,7 @@ const retryableKinds = new Set<ApiErrorKind>(['rate-limited', 'server-error', 't
 /**
  * Whether this call may be sent again: the documents say the operation may always be repeated,
  * or may be repeated when its body carries a non-empty key whose repeat the service refuses (a
- * client order id: a second order with it is refused, not placed). Otherwise never: an order,
+ * quote's id: a quote confirmed once is refused, not converted again). Otherwise never: an order,
  * an investment, anything that moves money is sent once.
  */
 function mayRepeat(route: RouteFacts, fields: Readonly<Record<string, unknown>> | undefined): boolean {

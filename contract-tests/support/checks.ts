@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { contractVariables } from '../../model/environment.ts';
 import { isRecord } from '../../model/json.ts';
-import { idempotencyKeyOf } from '../../model/model.ts';
+import { uniqueKeyOf } from '../../model/model.ts';
 import type { ApiErrorKind } from '../../src/errors.ts';
 import { createResponseValidator, type ResponseValidator } from '../../src/validation.ts';
 import {
@@ -64,16 +64,16 @@ export function onTarget<Body extends Record<string, unknown> | undefined>(
 
 let freshKeys = 0;
 /**
- * The body with a fresh value for the field whose repeat the service refuses (x-retry-safe's
- * idempotencyKey, a client order id): on a target that keeps state, an example's own value is
- * spent by its first use.
+ * The body with a fresh value for the field whose repeat the service refuses (`uniqueKeyOf`: a
+ * quote id, or a client order id while its order is open): on a target that keeps state, an
+ * example's own value is spent by its first use.
  */
 export function withFreshKey(
   model: Model,
   operationId: OperationId,
   body: Record<string, unknown>,
 ): Record<string, unknown> {
-  const key = idempotencyKeyOf(model.model(operationId).operation);
+  const key = uniqueKeyOf(model.model(operationId).operation);
   if (key === undefined || !(key in body)) return body;
   freshKeys += 1;
   return { ...body, [key]: `contract-${process.pid}-${Date.now()}-${freshKeys}` };
@@ -127,7 +127,7 @@ export async function preparedOnTarget(
       ([field, expression]) =>
         field in body && typeof expression === 'string' && expression.startsWith('$response.'),
     );
-  const keyOf = (source: OperationId) => idempotencyKeyOf(model.model(source).operation);
+  const keyOf = (source: OperationId) => uniqueKeyOf(model.model(source).operation);
   // What a write's answer introduces: a field a link fills that its own request did not carry
   // (an order's id; not the market it echoes back).
   const introduces = (link: Link) => {

@@ -58,6 +58,18 @@ function spotMarket(context: CallContext, name: string): MarketState | undefined
 const offStep = (value: string, precision: string, step: string) =>
   decimalPlaces(value) > Number(precision) || (step !== '' && !isMultipleOf(value, step));
 
+/**
+ * Whether an open order of the account on this market carries the clientOrderId. Observed
+ * upstream, that is the only order that makes the service refuse the id: once it has filled or
+ * been cancelled, the id is taken again.
+ */
+function openWithClientId(account: AccountState, market: string, clientOrderId: string): boolean {
+  for (const order of account.orders.values()) {
+    if (order.market === market && order.clientOrderId === clientOrderId) return true;
+  }
+  return false;
+}
+
 interface CheckOptions {
   /** A change of this order: what it holds counts as available, and its clientOrderId is its own. */
   replacing?: Order;
@@ -65,7 +77,7 @@ interface CheckOptions {
 
 /**
  * The order a request asks for, or the refusal its first broken rule gets: incompatible flags,
- * the market, a used clientOrderId, the amount (zero, precision and step, minimum), the price
+ * the market, a clientOrderId an open order on the market carries, the amount (zero, precision and step, minimum), the price
  * (zero, precision and step), the total (minimum, maximum), then the balance.
  */
 export function checkOrder(
@@ -94,7 +106,7 @@ export function checkOrder(
   if (
     clientOrderId &&
     clientOrderId !== options.replacing?.clientOrderId &&
-    account.clientOrderIds.has(clientOrderId)
+    openWithClientId(account, market.name, clientOrderId)
   ) {
     const refused = refuseIfDocumented(context, 'clientOrderIdUsed');
     if (refused) return refused;

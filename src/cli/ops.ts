@@ -33,7 +33,8 @@ export function listOperations(json: boolean | undefined): void {
       yes(row.writes),
       retries(row.retrySafe),
     ]),
-    { width: terminalWidth() },
+    // A subcommand is what a user types: never cut; the operationId and the request give up room.
+    { width: terminalWidth(), whole: ['command'] },
   );
   process.stdout.write(`${table}\n`);
 }

@@ -21,7 +21,7 @@ Output is a table on a terminal, JSON when piped or with --json.
 Exit codes: ${exitCodes.success} success, ${exitCodes.usage} usage or invalid request, ${exitCodes.denied} unauthorized or forbidden,
 ${exitCodes.rateLimited} rate limited, ${exitCodes.unavailable} server error, transport failure or timeout, ${exitCodes.other} anything else.`;
 
-/** The flag of the body field whose value makes a retry safe (a client order id). */
+/** The flag of the body field whose value makes a retry safe (a quote's id). */
 const keyFlag = (body: BodyFacts, key: string): string => fieldFlag(key, body.properties[key] ?? {});
 
 function connectionOptions(signed: boolean, retrySafe: RetrySafe, body: BodyFacts): Option[] {

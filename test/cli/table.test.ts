@@ -117,4 +117,20 @@ describe('table output within a width', () => {
     const text = renderValue({ id: uuid('e'), limit: 50 }, { width: 20 });
     expect(text.split('\n')).toEqual([`id     ${uuid('e').slice(0, 12)}…`, 'limit  50']);
   });
+
+  it('never cuts a column kept whole: the other text columns give up the room', () => {
+    const rows = [
+      ['collateral-trigger-market-order', 'createCollateralTriggerMarketOrder', 'POST /api/v4/order/x'],
+      ['ping', 'pingApi', 'GET /api/v4/public/ping'],
+    ];
+    const headers = ['command', 'operationId', 'request'];
+    const cutEverywhere = renderTable(headers, rows, { width: 60 });
+    expect(cutEverywhere).not.toContain('collateral-trigger-market-order');
+    const text = renderTable(headers, rows, { width: 60, whole: ['command'] });
+    const lines = text.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(lines[1]?.startsWith('collateral-trigger-market-order ')).toBe(true);
+    expect(lines[2]?.startsWith('ping ')).toBe(true);
+    expect(lines[1]).toContain('…');
+  });
 });

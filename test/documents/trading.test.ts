@@ -142,39 +142,35 @@ describe('orders are never placed twice', () => {
     const operation = operationOf(path);
     const facts = factsAt(path);
     expect(operation['x-writes']).toBe(true);
-    // The table never marks an order placement retry-safe outright: at most with its key, which the
-    // client needs in the body before it repeats (src/engine.ts, mayRepeat).
-    expect(facts.retrySafe).not.toBe(true);
-    const retrySafe = operation['x-retry-safe'];
-    if (refusal === 'never') {
-      expect(facts.retrySafe).toBe(false);
-      expect(retrySafe).toBe(false);
-      expect(described(operation)).toMatch(/Never repeated by the client/);
-      return;
-    }
-    // Safe only with the key the operator shows refused when used again, and that refusal is documented.
-    expect(retrySafe).toMatchObject({ idempotencyKey: 'clientOrderId', source: 'observed-upstream' });
-    expect(facts.retrySafe).toEqual({ idempotencyKey: 'clientOrderId', source: 'observed-upstream' });
-    expect(Object.keys(record(retrySafe)).sort()).toEqual(['description', 'idempotencyKey', 'source']);
+    // Never repeated by the client, with or without a clientOrderId: observed upstream, the id is
+    // refused only while an order with it is open, so a repeat after a fill places a second order.
+    expect(facts.retrySafe).toBe(false);
+    expect(operation['x-retry-safe']).toBe(false);
+    expect(described(operation)).toMatch(/Never repeated by the client/);
+    if (refusal === 'not shown') return;
     expect(requestProperties(path)).toHaveProperty('clientOrderId');
-    expect(described(retrySafe)).toMatch(/already used by the current account/);
-    expect(described(retrySafe)).toMatch(/without one \(or with the empty string\) is never repeated/);
+    const text = described(operation).replace(/\s+/g, ' ');
+    expect(text).toMatch(/only while an open order of the account on the same market carries it/);
+    expect(text).toMatch(/once that order has filled or been cancelled/);
+    expect(text).toContain('(`listActiveOrders`)');
+    expect(text).toContain('(`listOrderHistory`)');
+    // The refusal stays documented: it is still the answer while an order with the id is open.
     const used = model.responseExample(facts.operationId, 'clientOrderIdUsed');
     expect(used).toEqual({ status: 422, value: clientOrderIdUsed });
     if (refusal === 'refusal shown for other order types') {
-      expect(described(retrySafe)).toMatch(/shown for its limit and stop-market orders/);
+      expect(text).toMatch(/is shown for its limit and stop-market orders/);
       expect(described(record(operation, 'responses', '422'))).toMatch(
         /`clientOrderIdUsed` is shown by the operator for its limit and stop-market orders/,
       );
     }
   });
 
-  it('no other operation has the object form, and every one with it places orders or confirms a quote', () => {
+  it('the object form is only for confirming a quote, never for placing an order', () => {
     for (const facts of Object.values(operations)) {
       const retrySafe = operationAt(facts.api, facts.method, facts.path)['x-retry-safe'];
       if (typeof retrySafe === 'boolean') continue;
-      if (facts.path in quoteConfirming) continue;
-      expect(orderPlacing[facts.path], facts.operationId).toMatch(/^refusal shown/);
+      expect(quoteConfirming, facts.operationId).toHaveProperty([facts.path]);
+      expect(orderPlacing, facts.operationId).not.toHaveProperty([facts.path]);
     }
   });
 });

@@ -132,27 +132,33 @@ export const notCachedByDocument = upstreamOperations
   .map((operation) => operation.path as string)
   .filter((path) => !notCachedUpstream.includes(path));
 
-/** The operations that place orders, and whether the operator shows a used clientOrderId refused. */
-export const orderPlacing: Record<string, 'refusal shown' | 'refusal shown for other order types' | 'never'> =
-  {
-    '/api/v4/order/new': 'refusal shown',
-    '/api/v4/order/stop_market': 'refusal shown',
-    '/api/v4/order/market': 'refusal shown for other order types',
-    '/api/v4/order/stock_market': 'refusal shown for other order types',
-    '/api/v4/order/stop_limit': 'refusal shown for other order types',
-    '/api/v4/order/bulk': 'never',
-    '/api/v4/order/modify': 'never',
-    // The operator refuses a collateral order's clientOrderId only while an order with it is
-    // open: a repeat after the first filled would place a second order.
-    '/api/v4/order/collateral/limit': 'never',
-    '/api/v4/order/collateral/bulk': 'never',
-    '/api/v4/order/collateral/market': 'never',
-    '/api/v4/order/collateral/stop-limit': 'never',
-    '/api/v4/order/collateral/trigger-market': 'never',
-    '/api/v4/order/collateral/oco': 'never',
-  };
+/**
+ * The operations that place orders, none of them ever repeated by a client, and whether the
+ * operator shows the refusal of a clientOrderId in use for that order type. Observed upstream, a
+ * clientOrderId is refused only while an open order of the account on the same market carries
+ * it: once that order has filled or been cancelled it is taken again, so a repeat after a fill
+ * would place a second order.
+ */
+export const orderPlacing: Record<
+  string,
+  'refusal shown' | 'refusal shown for other order types' | 'not shown'
+> = {
+  '/api/v4/order/new': 'refusal shown',
+  '/api/v4/order/stop_market': 'refusal shown',
+  '/api/v4/order/market': 'refusal shown for other order types',
+  '/api/v4/order/stock_market': 'refusal shown for other order types',
+  '/api/v4/order/stop_limit': 'refusal shown for other order types',
+  '/api/v4/order/bulk': 'not shown',
+  '/api/v4/order/modify': 'not shown',
+  '/api/v4/order/collateral/limit': 'not shown',
+  '/api/v4/order/collateral/bulk': 'not shown',
+  '/api/v4/order/collateral/market': 'not shown',
+  '/api/v4/order/collateral/stop-limit': 'not shown',
+  '/api/v4/order/collateral/trigger-market': 'not shown',
+  '/api/v4/order/collateral/oco': 'not shown',
+};
 
-/** The refusal of a clientOrderId the account used before, as the operator shows it. */
+/** The refusal of a clientOrderId an open order of the account on the market carries, as the operator shows it. */
 export const clientOrderIdUsed = {
   code: 36,
   message: 'Validation failed',
@@ -257,8 +263,8 @@ export const operatorTiesStatuses = [
 ];
 
 /**
- * The writes the service refuses to carry out twice with the same value of a body field, beside
- * the order placements of `orderPlacing`: the field, and the named example of the refusal.
+ * The writes the service refuses to carry out twice with the same value of a body field: the
+ * field, and the named example of the refusal. No order placement is among them (`orderPlacing`).
  */
 export const quoteConfirming: Record<string, { key: string; refusal: string; value: unknown }> = {
   '/api/v4/convert/confirm': {

@@ -288,37 +288,65 @@ describe('stop orders', () => {
   });
 });
 
-describe('a clientOrderId is used once per account, whatever became of its order', () => {
-  it('is refused for a second order once the first has filled', async () => {
-    const first = await place('createMarketOrder', {
+describe('a clientOrderId is refused only while an open order on the same market carries it', () => {
+  const used = () => documentOf('createLimitOrder').example('clientOrderIdUsed').value;
+  const resting = {
+    market: 'ETH_USDT',
+    side: 'sell',
+    amount: '0.01',
+    price: '3000',
+    clientOrderId: 'reused',
+  };
+
+  it('is refused while the order rests; after it is cancelled, the same id is accepted', async () => {
+    const first = await place('createLimitOrder', resting);
+    expect(first.body).toMatchObject({ status: 'NEW', clientOrderId: 'reused' });
+    const second = await place('createLimitOrder', resting);
+    expect(second).toMatchObject({ status: 422, body: used() });
+    // A market order with the id is refused too: the id, not the order type, is in use.
+    const market = await place('createMarketOrder', {
       market: 'ETH_USDT',
       side: 'sell',
       amount: '0.01',
-      clientOrderId: 'once-only',
+      clientOrderId: 'reused',
     });
-    expect(first.body.status).toBe('FILLED');
-    const second = await place('createLimitOrder', {
-      market: 'ETH_USDT',
-      side: 'sell',
+    expect(market).toMatchObject({ status: 422, body: used() });
+    // Open on another market, the id is free here.
+    const elsewhere = await place('createLimitOrder', {
+      market: 'BTC_USDT',
+      side: 'buy',
       amount: '0.01',
-      price: '3000',
-      clientOrderId: 'once-only',
+      price: '30000',
+      clientOrderId: 'reused',
     });
-    expect(second).toMatchObject({
-      status: 422,
-      body: documentOf('createLimitOrder').example('clientOrderIdUsed').value,
-    });
-    // Another account may use it.
+    expect(elsewhere.body).toMatchObject({ status: 'NEW', clientOrderId: 'reused' });
+    // Another account may use it on the same market.
     const other = findKey(
       fixture,
       (candidate) => candidate.account === 'trader' && candidate.enabled !== false,
     );
-    const theirs = await place(
-      'createLimitOrder',
-      { market: 'ETH_USDT', side: 'sell', amount: '0.01', price: '3000', clientOrderId: 'once-only' },
-      other,
-    );
-    expect(theirs.status).toBe(200);
+    expect((await place('createLimitOrder', resting, other)).status).toBe(200);
+
+    const cancelled = await place('cancelOrder', { market: 'ETH_USDT', clientOrderId: 'reused' });
+    expect(cancelled.status).toBe(200);
+    const again = await place('createLimitOrder', resting);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'NEW', clientOrderId: 'reused' });
+    expect(again.body.orderId).not.toBe(first.body.orderId);
+  });
+
+  it('once the order has filled, the same id is accepted and places a second order', async () => {
+    const fill = { market: 'ETH_USDT', side: 'sell', amount: '0.01', clientOrderId: 'filled-once' };
+    const first = await place('createMarketOrder', fill);
+    expect(first.body).toMatchObject({ status: 'FILLED', clientOrderId: 'filled-once' });
+    const second = await place('createMarketOrder', fill);
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ status: 'FILLED', clientOrderId: 'filled-once' });
+    expect(second.body.orderId).not.toBe(first.body.orderId);
+    // Both orders are in the history under the one id.
+    const history = await place('listOrderHistory', { market: 'ETH_USDT', clientOrderId: 'filled-once' });
+    expect(history.status).toBe(200);
+    expect(JSON.stringify(history.body).match(/"filled-once"/g)).toHaveLength(2);
   });
 });
 

@@ -16,6 +16,11 @@ type Json = unknown;
 export interface RenderOptions {
   /** The terminal's width in columns; no limit when undefined. */
   readonly width?: number | undefined;
+  /**
+   * Headers of text columns never cut, as amounts are not: what a reader types (a subcommand).
+   * The other text columns give up the room.
+   */
+  readonly whole?: readonly string[] | undefined;
 }
 
 const isObject = (value: Json): value is Record<string, Json> =>
@@ -37,7 +42,7 @@ const isNumberColumn = (present: Json[]) =>
 interface Column {
   header: string;
   cells: string[];
-  /** Amounts and numbers: never cut. */
+  /** Amounts and numbers, and the columns a caller keeps whole: never cut. */
   fixed: boolean;
 }
 
@@ -122,12 +127,13 @@ function renderColumns(columns: Column[], rows: number, options: RenderOptions):
 
 /** Columns of cells under headers, two spaces apart, trailing spaces trimmed, within the width. */
 export function renderTable(headers: string[], rows: Json[][], options: RenderOptions = {}): string {
-  const columns = headers.map((header, index) =>
-    column(
+  const columns = headers.map((header, index) => {
+    const made = column(
       header,
       rows.map((row) => row[index]),
-    ),
-  );
+    );
+    return options.whole?.includes(header) ? { ...made, fixed: true } : made;
+  });
   return renderColumns(columns, rows.length, options);
 }
 
