@@ -24,10 +24,39 @@ function answerOf(operationId: string): { status: number; body: unknown } {
   return { status: status ?? 200, body: response?.examples[0]?.value };
 }
 
-/** The caller's part of the first request example (without request, nonce, nonceWindow). */
+/**
+ * The caller's part of the first request example (without request, nonce, nonceWindow), or of a
+ * GET, its parameters' first examples by name.
+ */
 function exampleBody(operationId: string): Record<string, unknown> {
-  const value = (model.operation(operationId).requestExamples[0]?.value ?? {}) as Record<string, unknown>;
+  const operation = model.operation(operationId);
+  const params = operation.parametersExample;
+  if (operation.requestExamples.length === 0 && params) return { ...params.path, ...params.query };
+  const value = (operation.requestExamples[0]?.value ?? {}) as Record<string, unknown>;
   return Object.fromEntries(Object.entries(value).filter(([field]) => !signed.has(field)));
+}
+
+/** The URL a GET with these parameters goes to: its path filled in, then its query string. */
+function urlOf(operationId: string, fields: Record<string, unknown>): string {
+  const operation = model.operation(operationId);
+  const inPath = (name: string) => operation.parameters.some((p) => p.name === name && p.in === 'path');
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(fields[name])));
+  const query = new URLSearchParams(
+    Object.entries(fields)
+      .filter(([name]) => !inPath(name))
+      .map(([name, value]) => [name, String(value)]),
+  ).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The operation a request reaches: its method, and its path matched against each template. */
+function operationAt(method: string, url: string): CliOperation | undefined {
+  const [path = ''] = url.split('?');
+  return cliOperations.find(
+    (operation) =>
+      operation.facts.method.toUpperCase() === method &&
+      new RegExp(`^${operation.facts.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
 }
 
 /** The flags that say `body` to txc, written from the field facts as a user would. */
@@ -45,16 +74,11 @@ function flagsFor(operation: CliOperation, body: Record<string, unknown>): strin
 }
 
 let server: LocalServer;
-const answers = new Map(
-  cliOperations.map((operation) => [
-    `${operation.facts.method.toUpperCase()} ${operation.facts.path}`,
-    answerOf(operation.facts.operationId),
-  ]),
-);
 
 beforeAll(async () => {
   server = await startLocalServer((request, response) => {
-    const answer = answers.get(`${request.method} ${request.url}`);
+    const reached = operationAt(request.method, request.url);
+    const answer = reached && answerOf(reached.facts.operationId);
     json(response, answer?.status ?? 404, answer?.body ?? { message: 'no such operation' });
   });
 });
@@ -107,6 +131,7 @@ describe('txc: every operation of the documents', () => {
       expect(JSON.parse(run.stdout)).toEqual(answerOf(operation.facts.operationId).body);
       expect(server.received.length).toBe(before + 1);
       const sent = server.received.at(-1);
+      if (operation.facts.auth === 'none') expect(sent?.url).toBe(urlOf(operation.facts.operationId, body));
       if (operation.facts.auth === 'signed' && sent) {
         const { request, nonce, ...caller } = sentBody(sent);
         expect(request).toBe(operation.facts.path);
