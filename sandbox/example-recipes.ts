@@ -331,6 +331,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return { fields: { ...rest, orderId: unknownOrderId } };
   },
 
+  // Collateral trading: what the default fixture's collateral account does not hold.
+  collateralMarketNotAvailable: ({ fixture }) => ({ fields: { market: unknownMarket(fixture) } }),
+  windowOutOfOrder: () => ({ fields: { startDate: 2, endDate: 1 } }),
+
   // Reads and the kill switch.
   unknownTicker: ({ fixture }) => ({ fields: { ticker: unknownTicker(fixture) } }),
   // The main balance calls only a ticker of the wrong type invalid (an unknown one is "0"); the

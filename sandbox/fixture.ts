@@ -59,6 +59,8 @@ export interface FixtureMarket {
   stepSize?: string;
   /** The price market orders fill at and limit orders are matched against; tests move it. */
   price: string;
+  /** A perpetual (futures) market's funding rate per settlement (default "0.0001"). */
+  fundingRate?: string;
 }
 
 export type OrderType = 'limit' | 'stop limit' | 'stop market';

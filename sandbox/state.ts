@@ -102,6 +102,7 @@ function marketState(market: Fixture['markets'][number]): MarketState {
     isTradFiFutures: false,
     tickSize: '',
     stepSize: '',
+    fundingRate: '0.0001',
     ...market,
     delistedAt: market.delistedAt ?? null,
     price: normalize(market.price),
