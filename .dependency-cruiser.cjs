@@ -1,5 +1,5 @@
 // The project's layers, checked by `npm run lint` (dependency-cruiser): imports point down only,
-//   openapi/ -> generated/ -> model/ -> src/ -> scripts/ -> sandbox/ -> contract-tests/, docs/, bench/ -> test/
+//   openapi/, asyncapi/ -> generated/ -> model/ -> src/ -> scripts/ -> sandbox/ -> contract-tests/, docs/, bench/ -> test/
 // (a layer imports from itself and the layers before it; the four last are peers, and only test/
 // imports from the other three), and nothing imports in a cycle. Within src/, one call reads down:
 // client -> engine -> transport, signing -> errors -> waits. CONTRIBUTING.md draws the picture.

@@ -2832,6 +2832,44 @@ export const operations = {
       }
     }
   },
+  "getMarketActivity": {
+    "operationId": "getMarketActivity",
+    "summary": "Read one market's activity of the day (v1 path)",
+    "cliName": "market-activity",
+    "api": "public-v4",
+    "method": "get",
+    "path": "/api/v1/public/ticker",
+    "auth": "none",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": false,
+    "statuses": [
+      200,
+      429,
+      500,
+      503
+    ],
+    "params": {
+      "query": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$",
+            "description": "The market, `<BASE>_<QUOTE>` (observed upstream)."
+          }
+        }
+      }
+    }
+  },
   "getMarketFee": {
     "operationId": "getMarketFee",
     "summary": "Read the account's trading fees",

@@ -463,6 +463,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/ticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one market's activity of the day (v1 path)
+         * @description One market's last price, best bid and ask, the day's open, high and low,
+         *     its volumes and its change, in one object. No authentication. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Like the candles, this is a v1 path, `GET /api/v1/public/ticker`: the
+         *     operator's v4 ticker lists every market at once, and trading clients read
+         *     a single market here. It answers in the v1 way, with `success`, `message`
+         *     and `result`.
+         *
+         *     Observed upstream:
+         *     - `volume` is the day's volume in the base (stock) asset and `deal` in
+         *       the quote (money) asset; `change` is in percent from `open` to `last`.
+         *     - The answer is cached and shared by every caller, refreshed about every
+         *       second.
+         *     - The operator states 1000 requests per 10 seconds for its v1 endpoints,
+         *       this one included.
+         *
+         *     Not shown: how the service refuses a market that does not exist or does
+         *     not trade. The v1 candles refuse with 200, `success` `false` and the
+         *     messages keyed by parameter in `message`; this document allows the same
+         *     form here, and the sandbox answers with it, but a client must not depend
+         *     on it.
+         */
+        get: operations["getMarketActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/public/futures": {
         parameters: {
             query?: never;
@@ -1286,6 +1328,67 @@ export interface operations {
                             [key: string]: string[];
                         };
                         /** @description `null`. */
+                        result?: null;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["PublicFailure"];
+        };
+    };
+    getMarketActivity: {
+        parameters: {
+            query: {
+                /** @description The market, `<BASE>_<QUOTE>` (observed upstream). */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market's activity; or, a form this document allows though the operator does not show it, a refusal with `success` `false`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Empty or null on success (observed upstream). */
+                        message?: string | null;
+                        /** @description The day's figures (observed upstream). */
+                        result: {
+                            /** @description The day's first price. */
+                            open?: components["schemas"]["Decimal"];
+                            /** @description The best bid now. */
+                            bid?: components["schemas"]["Decimal"];
+                            /** @description The best ask now. */
+                            ask?: components["schemas"]["Decimal"];
+                            /** @description The day's lowest price. */
+                            low?: components["schemas"]["Decimal"];
+                            /** @description The day's highest price. */
+                            high?: components["schemas"]["Decimal"];
+                            /** @description The last trade's price. */
+                            last?: components["schemas"]["Decimal"];
+                            /** @description The day's volume in the base (stock) asset. */
+                            volume?: components["schemas"]["Decimal"];
+                            /** @description The day's volume in the quote (money) asset. */
+                            deal?: components["schemas"]["Decimal"];
+                            /** @description The change from open to last, in percent. */
+                            change?: components["schemas"]["Decimal"];
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        /** @description The refused parameters, each with its messages. */
+                        message: {
+                            [key: string]: string[];
+                        };
                         result?: null;
                     };
                 };

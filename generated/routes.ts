@@ -1253,6 +1253,29 @@ export const clientRoutes = {
       }
     }
   },
+  "get /api/v1/public/ticker": {
+    "operationId": "getMarketActivity",
+    "method": "get",
+    "path": "/api/v1/public/ticker",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "params": {
+      "query": {
+        "required": [
+          "market"
+        ],
+        "properties": {
+          "market": {
+            "type": "string",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      }
+    }
+  },
   "post /api/v4/market/fee": {
     "operationId": "getMarketFee",
     "method": "post",

@@ -108,8 +108,8 @@ export function loadApiDocuments(root: string = projectRoot): ApiDocument[] {
 /** A file the dereferencer parses and follows; any other file (a code sample) is only referred to. */
 const partFile = /\.(ya?ml|json)$/i;
 
-/** The object at a JSON pointer (`/a/b`, without the `#`), or undefined. */
-function atPointer(node: unknown, pointer: string): unknown {
+/** The node at a JSON pointer (`/a/b`, without the `#`), or undefined. */
+export function atPointer(node: unknown, pointer: string): unknown {
   if (pointer === '' || pointer === '/') return node;
   return pointer
     .slice(1)

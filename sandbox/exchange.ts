@@ -1,6 +1,6 @@
 // The sandbox's exchange: each market's book of resting orders, the trade balance they hold, and
-// fills against the market's price. There is no other trader: the market price is the
-// liquidity. A market order fills at once at the price, and so does a limit order that crosses
+// fills against the market's price. Other participants (market.ts) are the liquidity at that
+// price: every fill here is one of the market's public trades. A market order fills at once at the price, and so does a limit order that crosses
 // it (as the taker); a limit order that does not cross rests and fills, as the maker at its own
 // price, once the price moves through it. A stop order waits until the price reaches its
 // activation price. Every amount is an exact decimal; every change happens inside one call,
@@ -18,6 +18,7 @@ import {
   seconds,
 } from './orders.ts';
 import type { AccountState, SandboxState } from './state.ts';
+import { recordTrade } from './trades.ts';
 
 /** What the account has available of an asset. */
 export function available(account: AccountState, asset: string): string {
@@ -111,6 +112,16 @@ function fill(
     deal: money,
     fee: paid,
     feeAsset: market.money,
+    rpi: order.rpi,
+  });
+  // The fill is a public trade of the market; its side is the taker's.
+  const takerSide = role === 2 ? order.side : order.side === 'buy' ? 'sell' : 'buy';
+  recordTrade(state, {
+    market: order.market,
+    time: Math.floor(at),
+    price: normalize(price),
+    amount: stock,
+    side: takerSide,
     rpi: order.rpi,
   });
   close(account, order, 'FILLED', at);

@@ -3,11 +3,13 @@
 // KEY=VALUE): `node --env-file=.env`, `tsx --env-file=.env`, `txc --env-file .env`.
 // SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS (JSON fault
 // options), SANDBOX_STRICT=1 (validate every answer against the document), SANDBOX_QUIET=1 (no
-// per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it).
+// per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it),
+// SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk).
 
 import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
+import { controlLines } from './control.ts';
 import { faultsFromEnvironment } from './faults.ts';
 import { credentialKey, defaultFixturePath, loadFixture } from './fixture.ts';
 import { startedLine } from './process.ts';
@@ -30,10 +32,20 @@ const fixturePath = process.env.SANDBOX_FIXTURE || defaultFixturePath;
 const isDefaultFixture = fixturePath === defaultFixturePath;
 const faults = faultsFromEnvironment(process.env.SANDBOX_FAULTS);
 const fixture = loadFixture(fixturePath);
+// The market moves unless SANDBOX_WALK=0: a seeded walk, so that two runs see the same prices.
+const walkSeed = Number(process.env.SANDBOX_WALK_SEED ?? 1);
+const walkStepSeconds = Number(process.env.SANDBOX_WALK_STEP_SECONDS ?? 5);
+if (!Number.isSafeInteger(walkSeed))
+  fail(`sandbox: SANDBOX_WALK_SEED must be an integer, not ${process.env.SANDBOX_WALK_SEED}`);
+if (!(walkStepSeconds > 0)) {
+  fail(`sandbox: SANDBOX_WALK_STEP_SECONDS must be above 0, not ${process.env.SANDBOX_WALK_STEP_SECONDS}`);
+}
+const walk = process.env.SANDBOX_WALK === '0' ? undefined : { seed: walkSeed, stepSeconds: walkStepSeconds };
 const sandbox = await startSandbox({
   port,
   fixture,
   ...(faults ? { faults } : {}),
+  walk,
   strict: process.env.SANDBOX_STRICT === '1' || process.env.SANDBOX_STRICT === 'true',
   corsOrigins: process.env.SANDBOX_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())
@@ -65,7 +77,11 @@ if (isDefaultFixture) {
   );
 }
 lines.push(
-  '# Markets (name: what it trades, at the price the sandbox fills at):',
+  walk
+    ? `# Prices walk every ${walk.stepSeconds} s of the sandbox's clock (seed ${walk.seed}; SANDBOX_WALK=0 holds them still)`
+    : '# Prices hold still (SANDBOX_WALK=0)',
+  ...controlLines(sandbox.url),
+  '# Markets (name: what it trades, at the price it starts at):',
   ...fixture.markets.map(
     (market) =>
       `#   ${market.name}: ${market.stock} for ${market.money} at ${market.price}${market.tradesEnabled === false ? ', not trading' : ''}`,

@@ -9,12 +9,14 @@ import type { DocumentModel } from '../model/model.ts';
 import type { Answer } from './answer.ts';
 import { authenticate, NonceTracker } from './auth.ts';
 import type { CallContext } from './context.ts';
+import { control, controlPath } from './control.ts';
 import { answerCors } from './cors.ts';
 import { type OperationDocument, sandboxDocuments } from './document.ts';
 import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
+import { type WalkOptions, walkMarkets } from './market.ts';
 import { seconds } from './orders.ts';
 import { readParameters } from './parameters.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
@@ -37,6 +39,11 @@ export interface SandboxOptions {
   strict?: boolean;
   /** Milliseconds since the epoch; tests may pass a fake clock. */
   clock?: () => number;
+  /**
+   * The price walk: each trading market's price moves at every step of the clock, seeded, with a
+   * trade of other participants at each step. Off unless given (`npm run sandbox` turns it on).
+   */
+  walk?: WalkOptions | undefined;
   /** Half-width of the nonceWindow acceptance window; default the documents' x-window-seconds. */
   nonceWindowMs?: number;
   /** Origins (such as `http://127.0.0.1:5173`) whose pages may call the sandbox: CORS preflights are answered for them. */
@@ -68,8 +75,11 @@ export interface Sandbox {
    * limit orders it moves through fill (after what the clock has reached, see `settle`).
    */
   setPrice(market: string, price: string): void;
+  /** Moves the sandbox's clock forward by `milliseconds` (it runs on from there), as the control does. */
+  advanceClock(milliseconds: number): void;
   /**
-   * Applies what the sandbox's clock has reached: kill-switch timers that ran out, delistings.
+   * Applies what the sandbox's clock has reached: the walk's steps, kill-switch timers that ran
+   * out, delistings.
    * Every call does this first; a test that moves a fake clock and reads `state` calls it.
    */
   settle(): void;
@@ -112,7 +122,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ? checkFixture(options.fixture)
         : loadFixture();
   const documents = sandboxDocuments(options.documents);
-  const clock = options.clock ?? Date.now;
+  const baseClock = options.clock ?? Date.now;
+  // The control's moves of the clock, on top of the given one.
+  let clockOffsetMs = 0;
+  const clock = () => baseClock() + clockOffsetMs;
+  /** Applies what the clock has reached: the walk's steps, then timers and delistings. */
+  const catchUp = (now: number) => {
+    walkMarkets(state, options.walk, now);
+    settle(state, now);
+  };
   let state = new SandboxState(fixture, seconds(clock()));
   const limiter = new SlidingWindowLimiter();
   const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
@@ -157,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // a call refused for any reason (key, permission, body, business rule) leaves the key's
     // nonce where it was. Nothing awaits in between, so no other call can slip in.
     const now = clock();
-    settle(state, now);
+    catchUp(now);
     const staleNonce = nonces.check(operation, key, body, now);
     if (staleNonce) return staleNonce;
     if (key.enabled === false || (key.operations && !key.operations.includes(operation.id))) {
@@ -193,7 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const params = readParameters(operation, pathParams, search);
     if ('status' in params) return params;
     const now = clock();
-    settle(state, now);
+    catchUp(now);
     return carryOut({ state, operation, now, params }, undefined);
   }
 
@@ -263,6 +281,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (url === undefined) {
       request.resume();
       send(response, undefined, { status: 400 });
+      return;
+    }
+    if (url.pathname === controlPath || url.pathname.startsWith(`${controlPath}/`)) {
+      const raw = await readBody(request);
+      const reply = control(
+        { state, clock, catchUp, advance: (ms) => (clockOffsetMs += ms) },
+        request.method ?? 'GET',
+        url.pathname,
+        raw === 'too-large' || raw === 'hung-up' ? undefined : raw,
+      );
+      send(response, undefined, reply);
       return;
     }
     const routed = documents.route(request.method ?? 'GET', url.pathname);
@@ -340,11 +369,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     setPrice(market: string, price: string) {
       const now = clock();
-      settle(state, now);
+      catchUp(now);
       movePrice(state, market, price, now);
     },
+    advanceClock(milliseconds: number) {
+      clockOffsetMs += milliseconds;
+      catchUp(clock());
+    },
     settle() {
-      settle(state, clock());
+      catchUp(clock());
     },
     reset() {
       state = new SandboxState(fixture, seconds(clock()));

@@ -38,6 +38,15 @@ import {
 import { fixtureAssets, readMarketFee, tradingMarkets } from './handlers/market-data.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
 import {
+  collateralMarketNames,
+  readCandles,
+  readMarketActivity,
+  readOrderBook,
+  readRecentTrades,
+  readServerTime,
+  readTickers,
+} from './handlers/public-market.ts';
+import {
   listClosedOrders,
   listDeals,
   listDealsOfOrder,
@@ -55,6 +64,13 @@ type StateChange = (
 const stateChanges: Readonly<Record<string, StateChange>> = {
   tradingMarkets,
   fixtureAssets,
+  readOrderBook,
+  readRecentTrades,
+  readTickers,
+  readCandles,
+  readMarketActivity,
+  readServerTime,
+  collateralMarketNames,
   readMainBalance,
   listInvestmentHistory,
   invest,

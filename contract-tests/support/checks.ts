@@ -142,7 +142,15 @@ export async function preparedOnTarget(
       isWrite(link.from) &&
       (introduces(link) || (keyOf(operationId) === undefined && (keyOf(link.from) ?? '') in body)),
   );
-  const source = (candidates.find((link) => link.to === operationId) ?? candidates[0])?.from;
+  // Of several, one whose answer carries the field under its own name (an order's `orderId`,
+  // not an OCO order's `id` filled into it) names the same kind of thing.
+  const sameName = (link: Link) =>
+    fills(link).some(([field, expression]) => String(expression).endsWith(`/${field}`));
+  const source = (
+    candidates.find((link) => link.to === operationId) ??
+    candidates.find(sameName) ??
+    candidates[0]
+  )?.from;
   // The source is a write: never made on a target that has not allowed writes.
   if (!source || !context.allowWrites) return withFreshKey(model, operationId, body);
   const request = withFreshKey(model, source, onTarget(context, validBody(model, source)) ?? {});

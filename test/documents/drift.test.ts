@@ -13,7 +13,7 @@ import { staleGeneratedFiles, writeGeneratedFiles } from '../../scripts/generate
 import { timeLimits } from '../../scripts/time-limits.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'drift-'));
-for (const part of ['openapi', 'generated', 'redocly.yaml']) {
+for (const part of ['openapi', 'asyncapi', 'generated', 'redocly.yaml']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -72,6 +72,25 @@ describe('generated/ drift', () => {
     expect((await staleGeneratedFiles(copy)).differing).toContain('generated/operations.ts');
     await writeGeneratedFiles(copy);
     expect(readFileSync(join(copy, 'generated/operations.ts'), 'utf8')).toContain('"requests": 11000');
+    expect(await staleGeneratedFiles(copy)).toEqual({ differing: [], leftover: [] });
+  });
+
+  it('a changed stream channel fails the check until its types and facts are regenerated', async () => {
+    edit(
+      'asyncapi/channels/depth.yaml',
+      'enum: [1, 5, 10, 20, 30, 50, 100]',
+      'enum: [1, 5, 10, 20, 30, 50, 100, 200]',
+    );
+    edit('asyncapi/channels/depth.yaml', 'x-update-interval-seconds: 0.1', 'x-update-interval-seconds: 0.2');
+    expect((await staleGeneratedFiles(copy)).differing.sort()).toEqual([
+      'generated/streams-public-v4.ts',
+      'generated/streams.ts',
+    ]);
+    await writeGeneratedFiles(copy);
+    expect(readFileSync(join(copy, 'generated/streams-public-v4.ts'), 'utf8')).toContain(
+      '1 | 5 | 10 | 20 | 30 | 50 | 100 | 200',
+    );
+    expect(readFileSync(join(copy, 'generated/streams.ts'), 'utf8')).toContain('"intervalSeconds": 0.2');
     expect(await staleGeneratedFiles(copy)).toEqual({ differing: [], leftover: [] });
   });
 });

@@ -63,6 +63,7 @@ export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/futures', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/funding-history/{market}', api: 'public-v4', requests: 2000 },
   { method: 'get', path: '/api/v4/public/mining-pool', api: 'public-v4', requests: 1000 },
+  { method: 'get', path: '/api/v1/public/ticker', api: 'public-v4', requests: 1000 },
   { method: 'get', path: '/api/v1/public/kline', api: 'public-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/order/new', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/order/market', api: 'private-v4', requests: 10000 },

@@ -22,7 +22,11 @@ let sandbox: SandboxProcess;
 let exchange: Whitebit;
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ SANDBOX_STRICT: '1', SANDBOX_QUIET: '1' }, timeLimits.serverStartMs);
+  // Prices held still: the flow checks fills and fees at the fixture's price.
+  sandbox = await startSandboxProcess(
+    { SANDBOX_STRICT: '1', SANDBOX_QUIET: '1', SANDBOX_WALK: '0' },
+    timeLimits.serverStartMs,
+  );
   const { values } = sandbox;
   exchange = whitebitFor(
     values[environmentVariables.baseUrl] as string,

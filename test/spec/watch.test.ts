@@ -12,7 +12,7 @@ import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
-for (const part of ['redocly.yaml', 'openapi', 'generated']) {
+for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 const apis = loadApiDocuments(copy);

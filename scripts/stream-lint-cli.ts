@@ -1,0 +1,14 @@
+// `npm run lint`'s check of the stream documents (`tsx scripts/stream-lint-cli.ts`): the AsyncAPI
+// parser's problems, one line each (`file:line:col rule message`, scripts/stream-lint.ts), and exit
+// code 1 when there is any.
+import { projectRoot } from '../model/document.ts';
+import { streamDocumentFiles } from '../model/streams.ts';
+import { lintStreamDocuments } from './stream-lint.ts';
+
+const { ok, problems } = await lintStreamDocuments(projectRoot);
+for (const problem of problems) console.error(problem);
+if (ok) console.log(`${Object.values(streamDocumentFiles).join(' and ')}: valid AsyncAPI, no problems`);
+else {
+  console.error(`${problems.length} problem(s) in the stream documents`);
+  process.exitCode = 1;
+}
