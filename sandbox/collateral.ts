@@ -192,8 +192,69 @@ export function collateralOf(state: SandboxState, account: AccountState, now = 0
       ledger: { fees: '0', realized: '0', funding: '0' },
     };
     exchange.accounts.set(account.id, found);
+    seed(account, found, now);
   }
   return found;
+}
+
+/**
+ * The fixture's collateral positions, OTO and OCO orders, taken when the account's collateral
+ * state is first used. An OTO order's order and an OCO order's legs are open orders of the
+ * fixture (`openOrders`), which become collateral orders.
+ */
+function seed(account: AccountState, collateral: CollateralAccount, now: number) {
+  const { collateralPositions = [], otoOrders = [], ocoOrders = [] } = account.collateralSeed;
+  for (const item of collateralPositions) {
+    const side = item.positionSide ?? 'BOTH';
+    const size = normalize(item.amount);
+    const opened = abs(size);
+    const at = item.openDate ?? seconds(now);
+    collateral.positions.set(positionKey(item.market, side), {
+      positionId: item.positionId,
+      market: item.market,
+      side,
+      size,
+      cost: multiply(size, item.basePrice),
+      openDate: at,
+      modifyDate: at,
+      realized: '0',
+      fees: '0',
+      funding: '0',
+      opened: { amount: opened, money: multiply(opened, item.basePrice) },
+      closed: { amount: '0', money: '0' },
+    });
+  }
+  // An order the fixture seeds no longer (a test removed it) takes its OTO or OCO order with it.
+  for (const item of otoOrders) {
+    if (!account.orders.has(item.orderId)) continue;
+    collateral.orders.set(item.orderId, { positionSide: 'BOTH', reduceOnly: false, otoId: item.otoId });
+    collateral.otos.set(item.otoId, {
+      id: item.otoId,
+      orderId: item.orderId,
+      market: item.market,
+      ...(item.stopLoss === undefined ? {} : { stopLoss: item.stopLoss }),
+      ...(item.takeProfit === undefined ? {} : { takeProfit: item.takeProfit }),
+    });
+  }
+  for (const item of ocoOrders) {
+    const stopLoss = account.orders.get(item.stopLossOrderId);
+    const takeProfit = account.orders.get(item.takeProfitOrderId);
+    if (!stopLoss || !takeProfit) continue;
+    for (const leg of [stopLoss, takeProfit]) {
+      collateral.orders.set(leg.orderId, {
+        positionSide: 'BOTH',
+        reduceOnly: item.reduceOnly ?? false,
+        ocoId: item.id,
+      });
+    }
+    collateral.ocos.set(item.id, {
+      id: item.id,
+      market: item.market,
+      reduceOnly: item.reduceOnly ?? false,
+      stopLoss,
+      takeProfit,
+    });
+  }
 }
 
 export function nextConditionalId(state: SandboxState, now: number): number {

@@ -6,15 +6,30 @@ import { add, multiply, subtract, sum } from '../../sandbox/decimal.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { call, defaultFixture, documentOf, partnerKey } from './helpers.ts';
 
+// The default fixture's printed key holds seeded positions and OTO/OCO orders (for the documents'
+// request examples) and a large collateral balance: these tests start from an account with
+// neither, 1200 USDT of collateral, so that each figure comes from what the test itself did.
 const fixture = defaultFixture();
 const key = partnerKey(fixture);
+for (const account of fixture.accounts) {
+  if (account.id !== key.account) continue;
+  account.collateralPositions = [];
+  account.otoOrders = [];
+  account.ocoOrders = [];
+  for (const item of account.collateralBalances ?? []) {
+    if (item.asset !== 'USDT') continue;
+    item.balance = '1200';
+    item.availableWithoutBorrow = '1200';
+    item.availableWithBorrow = '6000';
+  }
+}
 const start = Date.UTC(2024, 0, 1, 1);
 let now = start;
 let sandbox: Sandbox;
 
 beforeEach(async () => {
   now = start;
-  sandbox = await startSandbox({ port: 0, strict: true, clock: () => now });
+  sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => now });
 });
 afterEach(async () => {
   await sandbox.close();

@@ -34,25 +34,13 @@ const cannot: Record<string, string> = {
   'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
   'listFundingRateHistory › fundingHistoryUnavailable':
     'the sandbox does not model the failure of the service behind the funding-rate history yet',
-  'closePosition › positionNotFound':
-    'the request examples name positions and conditional orders the printed key must close or cancel, so the operation answers from its document until the fixture seeds them',
-  'cancelConditionalOrder › conditionalOrderNotFound':
-    'the request examples name positions and conditional orders the printed key must close or cancel, so the operation answers from its document until the fixture seeds them',
-  'cancelOcoOrder › ocoOrderNotFound':
-    'the request examples name positions and conditional orders the printed key must close or cancel, so the operation answers from its document until the fixture seeds them',
-  'cancelOtoOrder › otoOrderNotFound':
-    'the request examples name positions and conditional orders the printed key must close or cancel, so the operation answers from its document until the fixture seeds them',
   'closePosition › notEnoughBalanceToClose':
-    'a refused call starts from the fixture, which seeds no open collateral position to close',
+    'the positions the fixture seeds are covered by the collateral balance many times over',
   'setCollateralLeverage › leverageNotAllowed':
     'the fixture has no market whose maximum leverage is below 100, and a value off the list fails the schema first',
   'setCollateralLeverage › leverageNotSupported':
     'a change needs no open position or order (code 113 first), so no margin is in use to support',
-  'setCollateralLeverage › openPositionsOrOrders':
-    'a refused call starts from the fixture, which seeds no open collateral position or order',
   'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
-  'setHedgeMode › openPositionsOrOrders':
-    'a refused call starts from the fixture, which seeds no open collateral position or order',
   'estimateConversion › amountTooBig':
     'the operator does not show the largest amount it converts, and the sandbox has no maximum',
   'estimateConversion › termsNotAccepted':
