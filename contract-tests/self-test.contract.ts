@@ -14,7 +14,15 @@ import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from '
 import { checkAccepted, checkStatus } from './support/checks.ts';
 import { clientsFor, credentials, mutations, sentHeader, type Tap } from './support/clients.ts';
 import { context, model } from './support/context.ts';
-import { createModel, documentFiles, exampleProblems, factsOf, operationIds } from './support/documents.ts';
+import {
+  callerBody,
+  createModel,
+  documentFiles,
+  exampleProblems,
+  factsOf,
+  type OperationId,
+  operationIds,
+} from './support/documents.ts';
 import { type PrismServer, startPrism } from './support/prism.ts';
 
 const signedOperations = operationIds.filter((operationId) => factsOf(operationId).auth === 'signed');
@@ -101,3 +109,54 @@ describe.skipIf(!context.mock)('the suite catches a document whose example break
     ).toEqual([]);
   });
 });
+
+// On a target that keeps state, "accepted" takes a refusal that is exactly an error example with
+// x-refused-while (the account is in the state it names), and no other refusal.
+describe.skipIf(context.mock || !context.allowWrites)(
+  'accepted on a stateful target: x-refused-while',
+  () => {
+    const exampleBody = (operationId: OperationId) =>
+      callerBody(model.model(operationId).requestExamples[0]?.value) as Record<string, unknown>;
+
+    it('a refusal whose example has x-refused-while passes; without the flag it fails', async () => {
+      // An open position: the leverage cannot change while it is open.
+      const opened = await checkAccepted(
+        model,
+        clientsFor(context),
+        'createCollateralMarketOrder',
+        exampleBody('createCollateralMarketOrder'),
+        { context },
+      );
+      expect(opened.problems).toEqual([]);
+      const body = exampleBody('setCollateralLeverage');
+      const refused = await checkAccepted(model, clientsFor(context), 'setCollateralLeverage', body, {
+        context,
+        refusedWhile: true,
+      });
+      expect(refused.problems).toEqual([]);
+      expect(refused.refusedWhile?.name).toBe('openPositionsOrOrders');
+      expect(refused.outcome.response?.status).toBe(422);
+      const strict = await checkAccepted(model, clientsFor(context), 'setCollateralLeverage', body, {
+        context,
+      });
+      expect(strict.problems.join('\n')).toMatch(/^\[positive_data_acceptance\] setCollateralLeverage/);
+    });
+
+    it('a refusal whose example has no x-refused-while still fails', async () => {
+      const operationId = 'createCollateralLimitOrder';
+      const examples = [...model.model(operationId).responses.values()].flatMap((r) => r.examples);
+      const unavailable = examples.find((example) => example.name === 'marketNotAvailable');
+      expect(unavailable).toBeDefined();
+      expect(unavailable?.refusedWhile).toBeUndefined();
+      const { problems, refusedWhile } = await checkAccepted(
+        model,
+        clientsFor(context),
+        operationId,
+        { ...exampleBody(operationId), market: 'NOPE_USDT' },
+        { context, refusedWhile: true },
+      );
+      expect(refusedWhile).toBeUndefined();
+      expect(problems.join('\n')).toMatch(/^\[positive_data_acceptance\] createCollateralLimitOrder/);
+    });
+  },
+);

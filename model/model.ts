@@ -17,6 +17,12 @@ export interface NamedExample {
    * example.
    */
   readonly causedBy?: JsonRecord;
+  /**
+   * x-refused-while of an error example: the account state that makes the service answer a valid
+   * call with it (`positions or orders are open`). A target that keeps state may give it to a
+   * request example after earlier calls left that state.
+   */
+  readonly refusedWhile?: string;
 }
 
 /** One declared status of an operation: its JSON schema (if any) and named examples. */
@@ -65,7 +71,13 @@ export interface OperationView {
 const examplesOf = (mediaType: unknown): NamedExample[] =>
   Object.entries(recordAt(mediaType, 'examples')).map(([name, example]) => {
     const causedBy = optionalRecordAt(example, 'x-caused-by');
-    return { name, value: isRecord(example) ? example.value : undefined, ...(causedBy && { causedBy }) };
+    const refusedWhile = at(example, 'x-refused-while');
+    return {
+      name,
+      value: isRecord(example) ? example.value : undefined,
+      ...(causedBy && { causedBy }),
+      ...(typeof refusedWhile === 'string' && { refusedWhile }),
+    };
   });
 
 /** An operation object's path and query parameters, in the document's order. */

@@ -336,6 +336,32 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return { fields: { ...rest, orderId: unknownOrderId } };
   },
 
+  // Collateral trading: what the default fixture's collateral account does not hold.
+  collateralMarketNotAvailable: ({ fixture }) => ({ fields: { market: unknownMarket(fixture) } }),
+  windowOutOfOrder: () => ({ fields: { startDate: 2, endDate: 1 } }),
+  // An id no account's collateral positions, OTO or OCO orders use: 1.
+  positionNotFound: (kitchen) => {
+    const start = kitchen.start('positionId');
+    return start && { fields: { ...start, positionId: unknownOrderId } };
+  },
+  ocoOrderNotFound: (kitchen) => {
+    const start = kitchen.start('orderId');
+    return start && { fields: { ...start, orderId: unknownOrderId } };
+  },
+  otoOrderNotFound: (kitchen) => {
+    const start = kitchen.start('otoId');
+    return start && { fields: { ...start, otoId: unknownOrderId } };
+  },
+  // The fixture's printed key holds open collateral positions and orders: a setting's change is refused.
+  openPositionsOrOrders: (kitchen) => {
+    const start = kitchen.start();
+    return start && { fields: start };
+  },
+  conditionalOrderNotFound: (kitchen) => {
+    const start = kitchen.start('id');
+    return start && { fields: { ...start, id: unknownOrderId } };
+  },
+
   // Reads and the kill switch.
   unknownTicker: ({ fixture }) => ({ fields: { ticker: unknownTicker(fixture) } }),
   // The main balance calls only a ticker of the wrong type invalid (an unknown one is "0"); the

@@ -5,6 +5,7 @@
 // price, once the price moves through it. A stop order waits until the price reaches its
 // activation price. Every amount is an exact decimal; every change happens inside one call,
 // so concurrent calls never see a half-done fill.
+import { moveCollateralPrice, settleCollateral } from './collateral.ts';
 import { add, compare, divide, isNegative, isZero, multiply, normalize, subtract } from './decimal.ts';
 import {
   fee,
@@ -210,6 +211,7 @@ export function movePrice(state: SandboxState, marketName: string, price: string
       }
     }
   }
+  moveCollateralPrice(state, marketName, now);
 }
 
 /** The order as the trading operations answer it (the documents' Order). */
@@ -270,4 +272,5 @@ export function settle(state: SandboxState, now: number) {
       }
     }
   }
+  settleCollateral(state, now);
 }

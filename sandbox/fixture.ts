@@ -59,6 +59,8 @@ export interface FixtureMarket {
   stepSize?: string;
   /** The price market orders fill at and limit orders are matched against; tests move it. */
   price: string;
+  /** A perpetual (futures) market's funding rate per settlement (default "0.0001"). */
+  fundingRate?: string;
 }
 
 export type OrderType = 'limit' | 'stop limit' | 'stop market';
@@ -83,6 +85,39 @@ export interface FixtureOrder {
   positionSide?: 'long' | 'short';
   /** Creation time, Unix seconds (default: the sandbox's start). */
   timestamp?: number;
+}
+
+/** A collateral position open from the start. */
+export interface FixturePosition {
+  positionId: number;
+  market: string;
+  /** Signed, in the base asset: above zero long, below zero short. */
+  amount: string;
+  /** The average entry price. */
+  basePrice: string;
+  /** BOTH (one-way mode, the default) or the side in hedge mode. */
+  positionSide?: 'BOTH' | 'LONG' | 'SHORT';
+  /** Unix seconds (default: the sandbox's start). */
+  openDate?: number;
+}
+
+/** An OTO order: the stop-loss and take-profit an open order was placed with. */
+export interface FixtureOto {
+  otoId: number;
+  market: string;
+  /** The open order (of `openOrders`) it belongs to. */
+  orderId: number;
+  stopLoss?: string;
+  takeProfit?: string;
+}
+
+/** An OCO order: a take-profit limit and a stop-loss stop-limit, both open orders of `openOrders`. */
+export interface FixtureOco {
+  id: number;
+  market: string;
+  stopLossOrderId: number;
+  takeProfitOrderId: number;
+  reduceOnly?: boolean;
 }
 
 /** A conversion quote made before the sandbox started, not confirmed yet. */
@@ -123,6 +158,12 @@ export interface FixtureAccount {
   tradeBalances?: Record<string, string>;
   collateralBalances?: CollateralItem[];
   openOrders?: FixtureOrder[];
+  /** Collateral positions open from the start. */
+  collateralPositions?: FixturePosition[];
+  /** OTO orders (a stop-loss and take-profit) on open orders of `openOrders`. */
+  otoOrders?: FixtureOto[];
+  /** OCO orders whose two legs are open orders of `openOrders`. */
+  ocoOrders?: FixtureOco[];
   history?: HistoryRecord[];
   /**
    * Whether cancelled orders are kept in the order history (default true). Observed upstream:

@@ -5,6 +5,7 @@ import type { CollateralItem, HistoryRecord } from './api-types.ts';
 import { add, isNegative, normalize, subtract } from './decimal.ts';
 import type {
   Fixture,
+  FixtureAccount,
   FixtureAsset,
   FixtureConversion,
   FixtureKey,
@@ -76,6 +77,8 @@ export interface AccountState {
   conversions: Conversion[];
   /** The quotes confirmed: a quote converts once. */
   usedQuoteIds: Set<string>;
+  /** The fixture's collateral positions, OTO and OCO orders (sandbox/collateral.ts takes them). */
+  collateralSeed: Pick<FixtureAccount, 'collateralPositions' | 'otoOrders' | 'ocoOrders'>;
 }
 
 function seededInvestments(history: HistoryRecord[]): Investment[] {
@@ -100,6 +103,7 @@ function marketState(market: Fixture['markets'][number]): MarketState {
     isTradFiFutures: false,
     tickSize: '',
     stepSize: '',
+    fundingRate: '0.0001',
     ...market,
     delistedAt: market.delistedAt ?? null,
     price: normalize(market.price),
@@ -204,6 +208,11 @@ export class SandboxState {
             (a, b) => a.date - b.date || Number(a.id) - Number(b.id),
           ),
           usedQuoteIds: new Set((account.conversions ?? []).map((conversion) => conversion.quoteId)),
+          collateralSeed: structuredClone({
+            collateralPositions: account.collateralPositions ?? [],
+            otoOrders: account.otoOrders ?? [],
+            ocoOrders: account.ocoOrders ?? [],
+          }),
         };
         for (const seed of account.openOrders ?? []) {
           const { order, hold } = seededOrder(seed, this.market(seed.market), createdAt);

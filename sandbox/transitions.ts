@@ -6,6 +6,27 @@
 // operation's named examples and `x-messages`.
 import type { CallContext, Transition } from './context.ts';
 import type { OperationDocument } from './document.ts';
+import {
+  cancelConditional,
+  cancelOco,
+  cancelOto,
+  closePositionAtMarket,
+  fundingRateHistory,
+  listClosedPositions,
+  listConditional,
+  listFundingPayments,
+  listOco,
+  listPositionEvents,
+  listPositions,
+  placeCollateralBulk,
+  placeCollateralOrder,
+  placeOco,
+  readCollateralAccount,
+  readCollateralBalance,
+  readPositionMode,
+  setLeverage,
+  setPositionMode,
+} from './handlers/collateral.ts';
 import { confirmQuote, listConversions, quoteConversion } from './handlers/convert.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
@@ -76,6 +97,29 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   quoteConversion,
   confirmQuote,
   listConversions,
+  placeCollateralOrder,
+  placeCollateralBulk: (context, body, eachAs) => {
+    if (!eachAs)
+      throw new Error(`${context.operation.id}: placeCollateralBulk needs x-sandbox-state's eachAs`);
+    return placeCollateralBulk(context, body, context.operation.documents.operation(eachAs));
+  },
+  placeOco,
+  listOco,
+  listConditional,
+  cancelOco,
+  cancelOto,
+  cancelConditional,
+  listPositions,
+  closePositionAtMarket,
+  listPositionEvents,
+  listClosedPositions,
+  readCollateralBalance,
+  readCollateralAccount,
+  setLeverage,
+  readPositionMode,
+  setPositionMode,
+  listFundingPayments,
+  fundingRateHistory,
 };
 
 /** The state change `operation`'s document names, or undefined when it names none. */

@@ -219,10 +219,7 @@ export function createValidationMiddleware(options: ValidationOptions): Middlewa
  * A client's transport with its answers checked against the route's documented path. The answer
  * goes on unchanged, after `onDrift` has seen any drift.
  */
-export function validatingTransport(
-  inner: Transport,
-  validator: ResponseValidator,
-): Transport {
+export function validatingTransport(inner: Transport, validator: ResponseValidator): Transport {
   return {
     async lease(target, deadline) {
       const lease = await inner.lease(target, deadline);

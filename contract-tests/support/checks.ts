@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { contractVariables } from '../../model/environment.ts';
 import { isRecord } from '../../model/json.ts';
-import { uniqueKeyOf } from '../../model/model.ts';
+import { type NamedExample, uniqueKeyOf } from '../../model/model.ts';
 import type { ApiErrorKind } from '../../src/errors.ts';
 import { createResponseValidator, type ResponseValidator } from '../../src/validation.ts';
 import {
@@ -243,21 +243,50 @@ function describeError(outcome: Outcome): string {
 }
 
 /**
+ * The error example with `x-refused-while` that a failed call's answer is exactly: its status,
+ * its body equal to the example's value, and the ApiError of the kind the status takes. Undefined
+ * for any other answer.
+ */
+export function refusedWhileExample(
+  model: Model,
+  operationId: OperationId,
+  outcome: Outcome,
+): (NamedExample & { status: number; refusedWhile: string }) | undefined {
+  const status = outcome.response?.status;
+  const error = outcome.error;
+  if (status === undefined || !error || error.status !== status) return undefined;
+  const operation = model.model(operationId);
+  const declared = operation.responses.get(status);
+  if (!declared?.schema || error.kind !== expectedKind(operation.facts.api, status)) return undefined;
+  const example = declared.examples.find(
+    (candidate) => candidate.refusedWhile !== undefined && isDeepStrictEqual(error.body, candidate.value),
+  );
+  return example?.refusedWhile === undefined
+    ? undefined
+    : { ...example, status, refusedWhile: example.refusedWhile };
+}
+
+/**
  * A schema-valid call through the real client is accepted: a declared 2xx status, a body that
- * matches that status's schema, and no violation reported by Prism.
+ * matches that status's schema, and no violation reported by Prism. On a target that keeps state
+ * (`refusedWhile`), an answer that is exactly an error example with `x-refused-while` counts as
+ * accepted too: the service's correct answer on an account that earlier calls left in that
+ * state; the result names the example (`refusedWhile`). Any other refusal still fails.
  */
 export async function checkAccepted(
   model: Model,
   clients: Clients,
   operationId: OperationId,
   body: unknown = validBody(model, operationId),
-  options: { alsoAccept?: number[]; context?: ContractContext } = {},
-): Promise<CheckResult> {
+  options: { alsoAccept?: number[]; context?: ContractContext; refusedWhile?: boolean } = {},
+): Promise<CheckResult & { refusedWhile?: NamedExample & { status: number; refusedWhile: string } }> {
   const operation = model.model(operationId);
   const outcome = await callOperation(clients, operationId, body);
   const problems: string[] = [];
   const status = outcome.response?.status;
   if (outcome.error) {
+    const refused = options.refusedWhile ? refusedWhileExample(model, operationId, outcome) : undefined;
+    if (refused) return { problems: await finish(problems), outcome, refusedWhile: refused };
     if (!(status !== undefined && options.alsoAccept?.includes(status))) {
       // Prism's proxy answers a response that breaks the document with a 500 of its own: the
       // violation, not the status, is what failed.

@@ -5,7 +5,7 @@ import { createModel, type OperationId } from './documents.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
-    contract?: { operationId: string; status?: number };
+    contract?: { operationId: string; status?: number; refusedWhile?: string };
   }
 }
 
@@ -14,7 +14,7 @@ export const model = createModel();
 
 /** Marks a test as a check of `operationId` (and of a declared status). */
 export function tag(
-  task: { meta: { contract?: { operationId: string; status?: number } } },
+  task: { meta: { contract?: { operationId: string; status?: number; refusedWhile?: string } } },
   operationId: OperationId,
   status?: number,
 ): void {

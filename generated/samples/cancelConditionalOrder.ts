@@ -9,7 +9,7 @@ const client = createPrivateClient({
 
 // Cancel an OCO order, both legs, by its conditional order id
 const { data, error } = await client.POST('/api/v4/order/conditional-cancel', {
-  body: { market: 'BTC_PERP', id: 117703764601 },
+  body: { market: 'BTC_PERP', id: 117703764611 },
 });
 if (error) console.error(error.kind, error.message);
 else console.log(data);

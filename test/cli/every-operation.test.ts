@@ -40,7 +40,9 @@ function exampleBody(operationId: string): Record<string, unknown> {
 function urlOf(operationId: string, fields: Record<string, unknown>): string {
   const operation = model.operation(operationId);
   const inPath = (name: string) => operation.parameters.some((p) => p.name === name && p.in === 'path');
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(fields[name])));
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(fields[name])),
+  );
   const query = new URLSearchParams(
     Object.entries(fields)
       .filter(([name]) => !inPath(name))

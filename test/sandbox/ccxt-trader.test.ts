@@ -3,13 +3,14 @@
 // started as a process, configured only by the lines it prints, with the market moving (the
 // walk on) and the printed control moving its clock. Each method gets an answer, and what ccxt
 // makes of it agrees with the sandbox: the ticker, the book, the trades and the candles with the
-// price the control reports, the server time with its clock, a confirmed conversion with the
-// quote and the history. The sandbox runs strict: an answer that breaks the documents is a 500.
+// price the control reports, the server time with its clock, a margin order with the position it
+// grows, a confirmed conversion with the quote and the history. The sandbox runs strict: an answer that breaks the documents is a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentVariables } from '../../model/environment.ts';
 import { type SandboxProcess, startSandboxProcess } from '../../sandbox/process.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { type Whitebit, whitebitFor } from './ccxt.ts';
+import { units } from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let exchange: Whitebit;
@@ -73,11 +74,22 @@ describe("ccxt's whitebit class reads the sandbox's market, collateral and conve
     expect(Array.isArray(await exchange.fetchFundingRateHistory('BTC/USDT:USDT'))).toBe(true);
   });
 
-  it('collateral: balance, leverage, positions, their history and funding', async () => {
+  it('collateral: an order grows the position, leverage is refused while it is open', async () => {
+    const amountOf = async () => {
+      const positions = await exchange.fetchPositions();
+      const position = positions.find((candidate) => candidate.symbol === 'BTC/USDT');
+      return units(String((position?.info as { amount?: string } | undefined)?.amount ?? '0'));
+    };
+    const before = await amountOf();
+    const order = await exchange.createOrder('BTC/USDT', 'market', 'buy', 0.01, undefined, {
+      marginMode: 'cross',
+    });
+    expect(order.status).toBe('closed');
+    expect((await amountOf()) - before).toBe(units('0.01'));
+    // The default account holds positions: the service refuses a leverage change (code 113).
+    await expect(exchange.setLeverage(5)).rejects.toThrow(/113/);
     const balance = await exchange.fetchBalance({ type: 'swap' });
-    expect(Object.keys(balance.total ?? {}).length).toBeGreaterThan(0);
-    expect(await exchange.setLeverage(5)).toMatchObject({ leverage: 5 });
-    expect(Array.isArray(await exchange.fetchPositions())).toBe(true);
+    expect((balance.total as unknown as Record<string, number>).USDT).toBeGreaterThan(0);
     expect(Array.isArray(await exchange.fetchPositionHistory('BTC/USDT:USDT'))).toBe(true);
     expect(Array.isArray(await exchange.fetchFundingHistory('BTC/USDT:USDT'))).toBe(true);
   });

@@ -34,20 +34,13 @@ const cannot: Record<string, string> = {
   'listFundingRateHistory › endBeforeStart': 'the sandbox does not model query parameters yet',
   'listFundingRateHistory › fundingHistoryUnavailable':
     'the sandbox does not model the failure of the service behind the funding-rate history yet',
-  'closePosition › positionNotFound': 'the sandbox does not model collateral positions yet',
-  'closePosition › notEnoughBalanceToClose': 'the sandbox does not model collateral positions yet',
-  'listPositionHistory › windowOutOfOrder': 'the sandbox does not model the position history yet',
-  'listClosedPositionPnl › windowOutOfOrder':
-    'the sandbox does not model the profit and loss of closed positions yet',
-  'listFundingPayments › collateralMarketNotAvailable': 'the sandbox does not model funding payments yet',
-  'setCollateralLeverage › leverageNotAllowed': 'the sandbox does not model the collateral leverage yet',
-  'setCollateralLeverage › leverageNotSupported': 'the sandbox does not model the collateral leverage yet',
-  'setCollateralLeverage › openPositionsOrOrders': 'the sandbox does not model the collateral leverage yet',
+  'closePosition › notEnoughBalanceToClose':
+    'the positions the fixture seeds are covered by the collateral balance many times over',
+  'setCollateralLeverage › leverageNotAllowed':
+    'the fixture has no market whose maximum leverage is below 100, and a value off the list fails the schema first',
+  'setCollateralLeverage › leverageNotSupported':
+    'a change needs no open position or order (code 113 first), so no margin is in use to support',
   'setHedgeMode › hedgeModeNotBoolean': 'the sandbox does not model hedge mode yet',
-  'setHedgeMode › openPositionsOrOrders': 'the sandbox does not model hedge mode yet',
-  'cancelConditionalOrder › conditionalOrderNotFound': 'the sandbox does not model conditional orders yet',
-  'cancelOcoOrder › ocoOrderNotFound': 'the sandbox does not model OCO orders yet',
-  'cancelOtoOrder › otoOrderNotFound': 'the sandbox does not model OTO orders yet',
   'estimateConversion › amountTooBig':
     'the operator does not show the largest amount it converts, and the sandbox has no maximum',
   'estimateConversion › termsNotAccepted':
