@@ -56,7 +56,12 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
           signatures.set(body, String(request.headers[signingHeaders.Signature.toLowerCase()] ?? ''));
           const key = `${request.method} ${request.url?.split('?')[0]}`;
           seen.push(key);
-          const answer = answers.get(key);
+          // A path with a parameter (`/orderbook/BTC_USDT`) is its operation's template.
+          const answer =
+            answers.get(key) ??
+            [...answers].find(([template]) =>
+              new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(key),
+            )?.[1];
           response.writeHead(answer?.status ?? 404, { 'content-type': 'application/json' });
           response.end(JSON.stringify(answer?.body ?? { message: 'not found' }));
         });
