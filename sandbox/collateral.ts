@@ -17,7 +17,7 @@ import {
   subtract,
   sum,
 } from './decimal.ts';
-import { cancel } from './exchange.ts';
+import { cancel } from './holds.ts';
 import { fee, type MarketState, type Order, seconds } from './orders.ts';
 import type { AccountState, SandboxState } from './state.ts';
 

@@ -6,61 +6,14 @@
 // activation price. Every amount is an exact decimal; every change happens inside one call,
 // so concurrent calls never see a half-done fill.
 import { moveCollateralPrice, settleCollateral } from './collateral.ts';
-import { add, compare, divide, isNegative, isZero, multiply, normalize, subtract } from './decimal.ts';
-import {
-  fee,
-  isQuoteSized,
-  isStop,
-  type Order,
-  type OrderDraft,
-  type OrderStatus,
-  requirement,
-  seconds,
-} from './orders.ts';
+import { add, compare, divide, isZero, multiply, normalize, subtract } from './decimal.ts';
+import { available, cancel, close, move, releaseHold, takeHold } from './holds.ts';
+import { fee, isQuoteSized, isStop, type Order, type OrderDraft, requirement, seconds } from './orders.ts';
 import type { AccountState, SandboxState } from './state.ts';
+
+export { available, cancel };
+
 import { recordTrade } from './trades.ts';
-
-/** What the account has available of an asset. */
-export function available(account: AccountState, asset: string): string {
-  return account.trade.get(asset)?.available ?? '0';
-}
-
-function move(account: AccountState, asset: string, change: { available?: string; frozen?: string }) {
-  const balance = account.trade.get(asset) ?? { available: '0', frozen: '0' };
-  const next = {
-    available: add(balance.available, change.available ?? '0'),
-    frozen: add(balance.frozen, change.frozen ?? '0'),
-  };
-  // A check before every debit makes this unreachable; were it reached, money would be created.
-  if (isNegative(next.available) || isNegative(next.frozen)) {
-    throw new Error(`the trade balance of ${asset} of ${account.id} would go below zero`);
-  }
-  account.trade.set(asset, next);
-}
-
-function takeHold(account: AccountState, order: Order, hold: { asset: string; amount: string }) {
-  move(account, hold.asset, { available: `-${hold.amount}`, frozen: hold.amount });
-  order.hold = hold;
-}
-
-function releaseHold(account: AccountState, order: Order) {
-  if (!order.hold) return;
-  move(account, order.hold.asset, { available: order.hold.amount, frozen: `-${order.hold.amount}` });
-  delete order.hold;
-}
-
-function close(account: AccountState, order: Order, status: OrderStatus, at: number) {
-  releaseHold(account, order);
-  order.status = status;
-  order.finishedAt = at;
-  account.orders.delete(order.orderId);
-  account.closed.push(order);
-}
-
-/** Cancels an open order: what it holds goes back to available, exactly. */
-export function cancel(account: AccountState, order: Order, at: number) {
-  close(account, order, 'CANCELED', at);
-}
 
 /**
  * Fills an order in full at `price`: the base and quote move between the account's balances,
