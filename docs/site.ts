@@ -178,10 +178,24 @@ export interface SitePage {
 
 /** The API's own version, from the operations' paths (`/api/v4/…`): not the documents' versions. */
 export function apiVersion(): string {
-  const versions = new Set(
-    Object.values(operations).map((operation) => /^\/api\/(v\d+)\//.exec(operation.path)?.[1] ?? '?'),
-  );
-  return [...versions].join(', ');
+  const counts = new Map<string, number>();
+  for (const { path } of Object.values(operations)) {
+    const version = versionOf(path);
+    counts.set(version, (counts.get(version) ?? 0) + 1);
+  }
+  // The API's version is the one most of its paths carry; a few older paths may remain.
+  return [...counts].sort(([, a], [, b]) => b - a)[0]?.[0] ?? '?';
+}
+
+const versionOf = (path: string) => /^\/api\/(v\d+)\//.exec(path)?.[1] ?? '?';
+
+/** The paths of another version than the API's: older ones the operator still serves. */
+export function olderPaths(): string[] {
+  const version = apiVersion();
+  return Object.values(operations)
+    .map((operation) => operation.path as string)
+    .filter((path) => versionOf(path) !== version)
+    .sort();
 }
 
 /** How a reader installs the package until it is published: the tarball `npm pack` writes. */
@@ -219,6 +233,7 @@ export function renderIndex(pages: SitePage[], gettingStarted: string, operation
     ul.operations { list-style: none; padding: 0; }
     ul.operations li { margin-bottom: 0.5rem; }
     ul.operations a { text-decoration: none; color: inherit; }
+    ul.operations code { overflow-wrap: anywhere; }
     ul.operations a:hover .summary { text-decoration: underline; }
     .method { font: 600 0.75rem ui-monospace, monospace; color: #0044d4; }
     .summary { display: block; color: #0044d4; }
@@ -236,7 +251,13 @@ ${siteHeader('./index.html')}
     the OpenAPI documents in <code>openapi/</code>.</p>
     <h2 id="versions">Versions</h2>
     <p>The API is <strong>${escapeHtml(apiVersion())}</strong>: every path starts with
-    <code>/api/${escapeHtml(apiVersion())}/</code>. The documents that describe it have version numbers of
+    <code>/api/${escapeHtml(apiVersion())}/</code>${
+      olderPaths().length > 0
+        ? `, but for older paths the operator still serves and trading clients call: ${olderPaths()
+            .map((path) => `<code>${escapeHtml(path)}</code>`)
+            .join(', ')}`
+        : ''
+    }. The documents that describe it have version numbers of
     their own, raised with every change to a document (<code>CHANGELOG.md</code>):</p>
     <ul id="documents">
 ${items}

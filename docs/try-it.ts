@@ -16,6 +16,8 @@ export interface TryItOperation {
   method: string;
   path: string;
   signed: boolean;
+  /** A GET's path parameters: the fields that fill the path's `{name}`, not its query. */
+  pathParams: string[];
   examples: { name: string; summary: string; fields: Record<string, unknown> }[];
 }
 
@@ -41,15 +43,26 @@ export function tryItData(api: ApiDocument): TryItData {
         method: facts.method,
         path: facts.path,
         signed: facts.auth === 'signed',
-        examples: view.requestExamples.map((example) => ({
-          name: example.name,
-          summary: String(declared[example.name]?.summary ?? example.name),
-          fields: Object.fromEntries(
-            Object.entries((example.value ?? {}) as Record<string, unknown>).filter(
-              ([field]) => !signedFields.has(field),
-            ),
-          ),
-        })),
+        pathParams: view.parameters
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => parameter.name),
+        examples: view.parametersExample
+          ? [
+              {
+                name: 'parameters',
+                summary: "The parameters' first examples",
+                fields: { ...view.parametersExample.path, ...view.parametersExample.query },
+              },
+            ]
+          : view.requestExamples.map((example) => ({
+              name: example.name,
+              summary: String(declared[example.name]?.summary ?? example.name),
+              fields: Object.fromEntries(
+                Object.entries((example.value ?? {}) as Record<string, unknown>).filter(
+                  ([field]) => !signedFields.has(field),
+                ),
+              ),
+            })),
       });
     }
   }

@@ -12,6 +12,7 @@ import { type ApiDocument, loadApiDocuments, pathItemFile } from '../model/docum
 import { environmentVariables } from '../model/environment.ts';
 import { isRecord, recordAt, stringAt } from '../model/json.ts';
 import { httpMethods, type ParamsValue, parametersExampleOf, parametersOf } from '../model/model.ts';
+import { cliOperations } from '../src/cli/operations.ts';
 import { collectOperationFacts, collectSignedBodyFields } from './operation-facts.ts';
 
 export const sampleLang = 'TypeScript';
@@ -200,6 +201,10 @@ export function documentsWithSamples(root: string): {
         const sample = operationId && samples.get(samplePath(operationId));
         if (!isRecord(operation) || !sample) continue;
         operation['x-codeSamples'] = [{ lang: sampleLang, label: sampleLabel, source: readerSource(sample) }];
+        // The operation's txc subcommand, in its description: the docs' search finds it there.
+        const command = cliOperations.find((candidate) => candidate.facts.operationId === operationId)?.name;
+        if (command && typeof operation.description === 'string')
+          operation.description = `${operation.description.trimEnd()}\n\nCommand line: \`txc ${command}\`.\n`;
       }
       // A path item written in the root document itself is left as it is.
       if (file !== api.file) writeFileSync(target, stringify(item, { lineWidth: 0 }));

@@ -123,8 +123,13 @@ async function send(operation) {
       fields,
     });
   } else {
-    const query = new URLSearchParams(fields).toString();
-    request = { url: `${target.origin}${operation.path}${query ? `?${query}` : ''}`, headers: {} };
+    // A path parameter fills its `{name}`; every other field goes in the query string.
+    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name) =>
+      encodeURIComponent(String(fields[name] ?? '')),
+    );
+    const rest = Object.entries(fields).filter(([name]) => !operation.pathParams.includes(name));
+    const query = new URLSearchParams(rest.map(([name, value]) => [name, String(value)])).toString();
+    request = { url: `${target.origin}${path}${query ? `?${query}` : ''}`, headers: {} };
   }
   const method = operation.method.toUpperCase();
   const shown = [

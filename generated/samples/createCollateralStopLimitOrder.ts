@@ -7,7 +7,7 @@ const client = createPrivateClient({
   baseUrl: process.env.TXC_BASE_URL ?? 'http://127.0.0.1:4011',
 });
 
-// Buy 0.01 BTC at up to 36200 USDT once the price rises to 36000, with a stop-loss and a take-profit
+// Buy 0.01 BTC at up to 36200 once the price reaches 36000, with SL and TP
 const { data, error } = await client.POST('/api/v4/order/collateral/stop-limit', {
   body: {
     market: 'BTC_PERP',
