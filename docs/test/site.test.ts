@@ -313,6 +313,42 @@ describe('docs site: the landing page', () => {
   });
 });
 
+describe('docs site: search at this size', () => {
+  // Of each document, the operation whose txc subcommand shares the fewest words with its summary,
+  // path and description: found by its path, its summary and that name, which the built documents
+  // add to its description.
+  const ownText = (operation: (typeof cliOperations)[number]) =>
+    `${operation.facts.summary} ${operation.facts.path} ${String(
+      documentModel().operation(operation.facts.operationId).object.description,
+    )}`.toLowerCase();
+  const unsaid = (operation: (typeof cliOperations)[number]) =>
+    operation.name.split('-').filter((word) => !ownText(operation).includes(word)).length;
+  for (const api of apis) {
+    const [operation] = cliOperations
+      .filter((candidate) => candidate.facts.api === api.name)
+      .sort((a, b) => unsaid(b) - unsaid(a));
+    it(`${api.name}: finds ${operation?.facts.operationId} by its path, its summary and its txc name`, async () => {
+      if (!operation) throw new Error(`${api.name} has no operation`);
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      try {
+        await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
+        await page.locator('[data-testid="search-trigger"]').first().click();
+        for (const query of [operation.facts.path, operation.facts.summary, operation.name]) {
+          // The search box keeps the focus: each query replaces the one before.
+          await page.keyboard.press('Control+A');
+          await page.keyboard.type(query);
+          await page
+            .locator('[data-component-name="Search/SearchItem"]', { hasText: operation.facts.summary })
+            .first()
+            .waitFor({ timeout: timeLimits.runMs });
+        }
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+
 describe('docs site: the txc page', () => {
   it("is linked from the index and shows txc --help and every subcommand's, as the CLI prints them", async () => {
     const page = await browser.newPage();
