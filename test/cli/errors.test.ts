@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../model/environment.ts';
+import { documentModel } from '../../model/model.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
@@ -76,13 +77,28 @@ describe('txc usage errors exit 2', () => {
       expect(renamed.length).toBeGreaterThan(0);
       for (const { operation, flag } of renamed) {
         const yes = operation.writes ? ['--yes'] : [];
+        // The other required fields with their example's values: the renamed one is what is wrong.
+        const view = documentModel().operation(operation.facts.operationId);
+        const example = (view.requestExamples[0]?.value ?? {
+          ...view.parametersExample?.path,
+          ...view.parametersExample?.query,
+        }) as Record<string, unknown>;
+        const others = operation.body.required
+          .filter((field) => field !== flag.field && example[field] !== undefined)
+          .flatMap((field) => [
+            fieldFlag(field, operation.body.properties[field] ?? {}),
+            String(example[field]),
+          ]);
         // A value the field's check refuses, so nothing is sent: the message names the new flag.
-        const old = await runTxc([operation.name, flag.alias as string, '!', ...yes], env);
+        const old = await runTxc([operation.name, ...others, flag.alias as string, '!', ...yes], env);
         expect(old.code, old.stderr).toBe(exitCodes.usage);
         expect(old.stderr).toMatch(
           new RegExp(`^txc: invalid-request: ${flag.field}[ .].*\\(${flag.flag}\\)\n$`),
         );
-        const both = await runTxc([operation.name, flag.alias as string, '!', flag.flag, '!', ...yes], env);
+        const both = await runTxc(
+          [operation.name, ...others, flag.alias as string, '!', flag.flag, '!', ...yes],
+          env,
+        );
         expect(both.code).toBe(exitCodes.usage);
         expect(both.stderr).toBe(`txc: ${flag.alias} is another name of ${flag.flag}: give one of them\n`);
       }

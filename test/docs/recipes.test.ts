@@ -12,17 +12,31 @@ import { documentModel, placedBy } from '../../model/model.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { runProgram } from '../../scripts/run-node.ts';
+import { refusedWhileSeeded, withoutCollateralSeeds } from '../sandbox/helpers.ts';
 
 const key = credentialKey(loadFixture());
 const model = documentModel();
 let sandbox: Sandbox;
-/** The sandbox's log: one `operationId status` line per request. */
+/**
+ * A second sandbox whose account holds no seeded positions or conditional orders: an operation the
+ * service refuses while it holds them (x-refused-while, a leverage change) is sent there.
+ */
+let unseeded: Sandbox;
+/** The sandboxes' log: one `operationId status` line per request. */
 const answered: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, log: (line) => answered.push(line) });
+  unseeded = await startSandbox({
+    port: 0,
+    fixture: withoutCollateralSeeds(loadFixture(), key.account),
+    log: (line) => answered.push(line),
+  });
 });
-afterAll(() => sandbox?.close());
+afterAll(async () => {
+  await sandbox?.close();
+  await unseeded?.close();
+});
 
 const signed = Object.values(operations).filter((facts) => facts.auth === 'signed');
 const signedFields = new Set<string>(signedBodyFields);
@@ -34,12 +48,18 @@ function exampleFields(operationId: string): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([field]) => !signedFields.has(field)));
 }
 
-function runRecipe(recipe: (typeof recipes)[number], path: string, fields: object, secret = key.secret) {
+function runRecipe(
+  recipe: (typeof recipes)[number],
+  path: string,
+  fields: object,
+  secret = key.secret,
+  target: Sandbox = sandbox,
+) {
   const command = recipe.command === 'node' ? process.execPath : recipe.command;
   return runProgram(command, [join(projectRoot, recipe.file), path, JSON.stringify(fields)], {
     env: {
       PATH: process.env.PATH ?? '',
-      [environmentVariables.baseUrl]: sandbox.url,
+      [environmentVariables.baseUrl]: target.url,
       [environmentVariables.apiKey]: key.apiKey,
       [environmentVariables.apiSecret]: secret,
     },
@@ -57,13 +77,16 @@ describe('signing recipes against the sandbox', () => {
       for (const facts of signed) {
         // From the fixture's state each time (nonces kept): an example names the order it
         // cancels or changes, which an earlier operation's example may have spent.
-        sandbox.reset();
+        const target = refusedWhileSeeded(model, facts.operationId, loadFixture()) ? unseeded : sandbox;
+        target.reset();
         const fields = exampleFields(facts.operationId);
         const first = placedBy(model, facts.operationId, fields);
         if (first)
-          expect((await runRecipe(recipe, first.path, exampleFields(first.operationId))).code).toBe(0);
+          expect(
+            (await runRecipe(recipe, first.path, exampleFields(first.operationId), key.secret, target)).code,
+          ).toBe(0);
         const before = answered.length;
-        const run = await runRecipe(recipe, facts.path, fields);
+        const run = await runRecipe(recipe, facts.path, fields, key.secret, target);
         expect(answered.slice(before), facts.operationId).toEqual([
           expect.stringMatching(new RegExp(`^${facts.operationId} 2\\d\\d$`)),
         ]);

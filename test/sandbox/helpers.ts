@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
+import type { DocumentModel } from '../../model/model.ts';
 import { projectDocuments } from '../../sandbox/document.ts';
 import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
 import { defaultFixturePath } from '../../sandbox/fixture.ts';
@@ -177,4 +178,46 @@ export function strictSandbox(): { readonly sandbox: Sandbox; clock: { now: numb
       return sandbox;
     },
   };
+}
+
+/**
+ * Whether an error example of the operation is the service's answer while the account is in some
+ * state (x-refused-while: positions or orders are open) and its examples name nothing the fixture
+ * seeds: they are then sent on an account without what the fixture seeds for the other examples
+ * (collateral positions, OTO and OCO orders and their orders), the state they need.
+ */
+export const refusedWhileSeeded = (model: DocumentModel, operationId: string, fixture: Fixture): boolean => {
+  const operation = model.operations.find((candidate) => candidate.operationId === operationId);
+  const refused = [...(operation?.responses.values() ?? [])]
+    .flatMap((response) => response.examples)
+    .some((example) => example.refusedWhile !== undefined);
+  // An operation whose examples name a seeded position or order (a close, a cancel) needs it.
+  const seededIds = new Set(
+    fixture.accounts.flatMap((account) => [
+      ...(account.collateralPositions ?? []).map((position) => position.positionId),
+      ...(account.otoOrders ?? []).map((oto) => oto.otoId),
+      ...(account.ocoOrders ?? []).map((oco) => oco.id),
+    ]),
+  );
+  const namesSeeded = (operation?.requestExamples ?? []).some((example) =>
+    Object.values(example.value as Record<string, unknown>).some(
+      (value) => typeof value === 'number' && seededIds.has(value),
+    ),
+  );
+  return refused && !namesSeeded;
+};
+
+export function withoutCollateralSeeds(fixture: Fixture, accountId: string): Fixture {
+  for (const account of fixture.accounts) {
+    if (account.id !== accountId) continue;
+    const seeded = new Set([
+      ...(account.otoOrders ?? []).map((oto) => oto.orderId),
+      ...(account.ocoOrders ?? []).flatMap((oco) => [oco.stopLossOrderId, oco.takeProfitOrderId]),
+    ]);
+    account.openOrders = (account.openOrders ?? []).filter((order) => !seeded.has(order.orderId));
+    account.collateralPositions = [];
+    account.otoOrders = [];
+    account.ocoOrders = [];
+  }
+  return fixture;
 }

@@ -11,7 +11,15 @@ import type { OperationId } from '../../generated/operations.ts';
 import { documentModel, placedBy } from '../../model/model.ts';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, get, operations } from './helpers.ts';
+import {
+  call,
+  defaultFixture,
+  documentOf,
+  get,
+  operations,
+  refusedWhileSeeded,
+  withoutCollateralSeeds,
+} from './helpers.ts';
 
 const examplesTime = Date.UTC(2023, 10, 15, 12);
 const model = documentModel();
@@ -25,54 +33,13 @@ const fieldsOf = (operationId: OperationId, name: string) => {
   return fields as Record<string, unknown>;
 };
 
-/**
- * Whether an error example of the operation is the service's answer while the account is in some
- * state (x-refused-while: positions or orders are open) and its examples name nothing the fixture
- * seeds: they are then sent on an account without what the fixture seeds for the other examples
- * (collateral positions, OTO and OCO orders and their orders), the state they need.
- */
-const refusedWhileSeeded = (operationId: OperationId, fixture: ReturnType<typeof defaultFixture>) => {
-  const operation = model.operations.find((candidate) => candidate.operationId === operationId);
-  const refused = [...(operation?.responses.values() ?? [])]
-    .flatMap((response) => response.examples)
-    .some((example) => example.refusedWhile !== undefined);
-  // An operation whose examples name a seeded position or order (a close, a cancel) needs it.
-  const seededIds = new Set(
-    fixture.accounts.flatMap((account) => [
-      ...(account.collateralPositions ?? []).map((position) => position.positionId),
-      ...(account.otoOrders ?? []).map((oto) => oto.otoId),
-      ...(account.ocoOrders ?? []).map((oco) => oco.id),
-    ]),
-  );
-  const namesSeeded = (operation?.requestExamples ?? []).some((example) =>
-    Object.values(example.value as Record<string, unknown>).some(
-      (value) => typeof value === 'number' && seededIds.has(value),
-    ),
-  );
-  return refused && !namesSeeded;
-};
-
-function withoutCollateralSeeds(fixture: ReturnType<typeof defaultFixture>, accountId: string) {
-  for (const account of fixture.accounts) {
-    if (account.id !== accountId) continue;
-    const seeded = new Set([
-      ...(account.otoOrders ?? []).map((oto) => oto.orderId),
-      ...(account.ocoOrders ?? []).flatMap((oco) => [oco.stopLossOrderId, oco.takeProfitOrderId]),
-    ]);
-    account.openOrders = (account.openOrders ?? []).filter((order) => !seeded.has(order.orderId));
-    account.collateralPositions = [];
-    account.otoOrders = [];
-    account.ocoOrders = [];
-  }
-  return fixture;
-}
-
 describe('every request example, sent with the printed key', () => {
   const ids = (Object.keys(operations) as OperationId[]).sort();
   it.each(ids)('%s: each accepted', async (operationId) => {
     let fixture = defaultFixture();
     const key = credentialKey(fixture);
-    if (refusedWhileSeeded(operationId, fixture)) fixture = withoutCollateralSeeds(fixture, key.account);
+    if (refusedWhileSeeded(model, operationId, fixture))
+      fixture = withoutCollateralSeeds(fixture, key.account);
     let now = examplesTime;
     const sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => now });
     try {
