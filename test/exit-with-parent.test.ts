@@ -16,11 +16,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { pickFreePorts, portIsFree } from '../scripts/port-in-use.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
-import { descendantsOf, endsWithParent, isAlive, processGroup, serversBelow } from './process-tree.ts';
+import {
+  commandLine,
+  descendantsOf,
+  endsWithParent,
+  isAlive,
+  processGroup,
+  serversBelow,
+} from './process-tree.ts';
 
 const children: ChildProcess[] = [];
-/** Every process seen below a child, to end should a test fail before they did. */
-const seen = new Set<number>();
+/**
+ * Every process seen below a child, with its command line: to end should a test fail before they
+ * did, each only while its pid is still that process (a pid is reused once its process is gone).
+ */
+const seen = new Map<number, string | undefined>();
+const remember = (pid: number) => seen.set(pid, commandLine(pid));
 afterAll(() => {
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -31,7 +42,8 @@ afterAll(() => {
       } catch {}
     }
   }
-  for (const pid of seen) {
+  for (const [pid, command] of seen) {
+    if (command === undefined || commandLine(pid) !== command) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {}
@@ -56,12 +68,12 @@ function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, throu
   children.push(child);
   let output = '';
   return new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
-    const seen = (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       output += chunk;
       if (ready.test(output)) resolve({ child, output: () => output });
     };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', seen);
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     child.once('exit', (code, signal) =>
       reject(new Error(`ended (${signal ?? code}) before ${ready}:\n${output}`)),
     );
@@ -96,7 +108,7 @@ describe('a server child ends with its parent, even one killed with SIGKILL', ()
       /^sandbox \d+ serving/m,
     );
     const sandbox = Number(/^sandbox (\d+) serving/m.exec(output())?.[1]);
-    seen.add(sandbox);
+    remember(sandbox);
     // The server is the parent's own child, started with the preload and the channel, and holds the port.
     expect(serversBelow(child.pid as number)).toEqual([{ pid: sandbox, parent: child.pid, ports: [port] }]);
     expect(endsWithParent(sandbox)).toEqual({ preload: true, channel: true });
@@ -127,7 +139,7 @@ describe('a server child ends with its parent, even one killed with SIGKILL', ()
       expect(ports).toHaveLength(2);
       const runner = child.pid as number;
       const below = descendantsOf(runner);
-      for (const pid of below) seen.add(pid);
+      for (const pid of below) remember(pid);
       // Every server below the runner is one of its Prisms, a child of its vitest, which is the
       // runner's own child; each started with the preload and the channel.
       const servers = serversBelow(runner);

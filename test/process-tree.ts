@@ -49,6 +49,15 @@ export function processGroup(group: number): number[] {
     .map((process) => process.pid);
 }
 
+/** The command line of `pid` (its arguments joined by spaces), or undefined once it is gone. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `pid` is still a process (a zombie not yet reaped counts as gone). */
 export function isAlive(pid: number): boolean {
   try {
