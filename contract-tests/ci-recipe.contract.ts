@@ -1,6 +1,8 @@
 // The README's CI recipe, run as written against a target the suite cannot look into: the
 // sandbox started by `npm run sandbox`'s program and given to the suite as a plain URL, with the
-// values it prints in the recipe's environment. The run passes and writes the JUnit file it names.
+// values it prints in the recipe's environment. The run passes and writes the JUnit file it names,
+// and the sandbox's own log shows that it got every read operation and no write: a URL target is
+// read-only unless CONTRACT_ALLOW_WRITES=1, which the recipe does not set.
 // What the recipe proves is the wiring (flags, variables, the proxies, the report), so it runs on a
 // minimal target: the accepted call of every operation, on one transport, rather than the whole
 // suite again, which the suite around it already is.
@@ -31,7 +33,8 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     it('passes read-only and writes a JUnit file with every operation and no failure', async () => {
       if (!recipe?.run || !recipe.env)
         throw new Error('the README has no CI step that runs npm run contract');
-      const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
+      // Not quiet: it logs each operation it answers, on stderr.
+      const sandbox = await startSandboxProcess();
       try {
         // Each variable of the recipe is one the sandbox prints, under the same name.
         const env = childEnvironment();
@@ -66,6 +69,16 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
         }
         // The secret never reaches the report.
         expect(xml).not.toContain(sandbox.values.TXC_API_SECRET);
+        // What the target itself saw (`<time> <operationId> <status>` a request): every read
+        // operation, and no write.
+        const reached = new Set(
+          sandbox
+            .stderr()
+            .split('\n')
+            .map((line) => line.split(' ')[1]),
+        );
+        for (const operationId of operationIds)
+          expect(reached.has(operationId), `${operationId} reached the sandbox`).toBe(!isWrite(operationId));
       } finally {
         await sandbox.stop();
       }

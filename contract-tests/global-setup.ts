@@ -1,7 +1,10 @@
 // Starts the target (Prism mocks, or Prism proxies in front of a deployment) once for the whole
-// run, hands its URLs to the test files through `provide`, and stops it afterwards.
+// run, hands its URLs to the test files through `provide`, and stops it afterwards. A run of the
+// suite's checks of itself (`--self-check`) starts none: each of them runs the suite against a
+// target of its own, and asks of the run's only whether it is the mocks.
 import type { TestProject } from 'vitest/node';
-import { type ContractContext, startTarget } from './support/target.ts';
+import { contractVariables } from '../model/environment.ts';
+import { type ContractContext, namedTarget, startTarget } from './support/target.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,6 +13,14 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  if (process.env[contractVariables.selfCheck] === '1') {
+    const context = namedTarget();
+    project.provide('contract', context);
+    console.log(
+      `contract: target ${context.target}, not started: the suite's checks of itself start their own`,
+    );
+    return;
+  }
   const { context, close } = await startTarget();
   project.provide('contract', context);
   // Where the calls go, for a reader who wants to try one by hand while the run goes on.

@@ -1,12 +1,17 @@
-// The done-when check, automated: the whole runner (contract-tests/run.ts) is spawned with
-// --target pointing at a tiny local server that answers every operation with its documented
-// success example except one, whose example has a field of the wrong type. The run, narrowed by
-// vitest's filters to each operation's accepted call (the check that calls every operation the
-// target may be sent; the rest of the suite runs in the run around this one), must fail,
-// and its report must name that operation and that field, and no other operation, for each
-// transport, name the failed check and print the txc and curl reproducers (console and JUnit),
-// the curl one signing exactly what the server received. The run covers every transport itself,
-// so only the first transport's project runs it.
+// The done-when checks, automated: the whole runner (contract-tests/run.ts) is spawned once with
+// --target pointing at a tiny local server that carries two faults: it answers every operation
+// with its documented success example except one, whose example has a field of the wrong type;
+// and it keeps no state (an order placed is never the one listed). The run, writes allowed and
+// narrowed by vitest's filters to each operation's accepted call (the check that calls every
+// operation) and the stateful run (the rest of the suite runs in the run around this one), must
+// fail, and its report must:
+// - name the broken operation and its field, and no other operation, for each transport, name
+//   the failed check and print the txc and curl reproducers (console and JUnit), the curl one
+//   signing exactly what the server received;
+// - name a broken link of the stateful run, with its reproducers.
+// The secret never shows. The run covers every transport itself, so only the first transport's
+// project runs it. That a URL target gets no write unless writes are allowed is checked by
+// ci-recipe.contract.ts, on the sandbox's own log.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -17,9 +22,10 @@ import { signingHeaders } from '../generated/operations.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { cliOperations } from '../src/cli/operations.ts';
 import { pickBreakage } from './support/breakage.ts';
-import { acceptedCalls, childEnvironment, idsFromExamples, runContract } from './support/child-run.ts';
+import { childEnvironment, type Finished, idsFromExamples, runContract } from './support/child-run.ts';
 import { context, model } from './support/context.ts';
-import { factsOf, isWrite, operationIds } from './support/documents.ts';
+import { factsOf, operationIds } from './support/documents.ts';
+import { documentLinks } from './support/links.ts';
 import { transportNames } from './support/transport-names.ts';
 
 const breakage = pickBreakage(model);
@@ -37,14 +43,23 @@ const answers = new Map<string, { status: number; body: unknown }>(
   }),
 );
 
+/** The failures of the report, each `[transport] name (failed: …)` with its lines below it. */
+function failuresOf(output: string): string[] {
+  const section = output.slice(output.lastIndexOf('Failed contract checks'));
+  return section.split(/\n(?= {2}\[)/).slice(1);
+}
+
 describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
-  'a real target that answers one operation wrongly',
+  'a real target that answers one operation wrongly and keeps no state',
   () => {
     let server: Server;
     let url = '';
     const seen: string[] = [];
     /** The signature each body arrived with, by body. */
     const signatures = new Map<string, string>();
+    const secret = `meta-secret-${process.pid}`;
+    let run: Finished;
+    let junit = '';
 
     beforeAll(async () => {
       server = createServer((request, response) => {
@@ -69,32 +84,40 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const address = server.address();
       url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    });
 
-    afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
-
-    it('fails the run, and the report names the operation and the field', async () => {
-      const secret = `meta-secret-${process.pid}`;
-      // The fake target answers every id alike: the documents' own do.
+      // The fake target answers every id alike: the documents' own do. The ids (a market among
+      // them, for cancel all) are the documents' examples; writes are allowed for the stateful run.
       const env = childEnvironment({
         [environmentVariables.apiKey]: 'meta-key',
         [environmentVariables.apiSecret]: secret,
         ...idsFromExamples(model),
+        [contractVariables.allowWrites]: '1',
+        [contractVariables.seed]: '1',
       });
       const junitDirectory = mkdtempSync(join(tmpdir(), 'contract-meta-'));
       const junitFile = join(junitDirectory, 'contract.xml');
       // Each operation's accepted call, on every transport: the one check that calls every
-      // operation the target may be sent, and the one the broken answer fails.
-      const { code, output } = await runContract(
-        ['--target', url, '--junit', junitFile, ...acceptedCalls],
+      // operation, and the one the broken answer fails; and the stateful run (the first
+      // transport's project holds it), which a target without state fails.
+      run = await runContract(
+        [
+          ...['--target', url, '--junit', junitFile],
+          ...['contract-tests/operations.contract.ts', 'contract-tests/stateful.contract.ts'],
+          ...['-t', 'accepted|stateful links'],
+        ],
         env,
       );
-      const junit = readFileSync(junitFile, 'utf8');
+      junit = readFileSync(junitFile, 'utf8');
       rmSync(junitDirectory, { recursive: true, force: true });
+    });
 
+    afterAll(async () => {
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+    });
+
+    it('fails the run, and the report names the operation and the field', () => {
+      const { code, output } = run;
       expect(code, output).not.toBe(0);
       const summaries = output.split('Contract summary').slice(1);
       expect(
@@ -113,47 +136,63 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
           else expect(failed.get(operationId), summary).toBe(0);
         }
       }
-      const failures = output.slice(output.lastIndexOf('Failed contract checks'));
+      const failures = failuresOf(output);
       for (const transport of transportNames) {
-        expect(failures).toContain(`[${transport}] ${breakage.operationId}`);
+        const failure = failures.find((entry) =>
+          entry.startsWith(`  [${transport}] ${breakage.operationId}`),
+        );
+        expect(failure, output).toBeDefined();
+        expect(failure).toContain(breakage.field);
+        // The failure names its check and prints both reproducers, in the console and in JUnit.
+        expect(failure).toContain('(failed: response_schema_conformance)');
+        const command = cliOperations.find(
+          (operation) => operation.facts.operationId === breakage.operationId,
+        )?.name;
+        expect(failure).toContain(
+          `reproduce with txc:\n        ${environmentVariables.baseUrl}='${url}' txc ${command}`,
+        );
+        expect(failure).toContain('reproduce with curl');
+        expect(junit).toContain(`txc ${command}`);
+        // The curl form recomputes, from the reader's secret, the very signature the server received.
+        const curl = (failure as string)
+          .slice((failure as string).indexOf('reproduce with curl'))
+          .split('\n')
+          .slice(1, 5);
+        const script = curl.map((line) => line.trim()).filter((line) => !line.startsWith('curl '));
+        expect(script.map((line) => line.split('=')[0])).toEqual(['BODY', 'PAYLOAD', 'SIGNATURE']);
+        const recomputed = execFileSync(
+          'bash',
+          ['-c', `${script.join('\n')}\nprintf '%s' "$BODY"; echo; printf '%s' "$SIGNATURE"`],
+          {
+            env: { PATH: process.env.PATH, [environmentVariables.apiSecret]: secret },
+            encoding: 'utf8',
+          },
+        ).split('\n');
+        expect(signatures.get(recomputed[0] as string)).toBe(recomputed[1]);
+        expect(curl.join('\n')).toContain(`"X-TXC-SIGNATURE: $SIGNATURE"`);
       }
-      expect(failures).toContain(breakage.field);
-      // The failure names its check and prints both reproducers, in the console and in JUnit.
-      expect(failures).toContain('(failed: response_schema_conformance)');
-      const command = cliOperations.find(
-        (operation) => operation.facts.operationId === breakage.operationId,
-      )?.name;
-      expect(failures).toContain(
-        `reproduce with txc:\n        ${environmentVariables.baseUrl}='${url}' txc ${command}`,
-      );
-      expect(failures).toContain('reproduce with curl');
       expect(junit).toContain('[response_schema_conformance]');
-      expect(junit).toContain(`txc ${command}`);
       expect(junit).toContain('openssl dgst -sha512 -hmac');
-      // The curl form recomputes, from the reader's secret, the very signature the server received.
-      const curl = failures.slice(failures.indexOf('reproduce with curl')).split('\n').slice(1, 5);
-      const script = curl.map((line) => line.trim()).filter((line) => !line.startsWith('curl '));
-      expect(script.map((line) => line.split('=')[0])).toEqual(['BODY', 'PAYLOAD', 'SIGNATURE']);
-      const recomputed = execFileSync(
-        'bash',
-        ['-c', `${script.join('\n')}\nprintf '%s' "$BODY"; echo; printf '%s' "$SIGNATURE"`],
-        {
-          env: { PATH: process.env.PATH, [environmentVariables.apiSecret]: secret },
-          encoding: 'utf8',
-        },
-      ).split('\n');
-      expect(signatures.get(recomputed[0] as string)).toBe(recomputed[1]);
-      expect(curl.join('\n')).toContain(`"X-TXC-SIGNATURE: $SIGNATURE"`);
       // The secret never appears in the output or the JUnit file.
       expect(output).not.toContain(secret);
       expect(junit).not.toContain(secret);
-      // Read-only operations reached the server; writes never did.
+      // The broken operation reached the server.
       expect(seen).toContain(`POST ${factsOf(breakage.operationId).path}`);
-      for (const operationId of operationIds) {
-        const facts = factsOf(operationId);
-        if (!isWrite(operationId)) continue;
-        expect(seen).not.toContain(`${facts.method.toUpperCase()} ${facts.path}`);
-      }
+    });
+
+    it('fails the stateful run, naming the broken link, with its reproducers and no secret', () => {
+      const { code, output } = run;
+      expect(code, output).not.toBe(0);
+      const failure = failuresOf(output).find((entry) => entry.includes('[stateful_link]'));
+      expect(failure, output).toBeDefined();
+      const names = documentLinks(model).map((link) => link.name);
+      const broken = /\[stateful_link\] (\w+) -> (\w+) \(link (\w+)\)/.exec(failure as string);
+      expect(broken, output).not.toBeNull();
+      expect(names).toContain(broken?.[3]);
+      expect(failure).toContain('(failed: stateful_link)');
+      expect(failure).toContain('reproduce with txc:');
+      expect(failure).toContain('reproduce with curl');
+      expect(output).not.toContain(secret);
     });
   },
 );

@@ -47,6 +47,11 @@ if (problem) {
   process.exit(2);
 }
 
+// The suite's checks of itself start their own targets: the run starts none for them. Unset for
+// any other run, a child run of those checks included.
+if (selfCheck) env[contractVariables.selfCheck] = '1';
+else delete env[contractVariables.selfCheck];
+
 const vitest = `${projectRoot}/node_modules/vitest/vitest.mjs`;
 // vitest ends should this runner be killed (its Prisms end with it in turn): a run stopped by its
 // process group, or this process alone, leaves no server behind.

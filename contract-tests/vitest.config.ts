@@ -34,8 +34,8 @@ export default defineConfig({
         include: order === 0 ? ['contract-tests/**/*.contract.ts'] : transportBoundFiles,
         provide: { transport },
         fileParallelism: mock,
-        // Two files at a time against the mocks, whatever the cores: three files mostly wait on a
-        // child run of the suite (meta, stateful-meta, ci-recipe) while the others call the mocks.
+        // Two files at a time against the mocks, whatever the cores: two files mostly wait on a
+        // child run of the suite (meta, ci-recipe) while the others call the mocks.
         // (vitest's default, one less than the cores, is one file at a time on two cores.)
         ...(mock ? { maxWorkers: 2 } : {}),
         // The files share one module graph a worker instead of importing the client, the model

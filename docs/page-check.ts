@@ -2,7 +2,7 @@
 // request fields, its responses and its TypeScript sample; nothing is fetched from outside
 // 127.0.0.1; nothing is logged as an error. Returns the problems found (none when all is well).
 import { readFileSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { operations } from '../generated/operations.ts';
 import { chromiumPath as findChromiumPath } from '../scripts/prerequisites.ts';
 import { readerSource, sampleFile } from './samples.ts';
@@ -52,6 +52,18 @@ export interface PageCheck {
   problems: string[];
   blocked: string[];
   consoleErrors: string[];
+  /** The route on the page of each expected operation it lists (by operationId), each visited. */
+  routes: Map<string, string>;
+}
+
+/** What a page did that the checks look at, from its first request on. */
+export interface PageWatch {
+  /** Requests that would have left 127.0.0.1, blocked. */
+  blocked: string[];
+  /** Errors logged in its console and errors it did not catch. */
+  consoleErrors: string[];
+  /** Answers of 400 or more it got, as `status url`. */
+  failed: string[];
 }
 
 const isLocal = (url: URL): boolean =>
@@ -61,8 +73,62 @@ const isLocal = (url: URL): boolean =>
   url.href === 'about:blank';
 
 /**
- * Opens `url` in a new page of `browser`, with every request that would leave 127.0.0.1 blocked,
- * and checks it against `expected`. With `screenshot`, saves a picture of the page there.
+ * Watches every page of `context`, a page opened by a link included, from its first request: each
+ * request that would leave 127.0.0.1 is blocked, and it, each console error and each answer of 400
+ * or more are listed for the page that made it. Returns the lists of a page.
+ */
+export async function watchPages(context: BrowserContext): Promise<(page: Page) => PageWatch> {
+  const watches = new Map<Page, PageWatch>();
+  /** Outside any page (a worker of the context): listed here, and shown with every page's. */
+  const outside: PageWatch = { blocked: [], consoleErrors: [], failed: [] };
+  const of = (page: Page | null | undefined): PageWatch => {
+    if (!page) return outside;
+    let watch = watches.get(page);
+    if (!watch) {
+      watch = { blocked: [], consoleErrors: [], failed: [] };
+      watches.set(page, watch);
+    }
+    return watch;
+  };
+  const pageOf = (request: Request): Page | undefined => {
+    try {
+      return request.frame().page();
+    } catch {
+      return undefined;
+    }
+  };
+  context.on('console', (message) => {
+    if (message.type() === 'error') of(message.page()).consoleErrors.push(message.text());
+  });
+  context.on('weberror', (error) => of(error.page()).consoleErrors.push(error.error().message));
+  context.on('response', (response) => {
+    if (response.status() >= 400)
+      of(pageOf(response.request())).failed.push(`${response.status()} ${response.url()}`);
+  });
+  await context.route(
+    (target) => !isLocal(target),
+    (route) => {
+      of(pageOf(route.request())).blocked.push(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+  return (page) => {
+    const watch = of(page);
+    return {
+      blocked: [...outside.blocked, ...watch.blocked],
+      consoleErrors: [...outside.consoleErrors, ...watch.consoleErrors],
+      failed: [...outside.failed, ...watch.failed],
+    };
+  };
+}
+
+/** The viewport the reference pages are checked in. */
+export const checkViewport = { width: 1400, height: 1000 };
+
+/**
+ * Opens `url` in a page of its own in `browser`, with every request that would leave 127.0.0.1
+ * blocked, and checks it against `expected` (checkPage). With `screenshot`, saves a picture of the
+ * page there.
  */
 export async function checkDocsPage(
   browser: Browser,
@@ -70,30 +136,40 @@ export async function checkDocsPage(
   expected: ExpectedOperation[],
   screenshot?: string,
 ): Promise<PageCheck> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const context = await browser.newContext({ viewport: checkViewport });
+  try {
+    const watch = await watchPages(context);
+    const page = await context.newPage();
+    return await checkPage(page, () => watch(page), url, expected, { load: true, screenshot });
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Checks the page at `url` (loading it first with `load`, else as it is, loaded already, at any
+ * address within it) against `expected`: every operation listed, each shown with its request
+ * fields, responses and sample; nothing blocked, nothing logged as an error (`watch`). Returns the
+ * problems found (none when all is well) and the route of each operation, each visited.
+ */
+export async function checkPage(
+  page: Page,
+  watch: () => PageWatch,
+  url: string,
+  expected: ExpectedOperation[],
+  options: { load?: boolean; screenshot?: string | undefined } = {},
+): Promise<PageCheck> {
   // A page that never comes alive should fail the check soon, not after the default 30 s per step.
   page.setDefaultTimeout(10_000);
   const problems: string[] = [];
-  const blocked: string[] = [];
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.route(
-    (target) => !isLocal(target),
-    (route) => {
-      blocked.push(route.request().url());
-      return route.abort('blockedbyclient');
-    },
-  );
+  const checked = new Map<string, string>();
   try {
-    await page.goto(url, { waitUntil: 'networkidle' });
+    if (options.load) await page.goto(url, { waitUntil: 'networkidle' });
     await page.locator('#redoc [data-section-id]').first().waitFor();
-    if (screenshot) await page.screenshot({ path: screenshot });
+    if (options.screenshot) await page.screenshot({ path: options.screenshot });
     // A page that needs what was blocked cannot come alive offline (Redoc from a CDN renders no
     // section after a click): waiting out a limit per step would only delay the same verdict.
-    if (blocked.length > 0) throw new Error('it needs requests that were blocked, listed below');
+    if (watch().blocked.length > 0) throw new Error('it needs requests that were blocked, listed below');
     const routes = await operationRoutes(page);
     for (const operation of expected) {
       const route = routes.get(operation.operationId.toLowerCase());
@@ -101,17 +177,17 @@ export async function checkDocsPage(
         problems.push(`${operation.operationId} is not listed`);
         continue;
       }
+      checked.set(operation.operationId, route);
       problems.push(...(await checkOperation(page, url, route, operation)));
     }
     await page.waitForLoadState('networkidle');
   } catch (error) {
     problems.push(`the page could not be checked: ${(error as Error).message}`);
-  } finally {
-    await page.close();
   }
+  const { blocked, consoleErrors } = watch();
   problems.push(...blocked.map((target) => `request blocked: ${target}`));
   problems.push(...consoleErrors.map((text) => `console error: ${text}`));
-  return { problems, blocked, consoleErrors };
+  return { problems, blocked, consoleErrors, routes: checked };
 }
 
 /** Opens every group in the sidebar and collects the operation routes it lists, by last segment. */

@@ -137,12 +137,12 @@ export const redocOptions = {
  * Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy.
  * build-docs runs only for inputs it has not built before (scripts/output-cache.ts).
  */
-export async function buildPage(
-  documentPath: string,
-  outFile: string,
-  redoc: RedocAssets,
-  tryIt?: TryItData,
-): Promise<void> {
+/**
+ * The page `redocly build-docs` writes for the document, as it writes it (Redoc loaded from
+ * Redocly's CDN): kept (scripts/output-cache.ts), so the same document and redocly.yaml are built
+ * once. Returns the kept file.
+ */
+export async function buildDocsOutput(documentPath: string): Promise<string> {
   const options = JSON.stringify(redocOptions);
   // What build-docs reads: the document with every file it $refs, and the project's redocly.yaml.
   const key = outputKey(
@@ -152,7 +152,7 @@ export async function buildPage(
     ],
     options,
   );
-  const built =
+  return (
     cachedOutput('build-docs', key) ??
     (await keepOutput('build-docs', key, (file) =>
       // cwd is the project, so build-docs reads redocly.yaml (its lint config and API aliases).
@@ -160,7 +160,17 @@ export async function buildPage(
         cwd: projectRoot,
         env: redoclyEnv,
       }).then(() => undefined),
-    ));
+    ))
+  );
+}
+
+export async function buildPage(
+  documentPath: string,
+  outFile: string,
+  redoc: RedocAssets,
+  tryIt?: TryItData,
+): Promise<void> {
+  const built = await buildDocsOutput(documentPath);
   const { servers = [] } = parse(readFileSync(documentPath, 'utf8')) as { servers?: ServerEntry[] };
   const page = localizePage(readFileSync(built, 'utf8'), redoc);
   const readable = expandServerUrls(readablePage(page), servers);

@@ -30,4 +30,10 @@ export const contractVariables = {
   ticker: 'CONTRACT_TICKER',
   /** Opt-in response-time budget in ms: a slower answer fails the max_response_time check. */
   maxResponseMs: 'CONTRACT_MAX_RESPONSE_MS',
+  /**
+   * `1`, set by `npm run contract -- --self-check` for its vitest alone (and unset for any other
+   * run): the suite's checks of itself call no target of the run, each starts its own, so the run
+   * starts none.
+   */
+  selfCheck: 'CONTRACT_SELF_CHECK',
 } as const;

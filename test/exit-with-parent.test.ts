@@ -1,17 +1,37 @@
 // Every server the project starts ends when whatever started it ends, SIGKILL included: the mocks
-// and the sandbox of `npm start`, and the Prisms of the contract runner (and its vitest). Each is
-// killed hard here, and every port its children held must become free again.
+// and the sandbox of `npm start`, and the Prisms of the contract runner (and its vitest). Two
+// mechanisms do it (scripts/child-process.ts), each proved here once for each kind of process it
+// ends, with the cheapest real parent that starts it the project's way, killed hard:
+// - a server child gets the preload and the parent channel (endWithParentArgs, withParentChannel)
+//   and ends when the channel closes: the sandbox as `npm start` starts it (scripts/dev-process.ts,
+//   from a parent that starts nothing else), Prism and vitest as the contract runner starts them;
+// - a program a user starts through npm (`npm start`, `npm run sandbox`) watches for its npm
+//   (endWithLauncher), which a SIGKILL of npm does not reach through sh and tsx.
+// That every server npm start runs is such a child (the preload and the channel, started by npm
+// start itself) is checked on the whole npm start that test/start.test.ts runs; that every server
+// below the contract runner is, here.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { pickFreePorts, portIsFree } from '../scripts/port-in-use.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
+import {
+  commandLine,
+  descendantsOf,
+  endsWithParent,
+  isAlive,
+  processGroup,
+  serversBelow,
+} from './process-tree.ts';
 
 const children: ChildProcess[] = [];
+/**
+ * Every process seen below a child, with its command line: to end should a test fail before they
+ * did, each only while its pid is still that process (a pid is reused once its process is gone).
+ */
+const seen = new Map<number, string | undefined>();
+const remember = (pid: number) => seen.set(pid, commandLine(pid));
 afterAll(() => {
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -21,6 +41,12 @@ afterAll(() => {
         process.kill(-child.pid, 'SIGKILL');
       } catch {}
     }
+  }
+  for (const [pid, command] of seen) {
+    if (command === undefined || commandLine(pid) !== command) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
   }
 });
 
@@ -42,12 +68,12 @@ function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, throu
   children.push(child);
   let output = '';
   return new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
-    const seen = (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       output += chunk;
       if (ready.test(output)) resolve({ child, output: () => output });
     };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', seen);
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     child.once('exit', (code, signal) =>
       reject(new Error(`ended (${signal ?? code}) before ${ready}:\n${output}`)),
     );
@@ -61,69 +87,33 @@ async function killHard(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Waits (within the limit for a server to start or stop) until none of the ports is held. */
-async function expectPortsFreed(ports: number[]): Promise<void> {
-  await expect
-    .poll(async () => (await Promise.all(ports.map(portIsFree))).every(Boolean), {
-      timeout: timeLimits.serverStartMs,
-      interval: 100,
-    })
-    .toBe(true);
+/** Waits (within the limit for a server to start or stop) until `done` holds. */
+async function expectSoon(done: () => boolean | Promise<boolean>): Promise<void> {
+  await expect.poll(done, { timeout: timeLimits.serverStartMs, interval: 100 }).toBe(true);
 }
 
-describe('children end with their parent, even one killed with SIGKILL', () => {
-  it("npm start's mocks and sandbox", async () => {
-    const [docs, publicMock, privateMock, sandbox] = (await pickFreePorts(4)) as [
-      number,
-      number,
-      number,
-      number,
-    ];
-    const { child } = await startUntil(
-      ['docs/start.ts'],
-      {
-        DOCS_PORT: String(docs),
-        PUBLIC_MOCK_PORT: String(publicMock),
-        PRIVATE_MOCK_PORT: String(privateMock),
-        SANDBOX_PORT: String(sandbox),
-        // Its .env goes to a scratch file, never the repository's.
-        SANDBOX_ENV_FILE: join(tmpdir(), `txc-exit-with-parent-${process.pid}.env`),
-      },
-      /^ {2}sandbox /m,
-    );
-    // Serving: each child holds its port.
-    for (const port of [publicMock, privateMock, sandbox])
-      expect(await portIsFree(port), String(port)).toBe(false);
-    await killHard(child);
-    await expectPortsFreed([publicMock, privateMock, sandbox]);
-    rmSync(join(tmpdir(), `txc-exit-with-parent-${process.pid}.env`), { force: true });
-  });
+/** Waits until none of the ports is held. */
+const expectPortsFreed = (ports: number[]) =>
+  expectSoon(async () => (await Promise.all(ports.map(portIsFree))).every(Boolean));
 
-  it('npm start killed with SIGKILL: the docs server, the mocks and the sandbox', async () => {
-    const ports = (await pickFreePorts(4)) as [number, number, number, number];
-    const [docs, publicMock, privateMock, sandbox] = ports;
-    const { child } = await startUntil(
-      ['start'],
-      {
-        DOCS_PORT: String(docs),
-        PUBLIC_MOCK_PORT: String(publicMock),
-        PRIVATE_MOCK_PORT: String(privateMock),
-        SANDBOX_PORT: String(sandbox),
-      },
-      /^ {2}sandbox /m,
-      'npm',
-    );
-    for (const port of ports) expect(await portIsFree(port), String(port)).toBe(false);
-    // npm alone dies: the shell and tsx below it are not signalled.
-    await killHard(child);
-    await expectPortsFreed(ports);
-  });
+/** Waits until every one of the processes is gone. */
+const expectGone = (pids: number[]) => expectSoon(() => pids.every((pid) => !isAlive(pid)));
 
-  it('npm run sandbox killed with SIGKILL', async () => {
+describe('a server child ends with its parent, even one killed with SIGKILL', () => {
+  it('the sandbox, started as npm start starts its servers (scripts/dev-process.ts)', async () => {
     const [port] = (await pickFreePorts(1)) as [number];
-    const { child } = await startUntil(['sandbox'], { SANDBOX_PORT: String(port) }, /TXC_BASE_URL=/, 'npm');
-    expect(await portIsFree(port)).toBe(false);
+    const { child, output } = await startUntil(
+      ['test/fixtures/dev-process-parent.ts'],
+      { SANDBOX_PORT: String(port) },
+      /^sandbox \d+ serving/m,
+    );
+    const sandbox = Number(/^sandbox (\d+) serving/m.exec(output())?.[1]);
+    remember(sandbox);
+    // The server is the parent's own child, started with the preload and the channel, and holds the port.
+    expect(serversBelow(child.pid as number)).toEqual([{ pid: sandbox, parent: child.pid, ports: [port] }]);
+    expect(endsWithParent(sandbox)).toEqual({ preload: true, channel: true });
     await killHard(child);
+    await expectGone([sandbox]);
     await expectPortsFreed([port]);
   });
 
@@ -147,12 +137,63 @@ describe('children end with their parent, even one killed with SIGKILL', () => {
         .map((match) => Number(match[1]))
         .filter((port) => `http://127.0.0.1:${port}` !== target);
       expect(ports).toHaveLength(2);
-      for (const port of ports) expect(await portIsFree(port), String(port)).toBe(false);
+      const runner = child.pid as number;
+      const below = descendantsOf(runner);
+      for (const pid of below) remember(pid);
+      // Every server below the runner is one of its Prisms, a child of its vitest, which is the
+      // runner's own child; each started with the preload and the channel.
+      const servers = serversBelow(runner);
+      expect(servers.flatMap((server) => server.ports).sort()).toEqual([...ports].sort());
+      for (const server of servers) {
+        expect(endsWithParent(server.pid), `Prism ${server.ports}`).toEqual({ preload: true, channel: true });
+        const vitest = server.parent;
+        expect(descendantsOf(runner)).toContain(vitest);
+        expect(endsWithParent(vitest), 'vitest').toEqual({ preload: true, channel: true });
+      }
       await killHard(child);
+      // Nothing the runner started is left: vitest, its workers, the Prisms.
+      await expectGone(below);
       await expectPortsFreed(ports);
     } finally {
       held.closeAllConnections();
       await new Promise((resolve) => held.close(resolve));
     }
+  });
+});
+
+describe('a program started through npm ends when npm is killed with SIGKILL', () => {
+  it('npm start, as soon as it has printed a line', async () => {
+    const ports = (await pickFreePorts(4)) as [number, number, number, number];
+    const [docs, publicMock, privateMock, sandbox] = ports;
+    // Its first line comes once the docs server is up and the first build has begun: npm dies
+    // then, and npm start, its shell and tsx below it must all end (the build, once done, starts
+    // no server: npm start is stopping).
+    const { child } = await startUntil(
+      ['start'],
+      {
+        DOCS_PORT: String(docs),
+        PUBLIC_MOCK_PORT: String(publicMock),
+        PRIVATE_MOCK_PORT: String(privateMock),
+        SANDBOX_PORT: String(sandbox),
+      },
+      /^(?!npm )\S.*\n/m,
+      'npm',
+    );
+    const npm = child.pid as number;
+    expect(await portIsFree(docs)).toBe(false);
+    // npm alone dies: the shell and tsx below it are not signalled.
+    await killHard(child);
+    await expectSoon(() => processGroup(npm).length === 0);
+    await expectPortsFreed(ports);
+  });
+
+  it('npm run sandbox', async () => {
+    const [port] = (await pickFreePorts(1)) as [number];
+    const { child } = await startUntil(['sandbox'], { SANDBOX_PORT: String(port) }, /TXC_BASE_URL=/, 'npm');
+    const npm = child.pid as number;
+    expect(await portIsFree(port)).toBe(false);
+    await killHard(child);
+    await expectSoon(() => processGroup(npm).length === 0);
+    await expectPortsFreed([port]);
   });
 });

@@ -1,5 +1,6 @@
 // `npm start` as a reader runs it: one line per service and no request log (unless --verbose),
-// and a port in use is one line naming it and its variable, for every server it starts.
+// and a port in use is one line naming it and its variable, for every server it starts. Each
+// server is a child started to end with it (test/exit-with-parent.test.ts proves such a child does).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -17,6 +18,7 @@ import { startDevProcess } from '../scripts/dev-process.ts';
 import { PortInUseError, pickFreePorts } from '../scripts/port-in-use.ts';
 import { createPrivateClient } from '../src/index.ts';
 import { mainBalancePath, pingPath } from './client/paths.ts';
+import { endsWithParent, serversBelow } from './process-tree.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'txc-start-'));
 const holders: Server[] = [];
@@ -40,6 +42,8 @@ async function heldPort(): Promise<number> {
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   return (holder.address() as { port: number }).port;
 }
+
+const byNumber = (a: number, b: number) => a - b;
 
 /** Distinct free ports, from outside the range the kernel hands to connections. */
 const freePorts = pickFreePorts;
@@ -128,7 +132,7 @@ describe('the .env npm start writes', () => {
 });
 
 describe('npm start', () => {
-  it('shows one line per service and no request log without --verbose, and writes the .env', async () => {
+  it('shows one line per service and no request log without --verbose, writes the .env, and runs each server as a child that ends with it', async () => {
     const [docs, sandbox] = await freePorts(2);
     const envFile = join(scratch, 'start.env');
     // 0 picks a free port, for the mocks (processes of their own) as for the docs server.
@@ -152,6 +156,17 @@ describe('npm start', () => {
     expect(publicMock).toBeGreaterThan(0);
     expect(privateMock).toBeGreaterThan(0);
     expect(privateMock).not.toBe(publicMock);
+    // Every server it runs (the mocks and the sandbox) is its own child, started to end with it
+    // whatever ends it, SIGKILL included: the preload and the parent channel, which
+    // test/exit-with-parent.test.ts proves end such a child. Nothing else below it listens.
+    const servers = serversBelow(child.pid as number);
+    expect(servers.flatMap((server) => server.ports).sort(byNumber)).toEqual(
+      [publicMock, privateMock, Number(sandbox)].sort(byNumber),
+    );
+    for (const server of servers) {
+      expect(server.parent, String(server.ports)).toBe(child.pid);
+      expect(endsWithParent(server.pid), String(server.ports)).toEqual({ preload: true, channel: true });
+    }
     // The private mock serves its document on the port it was given: an unsigned call gets one of
     // the operation's documented answers (Prism refuses it, but answers).
     const unsigned = await fetch(`http://127.0.0.1:${privateMock}${mainBalancePath}`, { method: 'POST' });

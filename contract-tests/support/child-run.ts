@@ -1,6 +1,6 @@
 // The suite's checks of itself that run the contract runner (contract-tests/run.ts) as a user or
 // CI does, in a child process, against a target of their own (meta.contract.ts,
-// stateful-meta.contract.ts, ci-recipe.contract.ts): how the child is started and stopped, the
+// ci-recipe.contract.ts): how the child is started and stopped, the
 // environment it gets, and the ids a URL target asks for.
 import { spawn } from 'node:child_process';
 import { projectRoot } from '../../model/document.ts';

@@ -121,6 +121,21 @@ const namedTargets: Record<TargetName, () => Promise<Upstream>> = {
   },
 };
 
+/**
+ * The target the environment names, not started, without a server to call (`urls` is empty): for
+ * a run of the suite's checks of itself, which ask only whether it is the mocks.
+ */
+export function namedTarget(env: NodeJS.ProcessEnv = process.env): ContractContext {
+  const target = env[contractVariables.target]?.trim() || 'mock';
+  const mock = target === 'mock';
+  return {
+    target: describeTarget(target),
+    mock,
+    allowWrites: mock || env[contractVariables.allowWrites] === '1',
+    urls: {} as Record<ApiName, string>,
+  };
+}
+
 export async function startTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ context: ContractContext; close(): Promise<void> }> {

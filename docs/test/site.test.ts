@@ -1,11 +1,11 @@
 // The docs site in a real browser, offline: every request that would leave 127.0.0.1 is blocked
-// and counted as a failure. The expected operations come from generated/operations.ts.
-import { execFile } from 'node:child_process';
+// and counted as a failure. The expected operations come from generated/operations.ts. Each page
+// of the site is loaded once, and the checks of a page share it, in order: the index, and each
+// page its links lead to, opened from it in a tab of the same browser context.
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations, signingHeaders } from '../../generated/operations.ts';
@@ -19,14 +19,22 @@ import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient } from '../../src/index.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
-import { checkDocsPage, expectedOperations, launchChromium } from '../page-check.ts';
+import {
+  checkDocsPage,
+  checkPage,
+  checkViewport,
+  expectedOperations,
+  launchChromium,
+  type PageCheck,
+  type PageWatch,
+  watchPages,
+} from '../page-check.ts';
 import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, readerSource, sampleFile, sampleLineWidth } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
-import { buildPage, redoclyBin, redoclyEnv, writeRedocAssets } from '../site.ts';
+import { buildDocsOutput, buildPage, writeRedocAssets } from '../site.ts';
 import { tryItData } from '../try-it.ts';
 
-const run = promisify(execFile);
 const reports = join(projectRoot, 'reports');
 const apis = loadApiDocuments(projectRoot);
 const tempDirs: string[] = [];
@@ -37,16 +45,40 @@ const tempDir = (): string => {
 };
 
 let browser: Browser;
+/** The site's own pages, each a tab of one context (docs/page-check.ts watches them all). */
+let site: BrowserContext;
+let watchOf: (page: Page) => PageWatch;
+/** The index, loaded once: its checks share it, and the other pages are opened from its links. */
+let index: Page;
+const indexViewport = { width: 1200, height: 900 };
 
 beforeAll(async () => {
   mkdirSync(reports, { recursive: true });
   browser = await launchChromium();
+  site = await browser.newContext({ viewport: checkViewport });
+  watchOf = await watchPages(site);
+  index = await site.newPage();
+  await index.setViewportSize(indexViewport);
+  await index.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
 });
 
 afterAll(async () => {
   await browser?.close();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * Follows a link of the index as a reader does, clicked, but into a tab of its own (Ctrl-click),
+ * so that the index stays loaded for the next link; resolves once the page is loaded and quiet,
+ * and in front: a tab left behind the index is drawn seldom, and Redoc fills a section's sample
+ * panel only once it is drawn in view (left behind, the page check missed samples).
+ */
+async function openFromIndex(link: Locator): Promise<Page> {
+  const [tab] = await Promise.all([site.waitForEvent('page'), link.click({ modifiers: ['ControlOrMeta'] })]);
+  await tab.waitForLoadState('networkidle');
+  await tab.bringToFront();
+  return tab;
+}
 
 /**
  * Opens `route` on the page loaded already, as a link within it does, once the page has handled
@@ -63,6 +95,11 @@ function followRoute(page: Page, route: string): Promise<void> {
   );
 }
 
+/** Goes to `route` within the page, unless the page is there already. */
+async function visitRoute(page: Page, route: string): Promise<void> {
+  if (decodeURIComponent(new URL(page.url()).hash) !== `#${route}`) await followRoute(page, route);
+}
+
 /** Serves `dir` for the duration of `use`. */
 async function withServer<T>(dir: string, use: (url: string) => Promise<T>): Promise<T> {
   const server = await serveStatic(dir, 0);
@@ -73,6 +110,17 @@ async function withServer<T>(dir: string, use: (url: string) => Promise<T>): Pro
   }
 }
 
+/** The page links its icon, the server has it, and nothing it asked for since it loaded was missing. */
+async function expectNothingMissing(page: Page, name: string): Promise<void> {
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(icon, name).toBeTruthy();
+  const response = await page.request.get(new URL(icon ?? '', page.url()).href);
+  expect(response.status(), `${name}: ${icon}`).toBe(200);
+  expect(watchOf(page).failed, name).toEqual([]);
+}
+
+const groups = operationGroups(apis);
+
 describe('docs site', () => {
   it('every operation of generated/operations.ts belongs to a document that gets a page', () => {
     const names = apis.map((api) => api.name);
@@ -80,236 +128,112 @@ describe('docs site', () => {
     expect(pages).toEqual(names);
     for (const operation of Object.values(operations)) expect(names).toContain(operation.api);
   });
-
-  for (const api of apis) {
-    it(`${api.name}: lists every operation with its fields, responses and sample, offline and without errors`, async () => {
-      const expected = expectedOperations(api.name);
-      expect(expected.length).toBeGreaterThan(0);
-      const result = await checkDocsPage(
-        browser,
-        `${inject('docsUrl')}${api.name}.html`,
-        expected,
-        join(reports, `docs-${api.name}.png`),
-      );
-      expect(result.blocked).toEqual([]);
-      expect(result.consoleErrors).toEqual([]);
-      expect(result.problems).toEqual([]);
-    });
-  }
-
-  it('the landing page: header, navigation, versions told plainly, quick start', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const blocked: string[] = [];
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => {
-        blocked.push(route.request().url());
-        return route.abort('blockedbyclient');
-      },
-    );
-    try {
-      await page.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
-      const links = await page
-        .locator('#documents a')
-        .evaluateAll((anchors) =>
-          anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
-        );
-      expect(links).toEqual(
-        apis.map((api) => ({ href: `./${api.name}.html`, text: stringAt(api.document, 'info', 'title') })),
-      );
-      // The API's version is the one in its paths; each document's own version is shown as it is.
-      // Older paths the operator still serves (v1) are few, public, and each named on the page.
-      const older = Object.values(operations).filter((operation) => operation.path.split('/')[2] !== 'v4');
-      expect(older.length).toBeLessThan(Object.keys(operations).length / 10);
-      for (const operation of older) {
-        expect(operation.auth).toBe('none');
-        expect(await page.locator('#versions + p').innerText()).toContain(operation.path);
-      }
-      expect(await page.locator('h1').innerText()).toBe('HTTP API v4');
-      expect(await page.locator('#documents .version').allInnerTexts()).toEqual(
-        apis.map((api) => stringAt(api.document, 'info', 'version')),
-      );
-      // The navigation reaches every page, each of which the server has.
-      const nav = await page
-        .locator('header.site nav a')
-        .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
-      expect(nav).toEqual([
-        './index.html',
-        ...apis.map((api) => `./${api.name}.html`),
-        './signing.html',
-        './cli.html',
-      ]);
-      for (const href of nav) {
-        const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
-        expect(response.status(), href ?? '').toBe(200);
-      }
-      // Quick start: install, sign, first call.
-      expect(await page.locator('#quick-start + ol h3').allInnerTexts()).toEqual([
-        'Install',
-        'Sign',
-        'First call',
-      ]);
-      expect(await page.locator('#install').innerText()).toContain('npm pack');
-      const sample = await page.locator('#getting-started').textContent();
-      expect(sample).toContain("from 'txc-api-v4'");
-      expect(sample).toContain('createPrivateClient');
-      // One picture of the page under both of its names.
-      await page.screenshot({ path: join(reports, 'docs-landing.png'), fullPage: true });
-      copyFileSync(join(reports, 'docs-landing.png'), join(reports, 'docs-index.png'));
-      expect(blocked).toEqual([]);
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
-  });
-
-  it("the reference pages show each server's origin, not a path under the docs' own origin", async () => {
-    // The pages load side by side, each in its own browser context.
-    await Promise.all(
-      apis.map(async (api) => {
-        const page = await browser.newPage();
-        await page.route(
-          (url) => url.hostname !== '127.0.0.1',
-          (route) => route.abort('blockedbyclient'),
-        );
-        try {
-          await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
-          const rendered = await page.locator('#redoc').innerHTML();
-          expect(rendered, api.name).not.toMatch(/\{base_url/);
-          expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
-          const servers = (
-            api.document as { servers?: { variables?: Record<string, { default: string }> }[] }
-          ).servers;
-          for (const server of servers ?? [])
-            for (const variable of Object.values(server.variables ?? {}))
-              expect(rendered, api.name).toContain(variable.default);
-        } finally {
-          await page.close();
-        }
-      }),
-    );
-  });
 });
 
 describe('docs site: the landing page', () => {
-  const groups = operationGroups(apis);
+  it('header, navigation, versions told plainly, quick start', async () => {
+    const page = index;
+    const links = await page
+      .locator('#documents a')
+      .evaluateAll((anchors) =>
+        anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
+      );
+    expect(links).toEqual(
+      apis.map((api) => ({ href: `./${api.name}.html`, text: stringAt(api.document, 'info', 'title') })),
+    );
+    // The API's version is the one in its paths; each document's own version is shown as it is.
+    // Older paths the operator still serves (v1) are few, public, and each named on the page.
+    const older = Object.values(operations).filter((operation) => operation.path.split('/')[2] !== 'v4');
+    expect(older.length).toBeLessThan(Object.keys(operations).length / 10);
+    for (const operation of older) {
+      expect(operation.auth).toBe('none');
+      expect(await page.locator('#versions + p').innerText()).toContain(operation.path);
+    }
+    expect(await page.locator('h1').innerText()).toBe('HTTP API v4');
+    expect(await page.locator('#documents .version').allInnerTexts()).toEqual(
+      apis.map((api) => stringAt(api.document, 'info', 'version')),
+    );
+    // The navigation reaches every page, each of which the server has.
+    const nav = await page
+      .locator('header.site nav a')
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+    expect(nav).toEqual([
+      './index.html',
+      ...apis.map((api) => `./${api.name}.html`),
+      './signing.html',
+      './cli.html',
+    ]);
+    for (const href of nav) {
+      const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
+      expect(response.status(), href ?? '').toBe(200);
+    }
+    // Quick start: install, sign, first call.
+    expect(await page.locator('#quick-start + ol h3').allInnerTexts()).toEqual([
+      'Install',
+      'Sign',
+      'First call',
+    ]);
+    expect(await page.locator('#install').innerText()).toContain('npm pack');
+    const sample = await page.locator('#getting-started').textContent();
+    expect(sample).toContain("from 'txc-api-v4'");
+    expect(sample).toContain('createPrivateClient');
+    // One picture of the page under both of its names.
+    await page.screenshot({ path: join(reports, 'docs-landing.png'), fullPage: true });
+    copyFileSync(join(reports, 'docs-landing.png'), join(reports, 'docs-index.png'));
+    expect(watchOf(page).blocked).toEqual([]);
+    expect(watchOf(page).consoleErrors).toEqual([]);
+  });
 
-  it('lists every operation under its tag, with its badges, each linking to its section', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    try {
-      await page.goto(inject('docsUrl'));
-      const shown = await page.locator('#operations section.tag').evaluateAll((sections) =>
-        sections.map((section) => ({
-          tag: section.querySelector('h3')?.textContent,
-          operations: [...section.querySelectorAll('li')].map((item) => ({
-            operationId: item.getAttribute('data-operation-id'),
-            href: item.querySelector('a')?.getAttribute('href'),
-            badges: [...item.querySelectorAll('.badge')].map(
-              (badge) => `${badge.className}: ${badge.textContent}`,
-            ),
-          })),
+  // Where each link leads is checked on the page it opens (docs site: <document> below).
+  it('lists every operation under its tag, with its badges and a link to its section', async () => {
+    const shown = await index.locator('#operations section.tag').evaluateAll((sections) =>
+      sections.map((section) => ({
+        tag: section.querySelector('h3')?.textContent,
+        operations: [...section.querySelectorAll('li')].map((item) => ({
+          operationId: item.getAttribute('data-operation-id'),
+          href: item.querySelector('a')?.getAttribute('href'),
+          badges: [...item.querySelectorAll('.badge')].map(
+            (badge) => `${badge.className}: ${badge.textContent}`,
+          ),
         })),
-      );
-      // Grouped by the documents' tags; every operation of generated/operations.ts once.
-      expect(shown.map((section) => section.tag)).toEqual(groups.map((group) => group.tag));
-      expect(shown.flatMap((section) => section.operations.map((item) => item.operationId)).sort()).toEqual(
-        Object.keys(operations).sort(),
-      );
-      for (const [index, group] of groups.entries()) {
-        for (const operation of group.operations) {
-          const item = shown[index]?.operations.find((entry) => entry.operationId === operation.operationId);
-          expect(item?.href).toBe(operationHref(group.page, group.tag, operation.operationId));
-          expect(item?.badges).toEqual([
-            `badge rate-limit: ${rateLimitText(operation)}`,
-            ...(operation.partnerOnly ? ['badge partner-only: partners only'] : []),
-            ...(operation.writes ? ['badge writes: writes'] : []),
-          ]);
-          expect(rateLimitText(operation)).toContain(
-            `${operation.rateLimit.requests} per ${operation.rateLimit.windowSeconds} s`,
-          );
-        }
+      })),
+    );
+    // Grouped by the documents' tags; every operation of generated/operations.ts once.
+    expect(shown.map((section) => section.tag)).toEqual(groups.map((group) => group.tag));
+    expect(shown.flatMap((section) => section.operations.map((item) => item.operationId)).sort()).toEqual(
+      Object.keys(operations).sort(),
+    );
+    for (const [index, group] of groups.entries()) {
+      for (const operation of group.operations) {
+        const item = shown[index]?.operations.find((entry) => entry.operationId === operation.operationId);
+        expect(item?.href).toBe(operationHref(group.page, group.tag, operation.operationId));
+        expect(item?.badges).toEqual([
+          `badge rate-limit: ${rateLimitText(operation)}`,
+          ...(operation.partnerOnly ? ['badge partner-only: partners only'] : []),
+          ...(operation.writes ? ['badge writes: writes'] : []),
+        ]);
+        expect(rateLimitText(operation)).toContain(
+          `${operation.rateLimit.requests} per ${operation.rateLimit.windowSeconds} s`,
+        );
       }
-      // Each link opens the Redoc page at that operation's own section. The first link to a page
-      // is clicked on the index (the page loads at the operation's address); the page's other
-      // links are then followed from it, each a navigation to its address within the page, as
-      // loading the page again at that address would do at the cost of a load per link.
-      const loaded = new Set<string>();
-      for (const group of groups) {
-        for (const operation of group.operations) {
-          const href = operationHref(group.page, group.tag, operation.operationId);
-          if (loaded.has(group.page)) await page.goto(new URL(href, inject('docsUrl')).href);
-          else {
-            await page.goto(inject('docsUrl'));
-            await page.locator(`li[data-operation-id="${operation.operationId}"] a`).click();
-            loaded.add(group.page);
-          }
-          const route = href.split('#')[1];
-          await page.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: timeLimits.runMs });
-          expect(page.url()).toContain(group.page);
-        }
-      }
-    } finally {
-      await page.close();
     }
   });
 
   it('fits a phone screen', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // The index is laid out by its style sheet alone (no script, no media query): a narrower
+    // window lays it out as a load at that width does.
+    await index.setViewportSize({ width: 390, height: 844 });
     try {
-      await page.goto(inject('docsUrl'));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      await page.screenshot({ path: join(reports, 'docs-index-narrow.png'), fullPage: true });
+      const overflow = await index.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await index.screenshot({ path: join(reports, 'docs-index-narrow.png'), fullPage: true });
       expect(overflow).toBeLessThanOrEqual(0);
     } finally {
-      await page.close();
+      await index.setViewportSize(indexViewport);
     }
   });
 
-  it('no page asks for anything the server does not have (the icon included)', async () => {
-    const pages = ['', 'cli.html', ...apis.map((api) => `${api.name}.html`)];
-    // The pages load side by side, each in its own browser context.
-    await Promise.all(
-      pages.map(async (path) => {
-        const page = await browser.newPage();
-        const failed: string[] = [];
-        page.on('response', (response) => {
-          if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-        });
-        try {
-          await page.goto(`${inject('docsUrl')}${path}`, { waitUntil: 'networkidle' });
-          const icon = await page.locator('link[rel="icon"]').getAttribute('href');
-          expect(icon, path).toBeTruthy();
-          const response = await page.request.get(new URL(icon ?? '', page.url()).href);
-          expect(response.status(), `${path}: ${icon}`).toBe(200);
-          expect(failed, path).toEqual([]);
-        } finally {
-          await page.close();
-        }
-      }),
-    );
-  });
-
-  it('search snippets keep the spaces between words', async () => {
-    const api = apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0];
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    try {
-      await page.goto(`${inject('docsUrl')}${api?.name}.html`, { waitUntil: 'networkidle' });
-      await page.locator('[data-testid="search-trigger"]').first().click();
-      await page.keyboard.type('cached');
-      await page.getByText('The response is not cached').first().waitFor({ timeout: timeLimits.runMs });
-      const snippets = await page.locator('[data-component-name="Search/SearchItem"]').allInnerTexts();
-      await page.screenshot({ path: join(reports, 'docs-search.png') });
-      expect(snippets.length).toBeGreaterThan(1);
-      // Words of two lines of a description ("is" / "not cached") or of two list items.
-      for (const snippet of snippets) expect(snippet).not.toMatch(/isnot|thespecification|[a-z]\.[A-Z][a-z]/);
-    } finally {
-      await page.close();
-    }
+  it('asks for nothing the server does not have (the icon included)', async () => {
+    await expectNothingMissing(index, 'index');
   });
 });
 
@@ -404,7 +328,7 @@ function refusedWhile(operationId: string, status: number): unknown {
   return named && response ? named[1].value : undefined;
 }
 
-describe('docs site: Try it', () => {
+describe('docs site: the reference pages', () => {
   const key = credentialKey(loadFixture());
   const answered: string[] = [];
   let sandbox: Sandbox;
@@ -415,71 +339,137 @@ describe('docs site: Try it', () => {
   });
   afterAll(() => sandbox?.close());
 
+  // The page the search and the refusal of another origin are tried on.
+  const tried = (apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0])?.name;
+
   for (const api of apis) {
-    it(`${api.name}: every operation is sent from its page, signed in the browser, and the sandbox accepts it`, async () => {
-      const data = tryItData(api);
-      expect(data.operations.map((operation) => operation.operationId).sort()).toEqual(
-        expectedOperations(api.name)
-          .map((operation) => operation.operationId)
-          .sort(),
-      );
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      const left: string[] = [];
-      await page.route(
-        (url) => url.hostname !== '127.0.0.1',
-        (route) => {
-          left.push(route.request().url());
-          return route.abort('blockedbyclient');
-        },
-      );
-      try {
+    describe(api.name, () => {
+      const pageName = `${api.name}.html`;
+      const own = groups.filter((group) => group.page === pageName);
+      const first = own[0]?.operations[0];
+      const pageUrl = () => `${inject('docsUrl')}${pageName}`;
+
+      // The page is loaded once, from the index's first link to it, at that operation's address,
+      // and its checks share it: the page check from the page's top, then the Try it panel.
+      let tab: Page;
+      let check: PageCheck | undefined;
+
+      beforeAll(async () => {
+        if (!first) throw new Error(`the index lists no operation of ${api.name}`);
+        tab = await openFromIndex(index.locator(`li[data-operation-id="${first.operationId}"] a`));
+      });
+      afterAll(() => tab?.close());
+
+      it("the index's first link to it opens it at that operation's section", async () => {
+        const group = own[0] as (typeof own)[number];
+        const href = operationHref(group.page, group.tag, first?.operationId as string);
+        const route = href.split('#')[1];
+        await tab.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: timeLimits.runMs });
+        expect(tab.url()).toContain(group.page);
+      });
+
+      it('lists every operation with its fields, responses and sample, offline and without errors', async () => {
+        const expected = expectedOperations(api.name);
+        expect(expected.length).toBeGreaterThan(0);
+        // From the page's top, as its own address opens it: the link opened it at an operation.
+        await tab.evaluate(() => {
+          location.hash = '';
+        });
+        check = await checkPage(tab, () => watchOf(tab), pageUrl(), expected, {
+          screenshot: join(reports, `docs-${api.name}.png`),
+        });
+        expect(check.blocked).toEqual([]);
+        expect(check.consoleErrors).toEqual([]);
+        expect(check.problems).toEqual([]);
+      });
+
+      it("each other link of the index to it opens its operation's section", () => {
+        // The page check went to each operation's route within the page, as following a link of
+        // the index to the page loaded already does, and found its section there.
+        expect(check?.problems).toEqual([]);
+        for (const group of own) {
+          for (const operation of group.operations) {
+            const href = operationHref(group.page, group.tag, operation.operationId);
+            expect(new URL(href, inject('docsUrl')).href).toBe(
+              `${pageUrl()}#${check?.routes.get(operation.operationId)}`,
+            );
+          }
+        }
+      });
+
+      it("shows each server's origin, not a path under the docs' own origin", async () => {
+        const rendered = await tab.locator('#redoc').innerHTML();
+        expect(rendered, api.name).not.toMatch(/\{base_url/);
+        expect(rendered, api.name).not.toContain(`${inject('docsUrl')}{`);
+        const servers = (api.document as { servers?: { variables?: Record<string, { default: string }> }[] })
+          .servers;
+        for (const server of servers ?? [])
+          for (const variable of Object.values(server.variables ?? {}))
+            expect(rendered, api.name).toContain(variable.default);
+      });
+
+      it('asks for nothing the server does not have (the icon included)', async () => {
+        await expectNothingMissing(tab, pageName);
+      });
+
+      it('Try it: every operation is sent from its page, signed in the browser, and the sandbox accepts it', async () => {
+        const data = tryItData(api);
+        expect(data.operations.map((operation) => operation.operationId).sort()).toEqual(
+          expectedOperations(api.name)
+            .map((operation) => operation.operationId)
+            .sort(),
+        );
         for (const operation of data.operations) {
           if (operation === data.operations[0]) {
-            // The panel's module runs before the page's load event: its button is there then.
-            await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`);
-            await page.locator('#try-it-toggle').click();
+            // The panel opens on the operation the address shows.
+            await visitRoute(tab, operation.route);
+            await tab.locator('#try-it-toggle').click();
           } else {
             // Another operation of the same page only changes the address: the panel stays open.
-            await followRoute(page, operation.route);
-            expect(await page.locator('#try-it').isVisible()).toBe(true);
+            await followRoute(tab, operation.route);
+            expect(await tab.locator('#try-it').isVisible()).toBe(true);
           }
-          expect(await page.locator('#try-it-operation').innerText()).toBe(
+          expect(await tab.locator('#try-it-operation').innerText()).toBe(
             `${operation.method.toUpperCase()} ${operation.path}`,
           );
           // The body starts from the first named example.
-          const body = JSON.parse(await page.locator('#try-it-body').inputValue());
+          const body = JSON.parse(await tab.locator('#try-it-body').inputValue());
           expect(body).toEqual(operation.examples[0]?.fields ?? {});
-          await page.locator('#try-it-target').fill(sandbox.url);
+          await tab.locator('#try-it-target').fill(sandbox.url);
           if (operation.signed) {
-            await page.locator('#try-it-key').fill(key.apiKey);
-            await page.locator('#try-it-secret').fill(key.secret);
-            expect(await page.locator('#try-it-secret').getAttribute('type')).toBe('password');
+            await tab.locator('#try-it-key').fill(key.apiKey);
+            await tab.locator('#try-it-secret').fill(key.secret);
+            expect(await tab.locator('#try-it-secret').getAttribute('type')).toBe('password');
           }
           // From the fixture's state each time (nonces kept): an example names the order it
           // cancels or changes, which an earlier operation's example may have spent.
           sandbox.reset();
-          const first = placedBy(documentModel(), operation.operationId, operation.examples[0]?.fields ?? {});
-          if (first) {
+          const placing = placedBy(
+            documentModel(),
+            operation.operationId,
+            operation.examples[0]?.fields ?? {},
+          );
+          if (placing) {
             const client = createPrivateClient({
               apiKey: key.apiKey,
               apiSecret: key.secret,
               baseUrl: sandbox.url,
             });
-            const placed = await client.POST(first.path as never, {
-              body: (first.requestExamples[0]?.value ?? {}) as never,
+            const placed = await client.POST(placing.path as never, {
+              body: (placing.requestExamples[0]?.value ?? {}) as never,
             });
             await client.close();
-            expect(placed.error, first.operationId).toBeUndefined();
+            expect(placed.error, placing.operationId).toBeUndefined();
           }
           const before = answered.length;
-          await page.locator('#try-it-send').click();
-          await page.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
-          const status = Number(await page.locator('#try-it-answer').getAttribute('data-status'));
+          await tab.locator('#try-it-send').click();
+          await tab.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
+          const status = Number(await tab.locator('#try-it-answer').getAttribute('data-status'));
           // The default account holds positions: an operation the service refuses while it does
           // (x-refused-while) must get exactly that documented refusal; every other is accepted.
           const refusal = refusedWhile(operation.operationId, status);
           if (refusal) {
-            const shown = await page.locator('#try-it-answer').innerText();
+            const shown = await tab.locator('#try-it-answer').innerText();
             expect(JSON.parse(shown.slice(shown.indexOf('\n') + 1))).toEqual(refusal);
           } else {
             expect(answered.slice(before), operation.operationId).toEqual([
@@ -488,7 +478,7 @@ describe('docs site: Try it', () => {
             expect(status, operation.operationId).toBeGreaterThanOrEqual(200);
             expect(status, operation.operationId).toBeLessThan(300);
           }
-          const request = await page.locator('#try-it-request').innerText();
+          const request = await tab.locator('#try-it-request').innerText();
           // A path parameter is filled in from the example's fields.
           const fields = operation.examples[0]?.fields ?? {};
           const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => String(fields[name]));
@@ -496,46 +486,86 @@ describe('docs site: Try it', () => {
           if (operation.signed) {
             for (const name of Object.values(signingHeaders)) expect(request).toContain(name);
           }
-          // The secret is never on the page, in any text it shows.
-          expect(await page.locator('body').innerText()).not.toContain(key.secret);
+          // The secret is never on the page, in any text it shows or hides: its text as written
+          // (textContent, a superset of the rendered innerText that needs no layout of the page,
+          // every section of which the checks above have rendered).
+          const onPage = await tab.evaluate(
+            (secret) => document.body.textContent?.includes(secret),
+            key.secret,
+          );
+          expect(onPage).toBe(false);
           if (operation === data.operations.at(-1))
-            await page.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+            await tab.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
         }
-        expect(left).toEqual([]);
-      } finally {
-        await page.close();
-      }
+        expect(watchOf(tab).blocked).toEqual([]);
+      });
+
+      // Tried on one page: the panel's script and Redoc's search are the same on every page.
+      if (api.name !== tried) return;
+
+      it('Try it never sends to an origin that is not this machine', async () => {
+        const [operation] = tryItData(api).operations;
+        if (!operation) throw new Error('no operation');
+        // The panel is open (the test above): it shows the operation the address shows.
+        await visitRoute(tab, operation.route);
+        expect(await tab.locator('#try-it').isVisible()).toBe(true);
+        await tab.locator('#try-it-target').fill('https://api.example.com');
+        await tab.locator('#try-it-send').click();
+        expect(await tab.locator('#try-it-result').innerText()).toMatch(
+          /^Not sent: api\.example\.com is not this machine/,
+        );
+        expect(watchOf(tab).blocked).toEqual([]);
+      });
+
+      it('search snippets keep the spaces between words', async () => {
+        await tab.locator('[data-testid="search-trigger"]').first().click();
+        await tab.keyboard.type('cached');
+        // The words are on the page too, its sections shown by the checks above: the results' own.
+        const results = tab.locator('[data-component-name="Search/SearchItem"]');
+        await results.getByText('The response is not cached').first().waitFor({ timeout: timeLimits.runMs });
+        const snippets = await results.allInnerTexts();
+        await tab.screenshot({ path: join(reports, 'docs-search.png') });
+        expect(snippets.length).toBeGreaterThan(1);
+        // Words of two lines of a description ("is" / "not cached") or of two list items.
+        for (const snippet of snippets)
+          expect(snippet).not.toMatch(/isnot|thespecification|[a-z]\.[A-Z][a-z]/);
+      });
     });
   }
+});
 
-  it('never sends to an origin that is not this machine', async () => {
-    const api = apis.find((candidate) => candidate.name === 'private-v4') ?? apis[0];
-    if (!api) throw new Error('no document');
-    const [operation] = tryItData(api).operations;
-    if (!operation) throw new Error('no operation');
-    const page = await browser.newPage();
-    const left: string[] = [];
-    await page.route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => {
-        left.push(route.request().url());
-        return route.abort('blockedbyclient');
-      },
-    );
-    try {
-      await page.goto(`${inject('docsUrl')}${api.name}.html#${operation.route}`, {
-        waitUntil: 'networkidle',
-      });
-      await page.locator('#try-it-toggle').click();
-      await page.locator('#try-it-target').fill('https://api.example.com');
-      await page.locator('#try-it-send').click();
-      expect(await page.locator('#try-it-result').innerText()).toMatch(
-        /^Not sent: api\.example\.com is not this machine/,
-      );
-      expect(left).toEqual([]);
-    } finally {
-      await page.close();
+describe('docs site: the txc page', () => {
+  let tab: Page;
+
+  it("is linked from the index and shows txc --help and every subcommand's, as the CLI prints them", async () => {
+    const link = index.locator('#command-line a');
+    expect(await link.getAttribute('href')).toBe('./cli.html');
+    tab = await openFromIndex(link);
+    expect(tab.url()).toBe(`${inject('docsUrl')}cli.html`);
+    const text = await tab.locator('main').innerText();
+    expect(text).toContain('Usage: txc [options] [command]');
+    for (const operation of cliOperations) {
+      expect(text).toContain(`Usage: txc ${operation.name}|${operation.facts.operationId} [options]`);
+      expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
     }
+  });
+
+  it('asks for nothing the server does not have (the icon included)', async () => {
+    await expectNothingMissing(tab, 'cli.html');
+  });
+});
+
+describe('docs site: the signing recipes', () => {
+  it('the index links the signing page, which shows each recipe file as it is', async () => {
+    const page = await openFromIndex(index.locator('#signing a'));
+    for (const recipe of recipes) {
+      const section = page.locator(`section.recipe#${recipe.id}`);
+      expect(await section.locator('pre.source').textContent()).toBe(recipeSource(recipe));
+      expect(await section.locator('pre.usage').innerText()).toBe(recipeUsage(recipe));
+    }
+    const headers = await page.locator('#signing-headers').innerText();
+    for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
+    await page.screenshot({ path: join(reports, 'docs-signing.png') });
   });
 });
 
@@ -570,10 +600,15 @@ describe('the page check fails when it should', () => {
     const api = apis[0];
     if (!api) throw new Error('no document');
     const dir = tempDir();
-    await run(redoclyBin, ['build-docs', join(projectRoot, api.file), '-o', join(dir, 'page.html')], {
-      cwd: projectRoot,
-      env: redoclyEnv,
-    });
+    // The page build-docs wrote for the site, from the documents with their samples (the global
+    // setup's build, kept, scripts/output-cache.ts): as build-docs writes it, before the site
+    // points it at its own copy of Redoc.
+    const copy = documentsWithSamples(projectRoot);
+    try {
+      copyFileSync(await buildDocsOutput(copy.file(api)), join(dir, 'page.html'));
+    } finally {
+      copy.remove();
+    }
     const result = await withServer(dir, (url) =>
       checkDocsPage(browser, `${url}page.html`, expectedOperations(api.name)),
     );
