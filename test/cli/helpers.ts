@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import { environmentVariables } from '../../model/environment.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
 import { type Run, runNode } from '../../scripts/run-node.ts';
@@ -43,6 +43,33 @@ export async function runTxc(args: string[], env: Record<string, string> = {}): 
   const run = await runNode([...nodeArgs, ...args], { env: { ...cleanEnvironment(), ...env } });
   outputs.push(run.stdout, run.stderr);
   return run;
+}
+
+/**
+ * txc's main run in this process, its output captured: the same program a spawned txc runs, for
+ * checks of what it prints that need no process of their own (every subcommand's help).
+ */
+export async function runTxcInProcess(args: string[]): Promise<Run> {
+  const { main } = await import('../../src/cli/main.ts');
+  const started = performance.now();
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(args);
+    outputs.push(stdout, stderr);
+    return { code, stdout, stderr, wallMs: performance.now() - started };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
 }
 
 /** A scratch directory for env files, removed by the returned function. */
