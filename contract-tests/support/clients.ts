@@ -240,6 +240,13 @@ export async function rawSignedPost(
     },
     body,
   });
+  return rawAnswer(response);
+}
+
+/** A raw call's answer: its status, headers, body (JSON when it parses) and Prism's violations. */
+async function rawAnswer(
+  response: Response,
+): Promise<{ status: number; headers: Headers; body: unknown; violations: Violation[] }> {
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -275,20 +282,7 @@ export async function rawGet(
   }
   const url = new URL(filled, context.urls[facts.api as ApiName]);
   url.search = search.toString();
-  const response = await fetch(url);
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON: kept as text
-  }
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: parsed,
-    violations: prismViolations(response.headers, parsed),
-  };
+  return rawAnswer(await fetch(url));
 }
 
 /** Rewrites of a signed request, for the checks that the suite notices a broken client. */

@@ -9,10 +9,9 @@ import { signedBodyFields } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { documentModel } from '../../model/model.ts';
 import { fieldFlag, flagName, formOf, takesJson } from '../../src/cli/flags.ts';
-import { main } from '../../src/cli/main.ts';
 import { type CliOperation, cliOperations } from '../../src/cli/operations.ts';
 import { json, type LocalServer, sentBody, startLocalServer } from '../client/local-server.ts';
-import { credentials, outputs, runTxc } from './helpers.ts';
+import { credentials, outputs, runTxc, runTxcInProcess } from './helpers.ts';
 
 const model = documentModel();
 const signed = new Set<string>(signedBodyFields);
@@ -89,25 +88,12 @@ afterAll(async () => {
 });
 
 /** Runs txc's main in this process, with its output captured. */
-async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
+async function inProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   vi.stubEnv(environmentVariables.apiKey, key.apiKey);
   vi.stubEnv(environmentVariables.apiSecret, key.secret);
   try {
-    const code = await main(args);
-    return { code, stdout, stderr };
+    return await runTxcInProcess(args);
   } finally {
-    out.mockRestore();
-    err.mockRestore();
     vi.unstubAllEnvs();
   }
 }
