@@ -7,7 +7,7 @@
 // the two cores' time inside npm test, against 65 s later in the lane), and its result comes
 // first. Then the tarball (check:package leaves it for test:package), the suite's checks of
 // itself and the docs in a browser, which spend much of their time waiting on other processes.
-// The type check (CPU-bound) ends the first lane: at 70 operations the second lane, with the
+// The type check (CPU-bound) ends the first lane: at 64 operations the second lane, with the
 // browser and the contract runs, is the longer one, and it evens them out there.
 export const testPlan = {
   first: ['check:prerequisites'],

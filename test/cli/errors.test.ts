@@ -285,7 +285,7 @@ describe('txc --help', () => {
   it.each(cliOperations.map((operation) => [operation.name, operation] as const))(
     '%s --help shows every body field as a flag with its description',
     async (name, operation) => {
-      // In this process: the same program, without a process start for each of 70 subcommands.
+      // In this process: the same program, without a process start for each of 64 subcommands.
       const run = await runTxcInProcess([name, '--help']);
       expect(run.code).toBe(exitCodes.success);
       const text = run.stdout.replace(/\s+/g, ' ');

@@ -2,7 +2,7 @@
 // as a reader runs them: a child process with the three variables set, against a sandbox that
 // verifies every signature. Every signed operation is called with the fields of its first named
 // request example by one recipe, the recipes taking the operations in turn (one process a call:
-// at 55 signed operations, three each was the slowest file of the suite), so that each recipe
+// at 48 signed operations, three each was the slowest file of the suite), so that each recipe
 // signs a third of them, bodies of every kind of JSON value among them; the sandbox must have
 // accepted each call. With a wrong secret it refuses.
 import { join } from 'node:path';
