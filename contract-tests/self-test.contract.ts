@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
 import { createSigner } from '../src/signing.ts';
+import { reproducibleFailures } from './cases.ts';
 import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
 import { checkAccepted, checkStatus } from './support/checks.ts';
 import { clientsFor, credentials, mutations, sentHeader, type Tap } from './support/clients.ts';
@@ -22,6 +23,7 @@ import {
   factsOf,
   type OperationId,
   operationIds,
+  writeOperations,
 } from './support/documents.ts';
 import { type PrismServer, startPrism } from './support/prism.ts';
 
@@ -143,20 +145,29 @@ describe.skipIf(context.mock || !context.allowWrites)(
     });
 
     it('a refusal whose example has no x-refused-while still fails', async () => {
-      const operationId = 'createCollateralLimitOrder';
-      const examples = [...model.model(operationId).responses.values()].flatMap((r) => r.examples);
-      const unavailable = examples.find((example) => example.name === 'marketNotAvailable');
-      expect(unavailable).toBeDefined();
-      expect(unavailable?.refusedWhile).toBeUndefined();
+      // A write whose request, with the fields an example's x-caused-by names, any server refuses
+      // as that example says, and the example names no state of the account.
+      const [operationId, failure] =
+        writeOperations
+          .flatMap((candidate) =>
+            reproducibleFailures(model, candidate).map((found) => [candidate, found] as const),
+          )
+          .find(([candidate, found]) => {
+            const examples = [...model.model(candidate).responses.values()].flatMap((r) => r.examples);
+            return examples.some(
+              (example) => example.name === found.example && example.refusedWhile === undefined,
+            );
+          }) ?? [];
+      if (!operationId || !failure) throw new Error('no write documents a refusal any server gives');
       const { problems, refusedWhile } = await checkAccepted(
         model,
         clientsFor(context),
         operationId,
-        { ...exampleBody(operationId), market: 'NOPE_USDT' },
+        failure.body,
         { context, refusedWhile: true },
       );
       expect(refusedWhile).toBeUndefined();
-      expect(problems.join('\n')).toMatch(/^\[positive_data_acceptance\] createCollateralLimitOrder/);
+      expect(problems.join('\n')).toMatch(new RegExp(`^\\[positive_data_acceptance\\] ${operationId}`));
     });
   },
 );

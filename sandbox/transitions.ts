@@ -14,7 +14,7 @@ import {
   fundingRateHistory,
   listClosedPositions,
   listConditional,
-  listFundingPayments,
+  listFundingCharges,
   listOco,
   listPositionEvents,
   listPositions,
@@ -61,6 +61,20 @@ type StateChange = (
   eachAs: string | undefined,
 ) => ReturnType<Transition<never>['run']>;
 
+/**
+ * A batch's state change: each order of the batch follows the rules, and takes the refusals, of
+ * the operation x-sandbox-state's `eachAs` names.
+ */
+function batch(
+  name: string,
+  place: (context: CallContext, body: never, each: OperationDocument) => ReturnType<StateChange>,
+): StateChange {
+  return (context, body, eachAs) => {
+    if (!eachAs) throw new Error(`${context.operation.id}: ${name} needs x-sandbox-state's eachAs`);
+    return place(context, body, context.operation.documents.operation(eachAs));
+  };
+}
+
 const stateChanges: Readonly<Record<string, StateChange>> = {
   tradingMarkets,
   fixtureAssets,
@@ -76,11 +90,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   invest,
   readCollateralSummary,
   placeOrder,
-  // Each order of a batch follows the rules, and takes the refusals, of the operation `eachAs` names.
-  placeBulk: (context, body, eachAs) => {
-    if (!eachAs) throw new Error(`${context.operation.id}: placeBulk needs x-sandbox-state's eachAs`);
-    return placeBulk(context, body, context.operation.documents.operation(eachAs));
-  },
+  placeBulk: batch('placeBulk', placeBulk),
   modify,
   cancelOne,
   cancelBulk,
@@ -98,11 +108,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   confirmQuote,
   listConversions,
   placeCollateralOrder,
-  placeCollateralBulk: (context, body, eachAs) => {
-    if (!eachAs)
-      throw new Error(`${context.operation.id}: placeCollateralBulk needs x-sandbox-state's eachAs`);
-    return placeCollateralBulk(context, body, context.operation.documents.operation(eachAs));
-  },
+  placeCollateralBulk: batch('placeCollateralBulk', placeCollateralBulk),
   placeOco,
   listOco,
   listConditional,
@@ -118,7 +124,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   setLeverage,
   readPositionMode,
   setPositionMode,
-  listFundingPayments,
+  listFundingCharges,
   fundingRateHistory,
 };
 

@@ -656,7 +656,7 @@ export function setPositionMode(context: CallContext, body: { hedgeMode: boolean
 
 // --- funding -----------------------------------------------------------------------------------
 
-export function listFundingPayments(context: CallContext, body: Page): Answer {
+export function listFundingCharges(context: CallContext, body: Page): Answer {
   const { account } = caller(context);
   if (body.market !== undefined) {
     const market = context.state.markets.get(body.market);
