@@ -123,6 +123,9 @@ export function walkMarkets(state: SandboxState, options: WalkOptions | undefine
   }
 }
 
+/** How many ticks on each side of the price other participants' orders rest at. */
+export const participantLevels = 100;
+
 /** One side of a book: `[price, amount]` levels, best first. */
 export type Levels = [string, string][];
 

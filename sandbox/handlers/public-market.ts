@@ -5,7 +5,7 @@
 // the sandbox does not trade is the operation's `marketNotAvailable` example.
 import type { Answer } from '../answer.ts';
 import { type CallContext, ok, refuse } from '../context.ts';
-import { bookOf, candlesOf, dayOf, intervalSeconds } from '../market.ts';
+import { bookOf, candlesOf, dayOf, intervalSeconds, participantLevels } from '../market.ts';
 import { isTrading, type MarketState, seconds } from '../orders.ts';
 import { tradesOf } from '../trades.ts';
 
@@ -18,12 +18,18 @@ function namedMarket(context: CallContext): MarketState | undefined {
 
 const nowSeconds = (context: CallContext) => Math.floor(seconds(context.now));
 const query = (context: CallContext, name: string) => context.params?.query[name];
+/** A query parameter's value, or the default its document gives it. */
+const queryOrDefault = (context: CallContext, name: string): unknown =>
+  query(context, name) ??
+  context.operation.parameters().find((parameter) => parameter.name === name)?.schema.default;
 
 /** The book, `limit` levels a side (the documents: 0 or none gives 100), grouped by `level`. */
 export function readOrderBook(context: CallContext): Answer {
   const market = namedMarket(context);
   if (!market) return refuse(context, 'marketNotAvailable');
-  const limit = Number(query(context, 'limit') ?? 0) || 100;
+  // The documents: 0, as none, gives the default number of levels; an operation without a limit
+  // (the depth) shows every level other participants keep.
+  const limit = Number(query(context, 'limit') || queryOrDefault(context, 'limit') || participantLevels);
   const { asks, bids } = bookOf(context.state, market, limit, Number(query(context, 'level') ?? 0));
   return ok({ ticker_id: market.name, timestamp: nowSeconds(context), asks, bids });
 }
@@ -85,7 +91,7 @@ export function readTickers(context: CallContext): Answer {
 export function readCandles(context: CallContext): Answer {
   const market = namedMarket(context);
   if (!market) return refuse(context, 'marketNotAvailable');
-  const interval = intervalSeconds[String(query(context, 'interval') ?? '1h')] ?? 3600;
+  const interval = intervalSeconds[String(queryOrDefault(context, 'interval'))] ?? 3600;
   const end = Number(query(context, 'end') ?? nowSeconds(context));
   const given = query(context, 'start');
   const limit = query(context, 'limit');
@@ -103,7 +109,11 @@ export function readCandles(context: CallContext): Answer {
   const start =
     limit !== undefined ? end - Number(limit) * interval : given !== undefined ? Number(given) : end - window;
   const candles = candlesOf(context.state, market.name, interval, start, end);
-  return ok({ success: true, message: null, result: candles.slice(-Number(limit ?? 1440)) });
+  return ok({
+    success: true,
+    message: null,
+    result: candles.slice(-Number(queryOrDefault(context, 'limit'))),
+  });
 }
 
 /** The sandbox's clock, Unix seconds. */

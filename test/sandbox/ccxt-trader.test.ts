@@ -10,7 +10,7 @@ import { environmentVariables } from '../../model/environment.ts';
 import { type SandboxProcess, startSandboxProcess } from '../../sandbox/process.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { type Whitebit, whitebitFor } from './ccxt.ts';
-import { units } from './helpers.ts';
+import { documentOf, units } from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let exchange: Whitebit;
@@ -86,8 +86,11 @@ describe("ccxt's whitebit class reads the sandbox's market, collateral and conve
     });
     expect(order.status).toBe('closed');
     expect((await amountOf()) - before).toBe(units('0.01'));
-    // The default account holds positions: the service refuses a leverage change (code 113).
-    await expect(exchange.setLeverage(5)).rejects.toThrow(/113/);
+    // The default account holds positions: the service refuses a leverage change, as documented.
+    const { code } = documentOf('setCollateralLeverage').example('openPositionsOrOrders').value as {
+      code: number;
+    };
+    await expect(exchange.setLeverage(5)).rejects.toThrow(new RegExp(`"code":${code}\\b`));
     const balance = await exchange.fetchBalance({ type: 'swap' });
     expect((balance.total as unknown as Record<string, number>).USDT).toBeGreaterThan(0);
     expect(Array.isArray(await exchange.fetchPositionHistory('BTC/USDT:USDT'))).toBe(true);

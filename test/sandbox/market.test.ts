@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, decimalText, defaultFixture, get, units } from './helpers.ts';
+import { call, decimalText, defaultFixture, documentOf, get, units } from './helpers.ts';
 
 const started: Sandbox[] = [];
 afterEach(async () => {
@@ -147,7 +147,8 @@ describe('the control outside the API', () => {
   it('a market the sandbox does not trade is the documents’ refusal', async () => {
     const { sandbox } = await moving();
     const reply = await get(sandbox.url, 'getOrderBook', { market: 'NOPE_USDT' });
-    expect(reply.status).toBe(422);
-    expect(reply.body).toEqual({ market: ['Market is not available.'] });
+    const refusal = documentOf('getOrderBook').example('marketNotAvailable');
+    expect(reply.status).toBe(refusal.status);
+    expect(reply.body).toEqual(refusal.value);
   });
 });
