@@ -273,47 +273,6 @@ describe('docs site: search at this size', () => {
   }
 });
 
-describe('docs site: the txc page', () => {
-  it("is linked from the index and shows txc --help and every subcommand's, as the CLI prints them", async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(inject('docsUrl'));
-      const href = await page.locator('#command-line a').getAttribute('href');
-      expect(href).toBe('./cli.html');
-      await page.goto(new URL(href ?? '', inject('docsUrl')).href);
-      const text = await page.locator('main').innerText();
-      expect(text).toContain('Usage: txc [options] [command]');
-      for (const operation of cliOperations) {
-        expect(text).toContain(`Usage: txc ${operation.name}|${operation.facts.operationId} [options]`);
-        expect(text).toContain(`${operation.facts.rateLimit.requests} requests per`);
-      }
-    } finally {
-      await page.close();
-    }
-  });
-});
-
-describe('docs site: the signing recipes', () => {
-  it('the index links the signing page, which shows each recipe file as it is', async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(inject('docsUrl'));
-      const href = await page.locator('#signing a').getAttribute('href');
-      await page.goto(new URL(href ?? '', inject('docsUrl')).href);
-      for (const recipe of recipes) {
-        const section = page.locator(`section.recipe#${recipe.id}`);
-        expect(await section.locator('pre.source').textContent()).toBe(recipeSource(recipe));
-        expect(await section.locator('pre.usage').innerText()).toBe(recipeUsage(recipe));
-      }
-      const headers = await page.locator('#signing-headers').innerText();
-      for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
-      await page.screenshot({ path: join(reports, 'docs-signing.png') });
-    } finally {
-      await page.close();
-    }
-  });
-});
-
 /** The example the operation documents as its refusal while the account is in some state, of this status. */
 function refusedWhile(operationId: string, status: number): unknown {
   const response = documentModel().operation(operationId).responses.get(status);
