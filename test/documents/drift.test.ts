@@ -1,7 +1,7 @@
 // Changing a document without regenerating must fail `npm run check:generated`, and
 // regenerating must make it pass: proven on a copy of the project, never the real one.
-// The script itself (its exit code and message) runs as a process once, for the first kind of
-// change; the other kinds go through the same functions in this process (scripts/generate.ts
+// The script itself (its exit code and message) runs as a process once, failing on the first kind
+// of change; the other kinds go through the same functions in this process (scripts/generate.ts
 // is only their command line), so codegen's modules load once, not once per run.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,10 +47,9 @@ describe('generated/ drift', () => {
     const stale = checkCommand();
     expect(stale.status, stale.stderr).toBe(1);
     expect(stale.stderr).toContain('generated/private-v4.ts is stale: run npm run generate');
+    // Its passing run is the check:generated stage of npm test, on the project itself.
     await writeGeneratedFiles(copy);
-    const fresh = checkCommand();
-    expect(fresh.status, fresh.stderr).toBe(0);
-    expect(fresh.stdout).toContain('generated/ is up to date');
+    expect(await staleGeneratedFiles(copy)).toEqual({ differing: [], leftover: [] });
   });
 
   it('a changed shared component fails the check until regenerated', async () => {
