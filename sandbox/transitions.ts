@@ -40,6 +40,7 @@ import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from 
 import {
   collateralMarketNames,
   readCandles,
+  readFuturesMarkets,
   readMarketActivity,
   readOrderBook,
   readRecentTrades,
@@ -85,6 +86,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   readMarketActivity,
   readServerTime,
   collateralMarketNames,
+  readFuturesMarkets,
   readMainBalance,
   listInvestmentHistory,
   invest,

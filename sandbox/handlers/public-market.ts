@@ -4,7 +4,9 @@
 // 24-hour ticker and the candles computed from those trades, and the server's clock. A market
 // the sandbox does not trade is the operation's `marketNotAvailable` example.
 import type { Answer } from '../answer.ts';
+import { collateralOf, defaultFundingRate, fundingIntervalMs, isPerpetual } from '../collateral.ts';
 import { type CallContext, ok, refuse } from '../context.ts';
+import { add, normalize } from '../decimal.ts';
 import { bookOf, candlesOf, dayOf, intervalSeconds, participantLevels } from '../market.ts';
 import { isTrading, type MarketState, seconds } from '../orders.ts';
 import { tradesOf } from '../trades.ts';
@@ -127,6 +129,52 @@ export function collateralMarketNames(context: CallContext): Answer {
     .filter((market) => market.isCollateral && isTrading(market, context.now))
     .map((market) => market.name);
   return ok({ success: true, message: null, result: names });
+}
+
+/**
+ * The perpetual markets, each at the moment of the call: its day from its trades, the book's best,
+ * the mark price as the index, the open interest as the accounts' open long positions, the funding
+ * rate and the next settlement on the sandbox's clock. What the sandbox does not model (the index's
+ * name, the funding cap and floor, the leverage brackets, the highest leverage) is the documented
+ * example's row.
+ */
+export function readFuturesMarkets(context: CallContext): Answer {
+  const documented = context.operation.successExample()?.value as { result?: Record<string, unknown>[] };
+  const [row = {}] = documented?.result ?? [];
+  const now = nowSeconds(context);
+  const result = [...context.state.markets.values()]
+    .filter((market) => isPerpetual(market) && isTrading(market, context.now))
+    .map((market) => {
+      const day = dayOf(context.state, market, now);
+      const { asks, bids } = bookOf(context.state, market, 1);
+      let longs = '0';
+      for (const account of context.state.accounts.values())
+        for (const position of collateralOf(context.state, account, context.now).positions.values())
+          if (position.market === market.name && !position.size.startsWith('-'))
+            longs = add(longs, position.size);
+      return {
+        ...row,
+        ticker_id: market.name,
+        stock_currency: market.stock,
+        money_currency: market.money,
+        last_price: day.last,
+        stock_volume: day.stock,
+        money_volume: day.money,
+        bid: bids[0]?.[0] ?? '0',
+        ask: asks[0]?.[0] ?? '0',
+        high: day.high,
+        low: day.low,
+        open_interest: normalize(longs),
+        index_price: market.price,
+        index_currency: market.stock,
+        funding_rate: normalize(market.fundingRate ?? defaultFundingRate),
+        next_funding_rate_timestamp: String(
+          (Math.floor(context.now / fundingIntervalMs) + 1) * fundingIntervalMs,
+        ),
+        funding_interval_minutes: fundingIntervalMs / 60_000,
+      };
+    });
+  return ok({ success: true, message: null, result });
 }
 
 /** One market's day, in the v1 form: the day's prices and volumes from its trades, the book's best. */

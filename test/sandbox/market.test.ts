@@ -106,6 +106,36 @@ describe('the walk', () => {
     expect(after.asks[0][0]).toBe(price);
     expect(units(after.bids[0][0])).toBeLessThan(units(price));
   });
+  it('the futures market list reads the perpetual market as the ticker, the book and the positions do', async () => {
+    const { sandbox, clock } = await moving();
+    const key = credentialKey(defaultFixture());
+    clock.now += 30 * 60_000;
+    const interest = async () =>
+      (await get(sandbox.url, 'listFuturesMarkets', {})).body.result[0].open_interest;
+    const before = await interest();
+    const opened = await call(sandbox.url, key, 'createCollateralMarketOrder', {
+      fields: { market: 'BTC_PERP', side: 'buy', amount: '0.05' },
+    });
+    expect(opened.status).toBe(200);
+    // A long position grew by what the order bought: so did the open interest.
+    expect(decimalText(units(await interest()) - units(before))).toBe('0.05');
+    const [row] = (await get(sandbox.url, 'listFuturesMarkets', {})).body.result;
+    const ticker = (await get(sandbox.url, 'listTickers', {})).body.BTC_PERP;
+    const book = (await get(sandbox.url, 'getOrderBook', { market: 'BTC_PERP', limit: 1 })).body;
+    expect(row).toMatchObject({
+      ticker_id: 'BTC_PERP',
+      last_price: ticker.last_price,
+      stock_volume: ticker.base_volume,
+      money_volume: ticker.quote_volume,
+      bid: book.bids[0][0],
+      ask: book.asks[0][0],
+      index_price: sandbox.state.market('BTC_PERP').price,
+    });
+    // The next settlement is ahead on the sandbox's clock, within one interval.
+    const next = Number(row.next_funding_rate_timestamp);
+    expect(next).toBeGreaterThan(clock.now);
+    expect(next - clock.now).toBeLessThanOrEqual(row.funding_interval_minutes * 60_000);
+  });
 });
 
 describe('the control outside the API', () => {
