@@ -193,15 +193,18 @@ async function main(): Promise<string> {
       const ccxt = at('ccxt');
       const undici = at('undici');
       const dispatch = at('dispatch');
-      // The ccxt and Pool.request targets are set at 1 and 64; 256 shows behaviour past the pool.
+      // The Pool.request target is set at 1 and 64, ccxt's at 64 only: at 1 every contender waits
+      // on the server's wake-up as much as on its own work (see "The machine" above); 256 shows
+      // behaviour past the pool.
       const targeted = concurrency !== 256;
       if (client && dispatch) {
+        // Reported, not judged: (b') signs nothing and parses nothing, which no signed call can skip.
         const value = pairedRatio(client, dispatch);
         targets.push({
           name: `client throughput vs undici's bare dispatch (b'), ${pairedName}, concurrency ${concurrency}`,
           measured: pairedMeasured(value, client, dispatch),
-          goal: '≥ 0.95x',
-          pass: value >= 0.95,
+          goal: 'reported',
+          pass: undefined,
         });
         // Round by round (both ran in the same round, under the same load), then the median.
         const extra = median(client.roundCpu.map((cpu, round) => cpu - (dispatch.roundCpu[round] as number)));
@@ -228,13 +231,13 @@ async function main(): Promise<string> {
       }
       const signedDispatch = at('dispatch-signed');
       if (client && signedDispatch) {
-        // Not a target: what the client costs beyond the work every signed call does (see (b'')).
+        // The honest limit: the least code that signs and parses every call, as the client must.
         const value = pairedRatio(client, signedDispatch);
         targets.push({
           name: `client throughput vs (b''), dispatch signing and parsing every call, ${pairedName}, concurrency ${concurrency}`,
           measured: pairedMeasured(value, client, signedDispatch),
-          goal: 'reported',
-          pass: undefined,
+          goal: '≥ 1.0x',
+          pass: value >= 1,
         });
         const extra = median(
           client.roundCpu.map((cpu, round) => cpu - (signedDispatch.roundCpu[round] as number)),
@@ -251,8 +254,8 @@ async function main(): Promise<string> {
         targets.push({
           name: `client throughput vs ccxt, ${pairedName}, concurrency ${concurrency}`,
           measured: pairedMeasured(value, client, ccxt),
-          goal: targeted ? '≥ 3x' : 'reported',
-          pass: targeted ? value >= 3 : undefined,
+          goal: concurrency === 64 ? '≥ 4x' : 'reported',
+          pass: concurrency === 64 ? value >= 4 : undefined,
         });
       }
       if (client && undici) {
