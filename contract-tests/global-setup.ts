@@ -5,6 +5,7 @@
 import type { TestProject } from 'vitest/node';
 import { contractVariables } from '../model/environment.ts';
 import { type ContractContext, namedTarget, startTarget } from './support/target.ts';
+import { describeTarget } from './support/variables.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,5 +27,11 @@ export default async function setup(project: TestProject) {
   // Where the calls go, for a reader who wants to try one by hand while the run goes on.
   const servers = Object.entries(context.urls).map(([api, url]) => `${api} ${url}`);
   console.log(`contract: target ${context.target}, through Prism: ${servers.join(', ')}`);
+  const stream = context.stream;
+  console.log(
+    stream?.url
+      ? `contract: streams of ${stream.target} at ${describeTarget(stream.url)}${stream.token ? '' : ' (public channels only: no stream token)'}`
+      : `contract: streams not checked: ${stream?.notRun ?? 'no stream target'}`,
+  );
   return close;
 }

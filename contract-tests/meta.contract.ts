@@ -1,14 +1,16 @@
 // The done-when checks, automated: the whole runner (contract-tests/run.ts) is spawned once with
 // --target pointing at a tiny local server that carries two faults: it answers every operation
 // with its documented success example except one, whose example has a field of the wrong type;
-// and it keeps no state (an order placed is never the one listed). The run, writes allowed and
+// and it keeps no state (an order placed is never the one listed); and with --stream-target
+// pointing at a mutant stream mock whose one update has numbers for strings. The run, writes allowed and
 // narrowed by vitest's filters to each operation's accepted call (the check that calls every
 // operation) and the stateful run (the rest of the suite runs in the run around this one), must
 // fail, and its report must:
 // - name the broken operation and its field, and no other operation, for each transport, name
 //   the failed check and print the txc and curl reproducers (console and JUnit), the curl one
 //   signing exactly what the server received;
-// - name a broken link of the stateful run, with its reproducers.
+// - name a broken link of the stateful run, with its reproducers;
+// - in the stream part, name the broken update's channel, check and field, with a websocat line.
 // The secret never shows. The run covers every transport itself, so only the first transport's
 // project runs it. That a URL target gets no write unless writes are allowed is checked by
 // ci-recipe.contract.ts, on the sandbox's own log.
@@ -20,15 +22,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { loadStreamCatalog } from '../model/stream-catalog.ts';
+import { type StreamMock, startStreamMock } from '../scripts/stream-mock.ts';
 import { cliOperations } from '../src/cli/operations.ts';
 import { pickBreakage } from './support/breakage.ts';
 import { childEnvironment, type Finished, idsFromExamples, runContract } from './support/child-run.ts';
 import { context, model } from './support/context.ts';
 import { factsOf, operationIds } from './support/documents.ts';
 import { documentLinks } from './support/links.ts';
+import { pickUpdateBreakage } from './support/stream-breakage.ts';
 import { transportNames } from './support/transport-names.ts';
 
 const breakage = pickBreakage(model);
+const streamBreakage = pickUpdateBreakage(loadStreamCatalog());
 
 /** Success status and body of every operation, by method and path; the picked one broken. */
 const answers = new Map<string, { status: number; body: unknown }>(
@@ -60,8 +66,10 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     const secret = `meta-secret-${process.pid}`;
     let run: Finished;
     let junit = '';
+    let streams: StreamMock | undefined;
 
     beforeAll(async () => {
+      streams = await startStreamMock({ pace: 0.25, outgoing: streamBreakage.outgoing });
       server = createServer((request, response) => {
         let body = '';
         request.on('data', (chunk) => {
@@ -98,12 +106,14 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const junitFile = join(junitDirectory, 'contract.xml');
       // Each operation's accepted call, on every transport: the one check that calls every
       // operation, and the one the broken answer fails; and the stateful run (the first
-      // transport's project holds it), which a target without state fails.
+      // transport's project holds it), which a target without state fails; and each public
+      // channel's subscribe, then an update, which the broken update fails.
       run = await runContract(
         [
-          ...['--target', url, '--junit', junitFile],
+          ...['--target', url, '--stream-target', streams.url, '--junit', junitFile],
           ...['contract-tests/operations.contract.ts', 'contract-tests/stateful.contract.ts'],
-          ...['-t', 'accepted|stateful links'],
+          'contract-tests/streams.contract.ts',
+          ...['-t', 'accepted|stateful links|then an update'],
         ],
         env,
       );
@@ -114,6 +124,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
     afterAll(async () => {
       server?.closeAllConnections();
       await new Promise((resolve) => server?.close(resolve));
+      await streams?.close();
     });
 
     it('fails the run, and the report names the operation and the field', () => {
@@ -194,6 +205,36 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       expect(failure).toContain('reproduce with curl');
       expect(output).not.toContain(secret);
     });
+
+    it('fails the stream part, naming the channel, the check and the field, with a websocat line', () => {
+      const { code, output } = run;
+      expect(code, output).not.toBe(0);
+      const channel = streamBreakage.channel.name;
+      const table = output.slice(output.indexOf('Stream summary'));
+      expect(table, output).toContain(`Stream summary (target: ${streams?.url})`);
+      const failed = new Map(
+        [...table.matchAll(/^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((row) => [row[1], Number(row[3])]),
+      );
+      // Only the broken channel failed; the other public channels passed through the same checks.
+      expect(failed.get(channel), output).toBeGreaterThan(0);
+      expect(
+        [...failed].filter(([name, count]) => name !== channel && count > 0),
+        output,
+      ).toEqual([]);
+      const failure = failuresOf(output).find((entry) => entry.startsWith(`  [stream] ${channel}: `));
+      expect(failure, output).toBeDefined();
+      expect(failure).toContain('(failed: update_matches_schema)');
+      expect(failure).toContain(`[update_matches_schema] ${channel} ${streamBreakage.message}: `);
+      expect(failure).toContain(streamBreakage.field);
+      expect(failure).toContain('reproduce with websocat');
+      expect(failure).toMatch(
+        new RegExp(
+          `printf '%s\\\\n' '\\{"id":\\d+,"method":"\\w+_subscribe".*' \\| websocat -n '${streams?.url}'`,
+        ),
+      );
+      // In the JUnit file too (XML-escaped there).
+      expect(junit).toContain(`websocat -n &apos;${streams?.url}&apos;`);
+    });
   },
 );
 
@@ -239,6 +280,12 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       expect(output.trim()).toBe(
         'contract: the target http://127.0.0.1:9 needs CONTRACT_TICKER (an asset the key holds), CONTRACT_MARKET (a market it lists) in the environment (see README, Contract tests)',
       );
+    });
+
+    it('refuses a stream target that is not a ws(s) URL, in one line', async () => {
+      const { code, output } = await runContract(['--stream-target', 'http://127.0.0.1:9/ws'], bare());
+      expect(code).toBe(2);
+      expect(output.trim()).toBe('contract: --stream-target must be a ws(s) URL; got http://127.0.0.1:9/ws');
     });
 
     it('refuses a target that is neither mock, a name nor a URL, in one line', async () => {

@@ -2,7 +2,9 @@
 // transport) with one line per operation: checks passed, failed and skipped, the declared
 // statuses covered by a passing check and those not covered; then each failed check with its
 // transport, the names of the checks that failed, the first lines of its error (which name the
-// operation and the field at fault) and the calls that reproduce it, as txc and as curl.
+// operation and the field at fault) and the calls that reproduce it, as txc and as curl. The
+// stream part (streams.contract.ts, whatever the transport) gets a table of its own, one line per
+// channel, and its failures, listed with the others, carry a websocat line.
 
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { operations } from '../generated/operations.ts';
@@ -10,6 +12,9 @@ import { contractVariables } from '../model/environment.ts';
 import { checkNamesIn, reproducerHeading } from './support/reproducer.ts';
 import { type TransportName, transportNames } from './support/transport-names.ts';
 import { describeTarget } from './support/variables.ts';
+
+/** A test of the stream part: its channel (streams.contract.ts tags it). */
+const channelOf = (test: TestCase): string | undefined => test.meta().stream?.channel;
 
 interface Row {
   passed: number;
@@ -62,20 +67,71 @@ export default class ContractReporter implements Reporter {
       lines.push('', `Contract summary (target: ${target}; transport: ${transport})`);
       failures.push(...this.table(lines, modules).map((failure) => `[${transport}] ${failure}`));
     }
+    failures.push(...this.streamTable(lines, testModules).map((failure) => `[stream] ${failure}`));
     if (failures.length) {
       lines.push('', 'Failed contract checks:');
       for (const failure of failures) lines.push(`  ${failure}`);
     }
     // A check that could not run on this target says why (the stateful run on a mock).
+    // The stream part's, one line a reason, with the channels it holds for.
     const notRun = new Set<string>();
+    const streamsNotRun = new Map<string, Set<string>>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const reason = test.meta().skipReason;
-        if (reason && test.result().state === 'skipped') notRun.add(`  ${test.name}: ${reason}`);
+        if (!reason || test.result().state !== 'skipped') continue;
+        const channel = channelOf(test);
+        if (channel === undefined) notRun.add(`  ${test.name}: ${reason}`);
+        else streamsNotRun.set(reason, (streamsNotRun.get(reason) ?? new Set()).add(channel));
       }
     }
+    for (const [reason, channels] of streamsNotRun)
+      notRun.add(`  stream checks of ${[...channels].join(', ')}: ${reason}`);
     if (notRun.size) lines.push('', 'Not run on this target:', ...notRun);
     process.stdout.write(`${lines.join('\n')}\n\n`);
+  }
+
+  /** Adds the table of the stream part's channels to `lines`, if it ran; returns its failures. */
+  private streamTable(lines: string[], testModules: readonly TestModule[]): string[] {
+    const rows = new Map<string, Row>();
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const channel = channelOf(test);
+        if (channel === undefined) continue;
+        const row = rows.get(channel) ?? {
+          passed: 0,
+          failed: 0,
+          skipped: 0,
+          covered: new Set(),
+          failures: [],
+        };
+        rows.set(channel, row);
+        const result = test.result();
+        if (result.state === 'passed') row.passed++;
+        else if (result.state === 'failed') {
+          row.failed++;
+          row.failures.push(
+            describeFailure(
+              test.name,
+              (result.errors ?? []).map((error) => error.message),
+            ),
+          );
+        } else row.skipped++;
+      }
+    }
+    if (rows.size === 0) return [];
+    const stream =
+      process.env[contractVariables.streamTarget]?.trim() ||
+      process.env[contractVariables.target]?.trim() ||
+      'mock';
+    const width = Math.max(...[...rows.keys()].map((key) => key.length), 'channel'.length) + 2;
+    lines.push('', `Stream summary (target: ${describeTarget(stream)})`);
+    lines.push(`${pad('channel', width)}${pad('passed', 8)}${pad('failed', 8)}skipped`);
+    for (const [channel, row] of rows)
+      lines.push(
+        `${pad(channel, width)}${pad(String(row.passed), 8)}${pad(String(row.failed), 8)}${row.skipped}`,
+      );
+    return [...rows].flatMap(([channel, row]) => row.failures.map((failure) => `${channel}: ${failure}`));
   }
 
   /** Adds the table of one transport's modules to `lines`; returns its failures. */
@@ -86,7 +142,8 @@ export default class ContractReporter implements Reporter {
     }
     const other: Row = { passed: 0, failed: 0, skipped: 0, covered: new Set(), failures: [] };
     for (const module of testModules) {
-      for (const test of module.children.allTests()) this.count(rows, other, test);
+      for (const test of module.children.allTests())
+        if (channelOf(test) === undefined) this.count(rows, other, test);
     }
     const width = Math.max(...[...rows.keys()].map((key) => key.length), 'operation'.length) + 2;
     lines.push(

@@ -1,5 +1,6 @@
 // `npm start [-- --verbose]`: lint, regenerate and build the docs, then serve on 127.0.0.1 the
-// docs, a Prism mock server for each document named in redocly.yaml and the sandbox, and keep
+// docs, a Prism mock server for each document named in redocly.yaml, the stream mock (the
+// WebSocket streams, from the AsyncAPI documents; scripts/stream-mock.ts) and the sandbox, and keep
 // them following every save under openapi/ (docs/watch.ts), until Ctrl-C
 // (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
 // service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
@@ -12,6 +13,7 @@ import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { PortInUseError, pickFreePorts, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
+import { streamMockPort } from '../scripts/stream-mock.ts';
 import { writeSandboxEnv } from './sandbox-env.ts';
 import { startDevServer } from './watch.ts';
 
@@ -56,6 +58,10 @@ for (const [index, api] of loadApiDocuments(root).entries()) {
     variable: setting.variable,
   };
 }
+services['stream mock'] = {
+  port: portFrom(streamMockPort.variable, streamMockPort.fallback),
+  variable: streamMockPort.variable,
+};
 services.sandbox = { port: portFrom('SANDBOX_PORT', 4012), variable: 'SANDBOX_PORT' };
 
 // Before the build: a clash found after a minute of building is a minute lost.
@@ -69,7 +75,7 @@ if (taken.length > 0) {
 }
 
 // 0 picks a free port. The docs server binds it itself; a mock or the sandbox is a process of its
-// own, whose readiness is awaited on its port, so its port is picked here.
+// own (the stream mock too), whose readiness is awaited on its port, so its port is picked here.
 const unpicked = Object.entries(services).filter(([name, { port }]) => name !== 'docs' && port === 0);
 const picked = await pickFreePorts(unpicked.length);
 for (const [index, [, service]] of unpicked.entries()) service.port = picked[index] as number;
@@ -83,6 +89,7 @@ const dev = await startDevServer({
       .filter((name) => name.startsWith('mock '))
       .map((name) => [name.slice(5), portOf(name)]),
   ),
+  streamMockPort: portOf('stream mock'),
   sandboxPort: portOf('sandbox'),
   portVariables: Object.fromEntries(Object.entries(services).map(([name, { variable }]) => [name, variable])),
   verbose,
@@ -113,6 +120,10 @@ console.log(
 console.log(`  ${'docs'.padEnd(18)} ${dev.docsUrl}`);
 for (const [name, url] of Object.entries(dev.mockUrls))
   console.log(`  ${`mock ${name}`.padEnd(18)} ${url}  (any key and secret)`);
+if (dev.streamMockUrl)
+  console.log(
+    `  ${'stream mock'.padEnd(18)} ${dev.streamMockUrl}  (every channel; authorize with any token)`,
+  );
 if (dev.sandboxUrl) {
   console.log(
     `  ${'sandbox'.padEnd(18)} ${dev.sandboxUrl}  ${environmentVariables.apiKey}=${key.apiKey} ${environmentVariables.apiSecret}=${key.secret}`,

@@ -1,9 +1,9 @@
 // The spec-change loop of `npm start`, on a project root (the project, or a test's copy of it):
-// serve the docs, a Prism mock per document and the sandbox, watch `openapi/` (the code samples
+// serve the docs, a Prism mock per document, the stream mock and the sandbox, watch `openapi/` (the code samples
 // derive from it), and on every save lint, render `generated/` and draft the docs pages the save
 // touched (side by side), then write `generated/`, swap the pages in (open pages reload
 // themselves), bring the mocks of changed documents up to date (Prism reloads a last-good copy in
-// place, scripts/dev-mock.ts) and restart the sandbox. Every step hashes its inputs and is
+// place, scripts/dev-mock.ts) and restart the stream mock and the sandbox when what they read changed. Every step hashes its inputs and is
 // skipped when they are as when it last succeeded (scripts/input-hashes.ts). A save that breaks
 // lint or codegen changes nothing that is served: the last good docs and mocks stay up, and the
 // log says so, with each problem's file and line, once (the same problems again are not repeated).
@@ -15,11 +15,13 @@ import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
+import { loadStreamDocuments } from '../model/streams.ts';
 import { mockService } from '../scripts/dev-mock.ts';
 import { type DevService, startDevProcess } from '../scripts/dev-process.ts';
 import { renderGeneratedFiles, writeGeneratedFiles } from '../scripts/generated-files.ts';
 import { documentInputs, filesUnder, InputHashes } from '../scripts/input-hashes.ts';
 import { PortInUseError } from '../scripts/port-in-use.ts';
+import { streamMockPort, streamMockUrl } from '../scripts/stream-mock.ts';
 import { discardDocs, draftDocs, lint, swapDocs } from './dev-build.ts';
 import { serveStatic } from './serve.ts';
 import { cliPage, writeCliPage } from './site.ts';
@@ -30,6 +32,8 @@ export interface DevServerOptions {
   docsPort: number;
   /** Port of each document's Prism mock, by the document's name in redocly.yaml. */
   mockPorts: Record<string, number>;
+  /** Port of the stream mock (scripts/stream-mock.ts); without it none is run. */
+  streamMockPort?: number;
   /** Port of the sandbox; without it no sandbox is run. */
   sandboxPort?: number;
   /** Where the docs are built and served from (default: a temporary directory, removed on close). */
@@ -38,7 +42,7 @@ export interface DevServerOptions {
   log?: (line: string) => void;
   /**
    * The variable that sets each server's port, by service name (`docs`, `mock <api>`,
-   * `sandbox`): a port in use is reported as one line naming it.
+   * `stream mock`, `sandbox`): a port in use is reported as one line naming it.
    */
   portVariables?: Record<string, string>;
   /** Log every line the mocks and the sandbox print (each request); otherwise only their stderr. */
@@ -53,7 +57,7 @@ export interface BuildOutcome {
   ms: number;
   /**
    * The steps that ran, each with the milliseconds from the change to its result being served:
-   * `lint`, `codegen`, `page <document>`, `page cli`, `mock <document>`, `sandbox`.
+   * `lint`, `codegen`, `page <document>`, `page cli`, `mock <document>`, `stream mock`, `sandbox`.
    */
   done: Record<string, number>;
   /** The steps skipped because their inputs were as when they last succeeded. */
@@ -63,6 +67,8 @@ export interface BuildOutcome {
 export interface DevServer {
   docsUrl: string;
   mockUrls: Record<string, string>;
+  /** The stream mock's WebSocket URL (`ws://127.0.0.1:<port>/ws`), when one is run. */
+  streamMockUrl?: string;
   sandboxUrl?: string;
   /** The outcome of the next rebuild to finish (the first build's, right after start). */
   nextBuild(): Promise<BuildOutcome>;
@@ -114,6 +120,37 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       log,
     });
   });
+  if (options.streamMockPort !== undefined) {
+    const port = options.streamMockPort;
+    servers.push({
+      name: 'stream mock',
+      url: streamMockUrl(port),
+      // It reads the stream documents (and the HTTP API's schemas they share) and generated/'s
+      // channel facts; while the documents do not load, the folder stands for them.
+      inputs: () => {
+        try {
+          return [
+            ...new Set(loadStreamDocuments(root).flatMap((stream) => stream.files)),
+            'generated/streams.ts',
+          ];
+        } catch {
+          return [...filesUnder(root, 'asyncapi'), 'generated/streams.ts'];
+        }
+      },
+      start: () =>
+        startDevProcess({
+          name: 'stream mock',
+          args: ['--import', 'tsx', 'scripts/stream-mock-main.ts'],
+          cwd: projectRoot,
+          env: { ...env, [streamMockPort.variable]: String(port) },
+          // Any HTTP answer will do: it answers a request that is not an upgrade with 426.
+          readyUrl: `http://127.0.0.1:${port}/`,
+          log,
+          port: { number: port, variable: portVariables['stream mock'] },
+          quiet: !options.verbose,
+        }),
+    });
+  }
   if (options.sandboxPort !== undefined) {
     const url = `http://127.0.0.1:${options.sandboxPort}`;
     servers.push({
@@ -355,6 +392,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         .filter((server) => server.name.startsWith('mock '))
         .map((server) => [server.name.slice(5), server.url]),
     ),
+    ...(options.streamMockPort !== undefined && { streamMockUrl: streamMockUrl(options.streamMockPort) }),
     ...(options.sandboxPort !== undefined && { sandboxUrl: `http://127.0.0.1:${options.sandboxPort}` }),
     nextBuild: () => new Promise((resolve) => waiting.push(resolve)),
     async close() {

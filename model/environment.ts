@@ -28,6 +28,14 @@ export const contractVariables = {
   market: 'CONTRACT_MARKET',
   /** An asset the key holds: the main and collateral balances. */
   ticker: 'CONTRACT_TICKER',
+  /**
+   * The streams' part: a ws(s) URL of a deployment's WebSocket endpoint (the HTTP target's origin
+   * is not its stream endpoint upstream, so it is given apart). Unset: the stream mock for `mock`,
+   * `<the sandbox's origin>/ws` for `sandbox`, and no stream checks for a URL target.
+   */
+  streamTarget: 'CONTRACT_STREAM_TARGET',
+  /** A WebSocket token for a stream target's account channels (authorize); without it, public channels only. */
+  streamToken: 'CONTRACT_STREAM_TOKEN',
   /** Opt-in response-time budget in ms: a slower answer fails the max_response_time check. */
   maxResponseMs: 'CONTRACT_MAX_RESPONSE_MS',
   /**

@@ -25,6 +25,12 @@ export const timeLimits = {
   runMs: scaled(240_000),
   /** From SIGTERM to SIGKILL when a process is stopped. */
   stopGraceMs: scaled(5_000),
+  /**
+   * A WebSocket message a check waits for (an answer, the next update, a connection opening): the
+   * stream mock answers at once and pushes every channel at least every 1.5 s; a deployment's
+   * slowest stated interval is the same.
+   */
+  streamMessageMs: scaled(20_000),
   /** Prism reloading a changed document in place before `npm start` restarts it instead. */
   mockReloadMs: scaled(15_000),
 } as const;

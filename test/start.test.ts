@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { sandboxEnvText, writeSandboxEnv } from '../docs/sandbox-env.ts';
 import { serveStatic } from '../docs/serve.ts';
 import { operations } from '../generated/operations.ts';
@@ -97,11 +98,12 @@ describe('port clashes', () => {
   // machine (scripts/time-limits.ts), applies.
   it('npm start stops before building, one line per port in use, exit code 1', async () => {
     const [docs, sandbox] = [await heldPort(), await heldPort()];
-    const [publicMock, privateMock] = await freePorts(2);
+    const [publicMock, privateMock, streamMock] = await freePorts(3);
     const { output, exited } = start({
       DOCS_PORT: String(docs),
       PUBLIC_MOCK_PORT: String(publicMock),
       PRIVATE_MOCK_PORT: String(privateMock),
+      STREAM_MOCK_PORT: String(streamMock),
       SANDBOX_PORT: String(sandbox),
     });
     expect(await exited).toBe(1);
@@ -140,6 +142,7 @@ describe('npm start', () => {
       DOCS_PORT: String(docs),
       PUBLIC_MOCK_PORT: '0',
       PRIVATE_MOCK_PORT: '0',
+      STREAM_MOCK_PORT: '0',
       SANDBOX_PORT: String(sandbox),
       SANDBOX_ENV_FILE: envFile,
     });
@@ -156,12 +159,14 @@ describe('npm start', () => {
     expect(publicMock).toBeGreaterThan(0);
     expect(privateMock).toBeGreaterThan(0);
     expect(privateMock).not.toBe(publicMock);
+    const streamMock = Number(/^ {2}stream mock +ws:\/\/127\.0\.0\.1:(\d+)\/ws /m.exec(output.stdout)?.[1]);
+    expect(streamMock).toBeGreaterThan(0);
     // Every server it runs (the mocks and the sandbox) is its own child, started to end with it
     // whatever ends it, SIGKILL included: the preload and the parent channel, which
     // test/exit-with-parent.test.ts proves end such a child. Nothing else below it listens.
     const servers = serversBelow(child.pid as number);
     expect(servers.flatMap((server) => server.ports).sort(byNumber)).toEqual(
-      [publicMock, privateMock, Number(sandbox)].sort(byNumber),
+      [publicMock, privateMock, streamMock, Number(sandbox)].sort(byNumber),
     );
     for (const server of servers) {
       expect(server.parent, String(server.ports)).toBe(child.pid);
@@ -175,6 +180,16 @@ describe('npm start', () => {
     for (const port of [publicMock, sandbox])
       expect((await fetch(`http://127.0.0.1:${port}${pingPath}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${docs}/`)).status).toBe(200);
+    // The stream mock answers a ping on its WebSocket endpoint.
+    const socket = new WebSocket(`ws://127.0.0.1:${streamMock}/ws`);
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const pong = new Promise<string>((resolve) => socket.once('message', (data) => resolve(data.toString())));
+    socket.send(JSON.stringify({ id: 41, method: 'ping', params: [] }));
+    expect(JSON.parse(await pong)).toEqual({ id: 41, result: 'pong', error: null });
+    socket.close();
     // The .env holds the running sandbox's variables, and a signed call with them is accepted.
     const key = credentialKey(loadFixture());
     const sandboxUrl = `http://127.0.0.1:${sandbox}`;
@@ -201,12 +216,15 @@ describe('npm start', () => {
       'docs',
       'mock public-v4',
       'mock private-v4',
+      'stream mock',
       'sandbox',
     ]);
-    expect(rows[3]).toContain(`http://127.0.0.1:${sandbox}`);
+    expect(rows[4]).toContain(`http://127.0.0.1:${sandbox}`);
     const all = output.stdout + output.stderr.replace(/^npm warn.*\n/gm, '');
     expect(all).not.toContain(pingPath);
-    expect(all).not.toMatch(/pingApi 200|\[CLI\]|\[HTTP SERVER\]|Sandbox listening/);
+    expect(all).not.toMatch(
+      /pingApi 200|\[CLI\]|\[HTTP SERVER\]|Sandbox listening|stream mock listening|ping \(id 41\)/,
+    );
     expect(output.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
   });
 });

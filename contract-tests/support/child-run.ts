@@ -69,6 +69,8 @@ export function childEnvironment(values: Readonly<Record<string, string>> = {}):
   delete env[contractVariables.target];
   delete env[contractVariables.junit];
   delete env[contractVariables.allowWrites];
+  delete env[contractVariables.streamTarget];
+  delete env[contractVariables.streamToken];
   return { ...env, ...values };
 }
 

@@ -28,7 +28,13 @@ export type CheckName =
   | 'negative_data_rejection'
   | 'typed_result_conformance'
   | 'max_response_time'
-  | 'stateful_link';
+  | 'stateful_link'
+  // The stream part's (stream-checks.ts):
+  | 'reply_matches_schema'
+  | 'update_matches_schema'
+  | 'reply_id_matches_request'
+  | 'subscribe_then_update'
+  | 'unsubscribe_stops_updates';
 
 /** A problem as the report shows it: the check's name first. */
 export const named = (check: CheckName, problem: string): string => `[${check}] ${problem}`;

@@ -7,11 +7,15 @@
 //                                    unless CONTRACT_ALLOW_WRITES=1; credentials TXC_API_KEY and
 //                                    TXC_API_SECRET, the ids it holds in CONTRACT_* (variables.ts)
 //   CONTRACT_TARGET=<name>           a named local server from `namedTargets` below
+//
+// The stream part's target (the stream mock, the sandbox's /ws or CONTRACT_STREAM_TARGET) is
+// started beside it: stream-target.ts.
 
 import { contractVariables } from '../../model/environment.ts';
 import type { ApiName } from './documents.ts';
 import { documentFiles } from './documents.ts';
 import { type PrismServer, startPrism } from './prism.ts';
+import { type StreamContext, startStreamTarget } from './stream-target.ts';
 import {
   credentialsFromEnvironment,
   describeTarget,
@@ -36,6 +40,8 @@ export interface ContractContext {
   known?: Record<string, unknown>;
   /** Calls that make the target answer a named error example (the sandbox knows its state). */
   examples?: ExampleCall[];
+  /** The stream part's target (stream-target.ts); none in a run of the suite's checks of itself. */
+  stream?: StreamContext;
 }
 
 /** A signed call that makes a target answer one named error example of an operation. */
@@ -142,8 +148,9 @@ export async function startTarget(
   const target = env[contractVariables.target]?.trim() || 'mock';
   const started: PrismServer[] = [];
   let upstream: Upstream | undefined;
+  let streams: { close(): Promise<void> } | undefined;
   const close = async () => {
-    await Promise.allSettled(started.map((server) => server.stop()));
+    await Promise.allSettled([...started.map((server) => server.stop()), streams?.close()]);
     await upstream?.close();
   };
   try {
@@ -173,6 +180,8 @@ export async function startTarget(
       }),
     );
     const allowWrites = upstream ? upstream.allowWrites || env[contractVariables.allowWrites] === '1' : true;
+    const stream = await startStreamTarget(target, upstream?.url, env);
+    streams = stream;
     return {
       context: {
         target: describeTarget(target),
@@ -182,6 +191,7 @@ export async function startTarget(
         ...(upstream?.credentials ? { credentials: upstream.credentials } : {}),
         ...(upstream?.known ? { known: upstream.known } : {}),
         ...(upstream?.examples ? { examples: upstream.examples } : {}),
+        stream: stream.context,
       },
       close,
     };

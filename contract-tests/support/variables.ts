@@ -80,6 +80,10 @@ export function describeTarget(target: string): string {
  * it can. `npm run contract` asks before vitest starts, so the reason comes first and alone.
  */
 export function targetProblem(target: string, env: NodeJS.ProcessEnv): string | undefined {
+  const stream = env[contractVariables.streamTarget]?.trim();
+  if (stream && (!/^wss?:\/\//.test(stream) || !URL.canParse(stream))) {
+    return `contract: --stream-target must be a ws(s) URL; got ${describeTarget(stream)}`;
+  }
   if (target === 'mock' || isTargetName(target)) return undefined;
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     return `contract: --target must be "mock", an http(s) URL or one of: ${targetNames.join(', ')}; got ${describeTarget(target)}`;

@@ -1,0 +1,163 @@
+// The stream part can fail: the checks the suite runs (support/stream-checks.ts), pointed at
+// mutant stream mocks (support/stream-breakage.ts), each the stream mock with one fault, report it
+// under the check's name with a websocat line that sends what the failing connection sent; the
+// same checks pass against the stream mock itself. The documents are never edited.
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contractVariables } from '../model/environment.ts';
+import { loadStreamCatalog } from '../model/stream-catalog.ts';
+import { type StreamMock, type StreamMockOptions, startStreamMock } from '../scripts/stream-mock.ts';
+import { context } from './support/context.ts';
+import {
+  noUpdates,
+  pickReplyBreakage,
+  pickUpdateBreakage,
+  withoutUnsubscribe,
+  wrongIds,
+} from './support/stream-breakage.ts';
+import {
+  checkRequests,
+  checkSubscribeThenUpdate,
+  checkUnsubscribeStopsUpdates,
+} from './support/stream-checks.ts';
+import { websocatLine } from './support/stream-reproducer.ts';
+import type { StreamContext } from './support/stream-target.ts';
+
+const catalog = loadStreamCatalog();
+const updateBreakage = pickUpdateBreakage(catalog);
+const replyBreakage = pickReplyBreakage(catalog);
+const subscribeOf = (channel = updateBreakage.channel) => {
+  const request = channel.requests.find((candidate) => candidate.role === 'subscribe');
+  const example = request?.message.examples[0];
+  if (!request || !example) throw new Error(`${channel.name} has no subscribe example`);
+  return { request, example };
+};
+
+const mutants: StreamMock[] = [];
+afterAll(() => Promise.all(mutants.map((mutant) => mutant.close())));
+
+/** A mutant on a free port, at the pace the suite runs the mock at, as the target of a check. */
+async function mutant(options: StreamMockOptions, waitMs?: number): Promise<StreamContext> {
+  const started = await startStreamMock({ pace: 0.25, catalog, ...options });
+  mutants.push(started);
+  return { target: 'mutant', url: started.url, mock: true, token: 'any', ...(waitMs ? { waitMs } : {}) };
+}
+
+/** The websocat line of a report: the last problem, the command under the heading. */
+function websocatOf(problems: readonly string[]): string {
+  const block = problems.at(-1) ?? '';
+  expect(block).toMatch(/^reproduce with websocat/);
+  return block.split('\n')[1]?.trim() ?? '';
+}
+
+describe.skipIf(!context.stream?.mock)('the stream part catches a broken target', () => {
+  const real = context.stream as StreamContext;
+
+  it(`an update with numbers for strings fails update_matches_schema (${updateBreakage.message})`, async () => {
+    const target = await mutant({ outgoing: updateBreakage.outgoing });
+    const { request, example } = subscribeOf();
+    const problems = await checkSubscribeThenUpdate(
+      target,
+      catalog,
+      updateBreakage.channel,
+      request,
+      example,
+    );
+    const prefix = `[update_matches_schema] ${updateBreakage.channel.name} ${updateBreakage.message}: `;
+    expect(
+      problems.some((problem) => problem.startsWith(prefix) && problem.includes(updateBreakage.field)),
+    ).toBe(true);
+    // The command sends the subscribe example, as sent, to the mutant's endpoint.
+    expect(websocatOf(problems)).toBe(
+      `printf '%s\\n' '${JSON.stringify(example.payload)}' | websocat -n '${target.url}'`,
+    );
+    // The stream mock itself passes the same check.
+    expect(await checkSubscribeThenUpdate(real, catalog, updateBreakage.channel, request, example)).toEqual(
+      [],
+    );
+  });
+
+  it(`an answer without ${replyBreakage.field} fails reply_matches_schema (${replyBreakage.message})`, async () => {
+    const target = await mutant({ outgoing: replyBreakage.outgoing });
+    const problems = await checkRequests(target, catalog, replyBreakage.channel);
+    expect(problems.join('\n')).toMatch(
+      new RegExp(
+        `^\\[reply_matches_schema\\] ${replyBreakage.channel.name} ${replyBreakage.request.method} \\(example \\w+\\): answer ${replyBreakage.message}: result: must have required property '${replyBreakage.field}'$`,
+        'm',
+      ),
+    );
+    expect(websocatOf(problems)).toContain(
+      JSON.stringify(replyBreakage.request.message.examples[0]?.payload),
+    );
+    expect(await checkRequests(real, catalog, replyBreakage.channel)).toEqual([]);
+  });
+
+  // The pong that marks an unsubscribe taken (its answer is not shown) never comes with its own
+  // id from this mutant: a short wait ends that wait sooner.
+  it('an answer with another id fails reply_id_matches_request', async () => {
+    const target = await mutant({ outgoing: wrongIds }, 500);
+    const problems = await checkRequests(target, catalog, replyBreakage.channel);
+    expect(problems.join('\n')).toMatch(
+      /^\[reply_id_matches_request\] .*the answer's id is (\d+), the request's \d+$/m,
+    );
+  });
+
+  it('updates that go on after an unsubscribe fail unsubscribe_stops_updates', async () => {
+    const target = await mutant({ catalog: withoutUnsubscribe(catalog) });
+    const problems = await checkUnsubscribeStopsUpdates(target, catalog, updateBreakage.channel);
+    expect(problems.join('\n')).toMatch(
+      new RegExp(
+        `^\\[unsubscribe_stops_updates\\] ${updateBreakage.channel.name}: \\d+ update\\(s\\) arrived after`,
+        'm',
+      ),
+    );
+    // The line replays the leaving connection: subscribe, then unsubscribe.
+    const line = websocatOf(problems);
+    expect(line.indexOf('_subscribe')).toBeLessThan(line.indexOf('_unsubscribe'));
+    expect(await checkUnsubscribeStopsUpdates(real, catalog, updateBreakage.channel)).toEqual([]);
+  });
+
+  // Nothing will ever come from this mutant: a short wait only shortens the test, and the stream
+  // mock itself, checked with the suite's own limit, passes.
+  it('a target that never pushes fails subscribe_then_update', async () => {
+    const target = await mutant({ outgoing: noUpdates }, 500);
+    const { request, example } = subscribeOf();
+    const problems = await checkSubscribeThenUpdate(
+      target,
+      catalog,
+      updateBreakage.channel,
+      request,
+      example,
+    );
+    expect(problems[0]).toMatch(
+      new RegExp(
+        `^\\[subscribe_then_update\\] ${updateBreakage.channel.name}: no \\w+ within 0.5 s of the answer to ${request.method}`,
+      ),
+    );
+  });
+});
+
+describe('the websocat line', () => {
+  it('sends the frames as they were sent, the token from the environment, never written', () => {
+    const token = `token-${process.pid}`;
+    const authorize = catalog.channels
+      .flatMap((channel) => channel.requests)
+      .find((r) => r.role === 'authorize');
+    const sent = [
+      JSON.stringify({ ...(authorize?.message.examples[0]?.payload as object), params: [token, 'public'] }),
+      JSON.stringify({ id: 2, method: 'balanceSpot_request', params: ["it's", '100%'] }),
+      JSON.stringify({ id: 3, method: 'ping', params: [] }),
+    ];
+    const target: StreamContext = { target: 'staging', url: 'wss://staging.example/ws', mock: false, token };
+    const line = websocatLine(target, sent);
+    expect(line).not.toContain(token);
+    expect(line.endsWith(" | websocat -n 'wss://staging.example/ws'")).toBe(true);
+    // The shell part, run as a reader would, writes each frame on its line.
+    const input = line.slice(0, line.lastIndexOf(' | websocat'));
+    const written = execFileSync('bash', ['-c', input], {
+      env: { PATH: process.env.PATH, [contractVariables.streamToken]: token },
+      encoding: 'utf8',
+    });
+    expect(written).toBe(`${sent.join('\n')}\n`);
+  });
+});
