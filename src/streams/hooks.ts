@@ -45,6 +45,12 @@ export interface ResubscribeEvent extends StreamEventBase {
   readonly channel: string;
 }
 
+/** An order book was dropped for a fresh snapshot (a gap, a broken sequence, a crossed book). */
+export interface ResnapshotEvent {
+  readonly market: string;
+  readonly error: StreamError;
+}
+
 /** Something failed: a request, a frame, a connection, a subscription. */
 export interface StreamErrorEvent {
   readonly errorKind: StreamErrorKind;
@@ -57,6 +63,7 @@ export interface StreamHooks {
   reconnect?: readonly ((event: ReconnectEvent) => void)[];
   authorize?: readonly ((event: AuthorizeEvent) => void)[];
   resubscribe?: readonly ((event: ResubscribeEvent) => void)[];
+  resnapshot?: readonly ((event: ResnapshotEvent) => void)[];
   error?: readonly ((event: StreamErrorEvent) => void)[];
 }
 
@@ -67,6 +74,7 @@ const hookEvents: Record<keyof StreamHooks, true> = {
   reconnect: true,
   authorize: true,
   resubscribe: true,
+  resnapshot: true,
   error: true,
 };
 export const streamHookNames = Object.keys(hookEvents) as (keyof StreamHooks)[];

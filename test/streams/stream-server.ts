@@ -170,6 +170,7 @@ export function hookRecorder() {
     reconnect: [record('reconnect')],
     authorize: [record('authorize')],
     resubscribe: [record('resubscribe')],
+    resnapshot: [record('resnapshot')],
     error: [record('error')],
   };
   return {

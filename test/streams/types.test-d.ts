@@ -5,9 +5,11 @@ import type { components as PrivateMessages } from '../../generated/streams-priv
 import type { components as PublicMessages } from '../../generated/streams-public-v4.ts';
 import {
   createStreamClient,
+  type OrderBookView,
   type RequestMethod,
   type StreamUpdate,
   type SubscribableChannel,
+  watchOrderBook,
 } from '../../src/streams/index.ts';
 
 type Public = PublicMessages['schemas'];
@@ -73,6 +75,14 @@ describe('stream types', () => {
       | 'borrows'
       | 'borrowsEvents'
     >();
+  });
+
+  it('watchOrderBook yields book views; levels are strings', () => {
+    const books = watchOrderBook(client, { market: 'ETH_BTC', limit: 20 });
+    expectTypeOf(books.next()).resolves.toEqualTypeOf<IteratorResult<OrderBookView, void>>();
+    expectTypeOf<OrderBookView['bids'][number]>().toEqualTypeOf<readonly [price: string, amount: string]>();
+    // @ts-expect-error a limit the depth channel does not take
+    void watchOrderBook(client, { market: 'ETH_BTC', limit: 25 });
   });
 
   it('the token is a string or a function that gives one', () => {

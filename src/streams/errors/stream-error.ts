@@ -24,6 +24,8 @@ export type StreamErrorKind =
   | 'buffer-overflow'
   /** A channel that already has a live subscription on this client. */
   | 'subscription-conflict'
+  /** A depth update that does not follow the book held (a gap, a crossed or malformed level). */
+  | 'order-book-gap'
   /** The client was closed. */
   | 'closed';
 
