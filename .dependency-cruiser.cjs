@@ -86,6 +86,21 @@ module.exports = {
     },
     ...callPathRules,
     {
+      name: 'streams-beside-the-call-path',
+      comment:
+        'the stream client (src/streams/) stands beside the HTTP call path: of it, only errors.ts and waits.ts',
+      severity: 'error',
+      from: { path: '^src/streams/' },
+      to: { path: '^src/', pathNot: '^src/(streams/|errors\\.ts$|waits\\.ts$)' },
+    },
+    {
+      name: 'websockets-not-to-each-other',
+      comment: 'each default WebSocket of #websocket stands alone behind the seam (streams/socket.ts)',
+      severity: 'error',
+      from: { path: '^src/streams/websocket-(node|global)\\.ts$' },
+      to: { path: '^src/streams/websocket-(node|global)\\.ts$' },
+    },
+    {
       name: 'transports-not-to-each-other',
       comment: 'each transport stands alone behind the seam (transport/types.ts)',
       severity: 'error',

@@ -27,6 +27,7 @@ try {
         './middleware',
         './validation',
         './operations',
+        './streams',
         '--no-summary',
         '--no-emoji',
         '--format',

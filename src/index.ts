@@ -1,5 +1,6 @@
 // The package's entry: the clients, their hooks, errors and types, the signing middleware for
-// openapi-fetch, and the generated facts a caller may want (servers, the ActionType values).
+// openapi-fetch, the stream client, and the generated facts a caller may want (servers, the
+// ActionType values).
 export { servers } from '../generated/operations.ts';
 export type * as PrivateApi from '../generated/private-v4.ts';
 export { ActionType } from '../generated/private-v4.ts';
@@ -40,6 +41,9 @@ export type {
 export { type Answer, ApiError, type ApiErrorKind, ConfigurationError, type ResponseLike } from './errors.ts';
 export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
 export { createSigner, type Signature, type Signer, type SigningOptions } from './signing.ts';
+// The WebSocket streams (also the package's `./streams` entry): the client loads its WebSocket
+// when one is made, not with the package.
+export * from './streams/index.ts';
 export type { FetchLike } from './transport/fetch.ts';
 export type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
 export type { Drift, DriftCheck, DriftEvent, ValidationOptions } from './validation-options.ts';
