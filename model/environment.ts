@@ -11,6 +11,12 @@ export const environmentVariables = {
   apiSecret: 'TXC_API_SECRET',
 } as const;
 
+/** Where the docs' stream samples connect, and the WebSocket token they authorize with. */
+export const streamVariables = {
+  url: 'TXC_STREAM_URL',
+  token: 'TXC_STREAM_TOKEN',
+} as const;
+
 /** The contract suite's settings (README, Contract tests); `npm run contract`'s flags set some. */
 export const contractVariables = {
   /** `mock`, `sandbox` or an http(s) origin. */

@@ -34,7 +34,7 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
 const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
 /** A JSON value as a TypeScript literal, on one line when it fits, else one entry a line. */
-function literal(value: unknown, indent: string): string {
+export function literal(value: unknown, indent: string): string {
   if (typeof value === 'string') return quote(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;

@@ -3,8 +3,9 @@
 // table of operation facts, routes.ts, the part of it the client reads on a call,
 // responses.ts, what each answer may be (read only when validating traffic), samples/, each
 // operation's code sample (scripts/code-samples.ts), and from the stream documents (asyncapi/)
-// streams-<name>.ts, the types of their message payloads, and streams.ts, the facts of their
-// channels (scripts/stream-types.ts, scripts/stream-facts.ts). Used by
+// streams-<name>.ts, the types of their message payloads, streams.ts, the facts of their
+// channels, and samples/streams/, each channel's code sample (scripts/stream-types.ts,
+// scripts/stream-facts.ts, scripts/stream-samples.ts). Used by
 // `npm run generate` and by the watch loop of `npm start`.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -19,6 +20,7 @@ import { renderSamples } from './code-samples.ts';
 import { renderOperationModules } from './operation-facts.ts';
 import { renderResponseContracts } from './response-contracts.ts';
 import { renderStreamFactsModule } from './stream-facts.ts';
+import { renderStreamSamples } from './stream-samples.ts';
 import { streamTypesDocument } from './stream-types.ts';
 
 /**
@@ -99,6 +101,7 @@ async function renderStreamFiles(root: string): Promise<[string, string][]> {
   for (const stream of streams)
     outputs.push([`generated/streams-${stream.name}.ts`, await renderStreamTypes(recording, stream)]);
   outputs.push(['generated/streams.ts', renderStreamFactsModule(streams)]);
+  outputs.push(...renderStreamSamples(streams));
   lastStreamOutputs.set(root, { texts, outputs });
   return outputs;
 }
