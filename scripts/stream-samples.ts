@@ -66,11 +66,25 @@ function comment(text: string, indent = ''): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A call's params at `indent`, on the line that holds `before` and `after` when they fit there,
+ * else one item a line.
+ */
+function paramsText(params: unknown, indent: string, before: string, after: string): string {
+  const oneLine = literal(params, indent);
+  const fits = before.length + oneLine.length + after.length <= sampleLineWidth;
+  if ((fits && !oneLine.includes('\n')) || !Array.isArray(params) || params.length === 0) return oneLine;
+  const inner = `${indent}  `;
+  return `[\n${params.map((item) => `${inner}${literal(item, inner)},`).join('\n')}\n${indent}]`;
+}
+
 /** `console.log(await client.request(<method>, <params>));`, on one line when it fits. */
 function loggedRequest({ method, params }: StreamSampleCall): string {
-  const oneLine = `console.log(await client.request(${literal(method, '')}, ${literal(params, '')}));`;
-  if (oneLine.length <= sampleLineWidth && !oneLine.includes('\n')) return `${oneLine}\n`;
-  return `console.log(\n  await client.request(${literal(method, '')}, ${literal(params, '  ')}),\n);\n`;
+  const before = `console.log(await client.request(${literal(method, '')}, `;
+  const oneLine = `${before}${paramsText(params, '', before, '));')}));`;
+  if (!oneLine.includes('\n')) return `${oneLine}\n`;
+  const call = `  await client.request(${literal(method, '')}, `;
+  return `console.log(\n${call}${paramsText(params, '  ', call, '),')}),\n);\n`;
 }
 
 /** The sample of one channel. */
@@ -97,7 +111,8 @@ export function renderStreamSample(sample: StreamSampleChannel): string {
       blocks.push(`${request.summary ? comment(request.summary) : ''}${loggedRequest(request)}`);
   if (sample.subscribe) {
     const { summary, params } = sample.subscribe;
-    const subscribe = `client.subscribe(${literal(sample.channel, '')}, ${literal(params, '')})`;
+    const before = `for await (const update of client.subscribe(${literal(sample.channel, '')}, `;
+    const subscribe = `${before.slice('for await (const update of '.length)}${paramsText(params, '', before, ')) {')})`;
     blocks.push(`${summary ? comment(summary) : ''}${comment('Each update as it comes; leaving the loop unsubscribes.')}let received = 0;
 for await (const update of ${subscribe}) {
   console.log(update);

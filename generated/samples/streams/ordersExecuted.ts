@@ -9,7 +9,11 @@ const client = createStreamClient({
 
 // The first 30 finished BTC_USDT orders of types 1 and 2 (observed upstream).
 console.log(
-  await client.request('ordersExecuted_request', [{ market: 'BTC_USDT', order_types: [1, 2] }, 0, 30]),
+  await client.request('ordersExecuted_request', [
+    { market: 'BTC_USDT', order_types: [1, 2] },
+    0,
+    30,
+  ]),
 );
 
 // Stream the limit and market orders of two markets (observed upstream).
