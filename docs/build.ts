@@ -6,4 +6,4 @@ import { buildSite } from './site.ts';
 const outDir = join(projectRoot, 'site');
 const pages = await buildSite(outDir);
 for (const page of pages) console.log(`built site/${page.file} from ${page.document}`);
-console.log('built site/index.html and site/cli.html');
+console.log('built site/index.html, site/cli.html and a page per stream document (site/streams-*.html)');

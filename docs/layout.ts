@@ -1,8 +1,13 @@
-// The header every page of our own carries (the landing page, the signing page, the txc page):
-// the site's name and a navigation to each document's reference and the other pages. The
-// documents' pages are read from redocly.yaml, so a new document shows by itself.
+// The header every page of our own carries (the landing page, the signing page, the txc page,
+// the stream pages): the site's name and a navigation to each document's reference, each stream
+// document's page and the other pages. The documents' pages are read from redocly.yaml and
+// model/streams.ts, so a new document shows by itself.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { loadApiDocuments } from '../model/document.ts';
 import { stringAt } from '../model/json.ts';
+import { streamDocumentFiles } from '../model/streams.ts';
 import { escapeHtml } from './landing.ts';
 import { projectRoot } from './samples.ts';
 
@@ -11,13 +16,29 @@ export interface NavItem {
   label: string;
 }
 
-/** Home, each document's reference page, the signing recipes and txc. */
+/** The page of a stream document (docs/stream-page.ts), by the document's name: `streams-public-v4`. */
+export const streamPageName = (document: string) => `streams-${document}`;
+
+/** A stream document's title, from its root file alone (a broken part elsewhere does not matter here). */
+function streamTitle(root: string, name: string, file: string): string {
+  try {
+    return stringAt(parse(readFileSync(join(root, file), 'utf8')), 'info', 'title') ?? name;
+  } catch {
+    return name;
+  }
+}
+
+/** Home, each document's reference page, each stream document's page, the signing recipes and txc. */
 export function navItems(root = projectRoot): NavItem[] {
   return [
     { href: './index.html', label: 'Overview' },
     ...loadApiDocuments(root).map((api) => ({
       href: `./${api.name}.html`,
       label: stringAt(api.document, 'info', 'title') ?? api.name,
+    })),
+    ...Object.entries(streamDocumentFiles).map(([name, file]) => ({
+      href: `./${streamPageName(name)}.html`,
+      label: streamTitle(root, name, file),
     })),
     { href: './signing.html', label: 'Signing without the package' },
     { href: './cli.html', label: 'txc command line' },

@@ -30,6 +30,7 @@ import {
 } from './readable-page.ts';
 import { findMissingSamples, projectRoot, sampleLabel, sampleLang } from './samples.ts';
 import { renderSigningPage, signingPage } from './signing-page.ts';
+import { renderStreamChannels, type StreamPage, streamPages } from './stream-page.ts';
 import { type TryItData, tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 
 const run = promisify(execFile);
@@ -220,14 +221,27 @@ cd ../your-project && npm pkg set type=module
 npm install tsx ../txc-api/${tarball}`;
 }
 
-export function renderIndex(pages: SitePage[], gettingStarted: string, operationList = ''): string {
-  const items = pages
-    .map(
-      (page) =>
-        `      <li><a href="./${page.file}">${escapeHtml(page.title)}</a>: document version <span class="version">${escapeHtml(page.version)}</span>` +
-        `<br><span class="summary">${escapeHtml(page.summary)}</span> <code>${escapeHtml(page.document)}</code></li>`,
-    )
-    .join('\n');
+/** What the index shows of the stream pages: the pages, and their channels as a list (renderStreamChannels). */
+export interface StreamIndex {
+  pages: readonly StreamPage[];
+  channelList: string;
+}
+
+const documentItem = (
+  page: { file: string; title: string; version: string; summary: string },
+  source: string,
+) =>
+  `      <li><a href="./${page.file}">${escapeHtml(page.title)}</a>: document version <span class="version">${escapeHtml(page.version)}</span>` +
+  `<br><span class="summary">${escapeHtml(page.summary)}</span> <code>${escapeHtml(source)}</code></li>`;
+
+export function renderIndex(
+  pages: SitePage[],
+  gettingStarted: string,
+  operationList = '',
+  streams: StreamIndex = { pages: [], channelList: '' },
+): string {
+  const items = pages.map((page) => documentItem(page, page.document)).join('\n');
+  const streamItems = streams.pages.map((page) => documentItem(page, page.source)).join('\n');
   const variables = Object.values(environmentVariables)
     .map((name) => `<code>${name}</code>`)
     .join(', ');
@@ -258,7 +272,8 @@ ${siteHeader('./index.html')}
     <h1>HTTP API <span id="api-version">${escapeHtml(apiVersion())}</span></h1>
     <p class="lead">The reference of every operation, a typed TypeScript client that signs each call for
     you, the <code>txc</code> command line and a local sandbox that verifies signatures: all built from
-    the OpenAPI documents in <code>openapi/</code>.</p>
+    the OpenAPI documents in <code>openapi/</code>. The WebSocket streams have pages of their own, built
+    from the AsyncAPI documents in <code>asyncapi/</code>.</p>
     <h2 id="versions">Versions</h2>
     <p>The API is <strong>${escapeHtml(apiVersion())}</strong>: every path starts with
     <code>/api/${escapeHtml(apiVersion())}/</code>${
@@ -271,6 +286,12 @@ ${siteHeader('./index.html')}
     their own, raised with every change to a document (<code>CHANGELOG.md</code>):</p>
     <ul id="documents">
 ${items}
+    </ul>
+    <p>The WebSocket streams (market data as it changes, and the account's balances, orders and deals)
+    are described by AsyncAPI documents of their own, each with its page: channels, messages,
+    examples and a sample per channel.</p>
+    <ul id="stream-documents">
+${streamItems}
     </ul>
     <h2 id="quick-start">Quick start</h2>
     <ol class="steps">
@@ -292,6 +313,12 @@ ${items}
     <h2>Operations</h2>
     <div id="operations">
 ${operationList}
+    </div>
+    <h2 id="streams-heading">Streams</h2>
+    <p>Every channel of the WebSocket streams, by document: its section shows its requests, updates,
+    messages and a sample with the package's stream client.</p>
+    <div id="streams">
+${streams.channelList}
     </div>
     <h2>Signing without the package</h2>
     <p id="signing">Recipes that sign a call with curl and openssl, Python's <code>hmac</code> or plain
@@ -316,7 +343,8 @@ export async function writeCliPage(outDir: string): Promise<void> {
 }
 
 /**
- * Builds the whole site into `outDir` (emptied first) from the documents named in redocly.yaml.
+ * Builds the whole site into `outDir` (emptied first) from the documents named in redocly.yaml,
+ * and a page per stream document (docs/stream-page.ts).
  * `reusePages` names pages (documents by name, or `cli`) to copy from an earlier build instead,
  * their inputs being unchanged: the watch loop of `npm start` rebuilds only what a save touched.
  */
@@ -353,9 +381,15 @@ export async function buildSite(
     }),
   ).finally(withSamples.remove);
   const gettingStarted = firstCallSample(root);
+  // The stream pages are rendered here, in this process, in a moment: never reused from a build before.
+  const streams = streamPages(root);
+  for (const page of streams.pages) writeFileSync(join(outDir, page.file), page.html);
   writeFileSync(
     join(outDir, 'index.html'),
-    renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root)))),
+    renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root))), {
+      pages: streams.pages,
+      channelList: renderStreamChannels(streams.pages, streams.channels),
+    }),
   );
   // The recipes are code, like txc: read from the project wherever the documents being built live.
   writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());

@@ -1,7 +1,8 @@
 // The docs site in a real browser, offline: every request that would leave 127.0.0.1 is blocked
-// and counted as a failure. The expected operations come from generated/operations.ts. Each page
-// of the site is loaded once, and the checks of a page share it, in order: the index, and each
-// page its links lead to, opened from it in a tab of the same browser context.
+// and counted as a failure. The expected operations come from generated/operations.ts, the stream
+// pages' channels from generated/streams.ts. Each page of the site is loaded once, and the checks
+// of a page share it, in order: the index, and each page its links lead to, opened from it in a
+// tab of the same browser context.
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,16 +10,20 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { operations, signingHeaders } from '../../generated/operations.ts';
+import { streamChannels, streamKeepalive, streamRateLimits, streamServers } from '../../generated/streams.ts';
 import { loadApiDocuments, loadApiDocumentsFrom, workingTreeReader } from '../../model/document.ts';
-import { stringAt } from '../../model/json.ts';
+import { arrayAt, at, stringAt } from '../../model/json.ts';
 import { documentModel, placedBy } from '../../model/model.ts';
+import { loadStreamDocuments, streamDocumentFiles, streamMessages } from '../../model/streams.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { documentsWithSamples } from '../../scripts/code-samples.ts';
+import { streamSamplePath } from '../../scripts/stream-samples.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient } from '../../src/index.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
+import { streamPageName } from '../layout.ts';
 import {
   checkDocsPage,
   checkPage,
@@ -33,6 +38,7 @@ import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, readerSource, sampleFile, sampleLineWidth } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildDocsOutput, buildPage, writeRedocAssets } from '../site.ts';
+import { channelHref, messageAnchor } from '../stream-page.ts';
 import { tryItData } from '../try-it.ts';
 
 const reports = join(projectRoot, 'reports');
@@ -160,6 +166,7 @@ describe('docs site: the landing page', () => {
     expect(nav).toEqual([
       './index.html',
       ...apis.map((api) => `./${api.name}.html`),
+      ...Object.keys(streamDocumentFiles).map((name) => `./${streamPageName(name)}.html`),
       './signing.html',
       './cli.html',
     ]);
@@ -526,6 +533,212 @@ describe('docs site: the signing recipes', () => {
     for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
     await page.screenshot({ path: join(reports, 'docs-signing.png') });
   });
+});
+
+/** Every x-field-name written in a schema, at any depth: the names a positional field is shown by. */
+function fieldNames(schema: unknown, into: string[] = []): string[] {
+  if (Array.isArray(schema)) for (const item of schema) fieldNames(item, into);
+  else if (schema !== null && typeof schema === 'object')
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'x-field-name' && typeof value === 'string') into.push(value);
+      else if (key !== 'examples') fieldNames(value, into);
+    }
+  return into;
+}
+
+describe('docs site: the stream pages', () => {
+  const streamDocuments = loadStreamDocuments(projectRoot);
+
+  it("the index links each stream document's page, and every channel of generated/streams.ts to its section", async () => {
+    const documents = await index
+      .locator('#stream-documents a')
+      .evaluateAll((anchors) =>
+        anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
+      );
+    expect(documents).toEqual(
+      streamDocuments.map((document) => ({
+        href: `./${streamPageName(document.name)}.html`,
+        text: stringAt(document.document, 'info', 'title'),
+      })),
+    );
+    const listed = await index.locator('#streams li[data-channel]').evaluateAll((items) =>
+      items.map((item) => ({
+        channel: item.getAttribute('data-channel'),
+        href: item.querySelector('a')?.getAttribute('href'),
+      })),
+    );
+    expect(listed).toEqual(
+      Object.entries(streamChannels).map(([channel, facts]) => ({
+        channel,
+        href: channelHref(facts.document, channel),
+      })),
+    );
+    // Each link's section is on its page (one request per page, not a page load per link).
+    for (const document of streamDocuments) {
+      const response = await index.request.get(
+        new URL(`${streamPageName(document.name)}.html`, inject('docsUrl')).href,
+      );
+      expect(response.status()).toBe(200);
+      const html = await response.text();
+      for (const { href } of listed.filter((entry) =>
+        entry.href?.startsWith(`./${streamPageName(document.name)}.`),
+      ))
+        expect(html, href ?? '').toContain(`id="${href?.split('#')[1]}"`);
+    }
+  });
+
+  for (const stream of streamDocuments) {
+    describe(stream.name, () => {
+      const pageName = `${streamPageName(stream.name)}.html`;
+      const channels = Object.entries(streamChannels).filter(([, facts]) => facts.document === stream.name);
+      let tab: Page;
+
+      beforeAll(async () => {
+        tab = await openFromIndex(index.locator(`#stream-documents a[href="./${pageName}"]`));
+      });
+      afterAll(() => tab?.close());
+
+      it('shows every channel of generated/streams.ts with its requests, updates, messages and sample', async () => {
+        expect(channels.length).toBeGreaterThan(0);
+        const shown = await tab.locator('section.channel').evaluateAll((sections) =>
+          sections.map((section) => ({
+            channel: section.getAttribute('data-channel'),
+            summary: section.querySelector('.summary')?.textContent,
+            requests: [...section.querySelectorAll('table.requests tbody tr')].map((row) => ({
+              method: row.getAttribute('data-method'),
+              message: row.querySelector('td:nth-child(2) a')?.getAttribute('href'),
+              answer:
+                row.querySelector('td:nth-child(3) a')?.getAttribute('href') ??
+                row.lastElementChild?.textContent,
+            })),
+            updates: [...section.querySelectorAll('table.updates tbody tr')].map((row) => ({
+              method: row.getAttribute('data-method'),
+              message: row.querySelector('td:nth-child(2) a')?.getAttribute('href'),
+              interval: row.lastElementChild?.textContent,
+            })),
+            messages: [...section.querySelectorAll('section.message')].map((message) => ({
+              name: message.getAttribute('data-message'),
+              id: message.id,
+              fields: [...message.querySelectorAll('table.fields code.field')].map(
+                (field) => field.textContent,
+              ),
+              examples: [...message.querySelectorAll('figure.example pre')].map(
+                (example) => example.textContent,
+              ),
+            })),
+            sample: section.querySelector('pre.sample')?.textContent,
+          })),
+        );
+        expect(shown.map((section) => section.channel)).toEqual(channels.map(([channel]) => channel));
+        const written = streamMessages(stream);
+        for (const [channel, facts] of channels) {
+          const section = shown.find((entry) => entry.channel === channel);
+          const link = (message: string) => `#${messageAnchor(channel, message)}`;
+          expect(section?.summary, channel).toBe(facts.summary);
+          const requests: readonly { method: string | null; message: string; reply: string | null }[] =
+            facts.requests;
+          expect(section?.requests, channel).toEqual(
+            requests.map((request) => ({
+              method: request.method ?? '',
+              message: link(request.message),
+              answer: request.reply === null ? 'not shown' : link(request.reply),
+            })),
+          );
+          const updates: readonly {
+            method: string | null;
+            message: string;
+            intervalSeconds: number | null;
+          }[] = facts.updates;
+          expect(section?.updates, channel).toEqual(
+            updates.map((update) => ({
+              method: update.method ?? '',
+              message: link(update.message),
+              interval:
+                update.intervalSeconds === null
+                  ? 'as things happen'
+                  : `about every ${update.intervalSeconds} s`,
+            })),
+          );
+          // Every message of the channel once, each with its fields and the document's examples.
+          const own = written.filter((entry) => entry.channel === channel);
+          const names = [...new Set(own.map((entry) => stringAt(entry.message, 'name')))];
+          expect(
+            section?.messages.map((message) => message.name),
+            channel,
+          ).toEqual(names);
+          for (const name of [
+            ...requests.flatMap((request) => [request.message, request.reply]),
+            ...updates.map((update) => update.message),
+          ])
+            if (name !== null) expect(names, channel).toContain(name);
+          for (const message of section?.messages ?? []) {
+            const model = own.find((entry) => stringAt(entry.message, 'name') === message.name)?.message;
+            expect(message.id).toBe(messageAnchor(channel, message.name ?? ''));
+            expect(message.fields.length, `${channel} ${message.name}`).toBeGreaterThan(0);
+            for (const field of fieldNames(model?.payload))
+              expect(message.fields, `${channel} ${message.name}`).toContain(field);
+            expect(
+              message.examples.map((text) => JSON.parse(text ?? '')),
+              `${channel} ${message.name}`,
+            ).toEqual(arrayAt(model, 'examples').map((example) => at(example, 'payload')));
+          }
+          // The generated sample, as a reader sees it: the package's stream client.
+          expect(section?.sample, channel).toBe(
+            readerSource(readFileSync(join(projectRoot, streamSamplePath(channel)), 'utf8')),
+          );
+          expect(section?.sample, channel).toContain('createStreamClient(');
+          if (requests.some((request) => request.method?.endsWith('_subscribe')))
+            expect(section?.sample, channel).toContain(`client.subscribe('${channel}'`);
+        }
+        await tab.screenshot({ path: join(reports, `docs-${streamPageName(stream.name)}.png`) });
+      });
+
+      it('shows the servers, the keepalive and the limits the documents give', async () => {
+        const servers = await tab.locator('#servers').innerText();
+        for (const origin of Object.values(streamServers[stream.name as keyof typeof streamServers]))
+          expect(servers).toContain(origin);
+        const keepalive = await tab.locator('#keepalive').innerText();
+        expect(keepalive).toContain(streamKeepalive.method);
+        expect(keepalive).toContain(`${streamKeepalive.idleCloseSeconds} s`);
+        const limit = streamRateLimits[stream.name as keyof typeof streamRateLimits];
+        expect(await tab.locator('#limits').innerText()).toContain(
+          `${limit.connections} connections and ${limit.requests} requests per ${limit.windowSeconds} s`,
+        );
+      });
+
+      it('no link is broken, and the page fits a phone screen', async () => {
+        const links = await tab
+          .locator('a[href]')
+          .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+        const pages = new Map<string, string>();
+        for (const href of new Set(links)) {
+          const target = new URL(href);
+          expect(target.origin, href).toBe(new URL(inject('docsUrl')).origin);
+          const path = `${target.origin}${target.pathname}`;
+          if (!pages.has(path)) {
+            const response = await tab.request.get(path);
+            expect(response.status(), href).toBe(200);
+            pages.set(path, await response.text());
+          }
+          const anchor = decodeURIComponent(target.hash.slice(1));
+          if (anchor) expect(pages.get(path), href).toContain(`id="${anchor}"`);
+        }
+        await tab.setViewportSize({ width: 390, height: 844 });
+        try {
+          const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow).toBeLessThanOrEqual(0);
+        } finally {
+          await tab.setViewportSize(checkViewport);
+        }
+      });
+
+      it('asks for nothing the server does not have, and nothing outside 127.0.0.1', async () => {
+        await expectNothingMissing(tab, pageName);
+        expect(watchOf(tab).blocked).toEqual([]);
+        expect(watchOf(tab).consoleErrors).toEqual([]);
+      });
+    });
+  }
 });
 
 describe('the page check fails when it should', () => {
