@@ -1,11 +1,14 @@
 // The steps of one rebuild in `npm start`'s watch loop, on a project root, besides codegen
-// (scripts/generated-files.ts): lint the documents, build the docs beside the served site and
-// swap them in. A step that fails says why with the file and line where there is one.
+// (scripts/generated-files.ts): lint the documents (the OpenAPI ones with Redocly, the stream
+// documents with the AsyncAPI parser), build the docs beside the served site and swap them in. A
+// step that fails says why with the file and line where there is one.
 import { execFile } from 'node:child_process';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { loadApiDocuments } from '../model/document.ts';
+import { loadApiDocuments, projectRoot } from '../model/document.ts';
+import { streamDocumentFiles } from '../model/streams.ts';
 import { documentInputs } from '../scripts/input-hashes.ts';
 import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
+import { lintStreamDocuments } from '../scripts/stream-lint.ts';
 import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
 export interface LintResult {
@@ -60,6 +63,32 @@ export async function lint(root: string): Promise<LintResult> {
   if (cachedOutput('lint-clean', key)) return { ok: true, problems: [] };
   const result = await lintOnce(root);
   if (result.ok) await keepOutput('lint-clean', key, (file) => writeFileSync(file, ''));
+  return result;
+}
+
+/**
+ * Every file the stream documents (asyncapi/) of `root` read, relative to it: their parts and the
+ * OpenAPI schemas they share. What their lint, their pages and their part of generated/ are made of.
+ */
+export function streamDocumentsInputs(root: string): string[] {
+  return [
+    ...new Set(Object.values(streamDocumentFiles).flatMap((file) => documentInputs(root, file))),
+  ].sort();
+}
+
+/**
+ * The AsyncAPI parser's lint of the stream documents of `root` (scripts/stream-lint.ts, what
+ * `npm run lint` runs), one line per problem, `file:line:col rule message`. A clean lint is
+ * remembered as `lint`'s is, by the documents' files and the lint's own code.
+ */
+export async function lintStreams(root: string): Promise<LintResult> {
+  const key = outputKey([
+    { root, files: streamDocumentsInputs(root) },
+    { root: projectRoot, files: ['scripts/stream-lint.ts'] },
+  ]);
+  if (cachedOutput('stream-lint-clean', key)) return { ok: true, problems: [] };
+  const result = await lintStreamDocuments(root);
+  if (result.ok) await keepOutput('stream-lint-clean', key, (file) => writeFileSync(file, ''));
   return result;
 }
 

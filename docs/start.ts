@@ -1,7 +1,7 @@
 // `npm start [-- --verbose]`: lint, regenerate and build the docs, then serve on 127.0.0.1 the
 // docs, a Prism mock server for each document named in redocly.yaml, the stream mock (the
 // WebSocket streams, from the AsyncAPI documents; scripts/stream-mock.ts) and the sandbox, and keep
-// them following every save under openapi/ (docs/watch.ts), until Ctrl-C
+// them following every save under openapi/ and asyncapi/ (docs/watch.ts), until Ctrl-C
 // (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
 // service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
 // is one line naming it and its variable, before anything is built. It writes the sandbox's
@@ -115,7 +115,7 @@ process.once('SIGTERM', () => void stop('SIGTERM'));
 const first = await dev.nextBuild();
 const key = credentialKey(loadFixture());
 console.log(
-  `\nServing on 127.0.0.1 (Ctrl-C stops everything; saves under openapi/ rebuild${verbose ? '' : '; --verbose logs every request'}):`,
+  `\nServing on 127.0.0.1 (Ctrl-C stops everything; saves under openapi/ and asyncapi/ rebuild${verbose ? '' : '; --verbose logs every request'}):`,
 );
 console.log(`  ${'docs'.padEnd(18)} ${dev.docsUrl}`);
 for (const [name, url] of Object.entries(dev.mockUrls))

@@ -1,9 +1,11 @@
 // The spec-change loop of `npm start`, on a project root (the project, or a test's copy of it):
-// serve the docs, a Prism mock per document, the stream mock and the sandbox, watch `openapi/` (the code samples
-// derive from it), and on every save lint, render `generated/` and draft the docs pages the save
-// touched (side by side), then write `generated/`, swap the pages in (open pages reload
-// themselves), bring the mocks of changed documents up to date (Prism reloads a last-good copy in
-// place, scripts/dev-mock.ts) and restart the stream mock and the sandbox when what they read changed. Every step hashes its inputs and is
+// serve the docs, a Prism mock per document, the stream mock and the sandbox, watch `openapi/` and
+// `asyncapi/` (the code samples derive from them), and on every save lint (Redocly for the OpenAPI
+// documents, the AsyncAPI parser for the stream documents), render `generated/` and draft the docs
+// pages the save touched (side by side; the stream pages with any save of theirs), then write
+// `generated/`, swap the pages in (open pages reload themselves), bring the mocks of changed
+// documents up to date (Prism reloads a last-good copy in place, scripts/dev-mock.ts) and restart
+// the stream mock and the sandbox when what they read changed. Every step hashes its inputs and is
 // skipped when they are as when it last succeeded (scripts/input-hashes.ts). A save that breaks
 // lint or codegen changes nothing that is served: the last good docs and mocks stay up, and the
 // log says so, with each problem's file and line, once (the same problems again are not repeated).
@@ -11,7 +13,7 @@
 // node:fs.watch, recursive, on the directory (not its files: editors save by renaming a
 // new file over the old one) with a short debounce, since one save fires several events; a save
 // during a rebuild queues one more rebuild after it.
-import { type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
+import { existsSync, type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
@@ -22,7 +24,7 @@ import { renderGeneratedFiles, writeGeneratedFiles } from '../scripts/generated-
 import { documentInputs, filesUnder, InputHashes } from '../scripts/input-hashes.ts';
 import { PortInUseError } from '../scripts/port-in-use.ts';
 import { streamMockPort, streamMockUrl } from '../scripts/stream-mock.ts';
-import { discardDocs, draftDocs, lint, swapDocs } from './dev-build.ts';
+import { discardDocs, draftDocs, lint, lintStreams, streamDocumentsInputs, swapDocs } from './dev-build.ts';
 import { serveStatic } from './serve.ts';
 import { cliPage, writeCliPage } from './site.ts';
 
@@ -57,7 +59,8 @@ export interface BuildOutcome {
   ms: number;
   /**
    * The steps that ran, each with the milliseconds from the change to its result being served:
-   * `lint`, `codegen`, `page <document>`, `page cli`, `mock <document>`, `stream mock`, `sandbox`.
+   * `lint`, `lint streams`, `codegen`, `page <document>`, `page streams` (the stream documents'
+   * pages, rendered together), `page cli`, `mock <document>`, `stream mock`, `sandbox`.
    */
   done: Record<string, number>;
   /** The steps skipped because their inputs were as when they last succeeded. */
@@ -99,6 +102,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const documentsInputs = () => [...apis.flatMap((api) => documentInputs(root, api.file)), 'redocly.yaml'];
   /** What codegen, the mocks and the sandbox read of those: not the code samples. */
   const specInputs = () => documentsInputs().filter(isSpec);
+  /** What the stream documents' lint, their pages and their part of generated/ are made from. */
+  const streamInputs = () => streamDocumentsInputs(root);
   const generatedFiles = () => filesUnder(root, 'generated');
   /** What `txc --help` prints: the client's command line and the operation table it reads. */
   const cliInputs = () => ['generated/operations.ts', ...filesUnder(projectRoot, 'src/cli')];
@@ -225,13 +230,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return hash;
     };
     const lintHash = due('lint', root, documentsInputs());
-    const codegenHash = due('codegen', root, specInputs());
+    const streamLintHash = due('lint streams', root, streamInputs());
+    const codegenHash = due('codegen', root, [...specInputs(), ...streamInputs()]);
     const pageHashes = apis.map((api) => ({
       name: api.name,
       hash: due(`page ${api.name}`, root, [...documentInputs(root, api.file), 'redocly.yaml']),
     }));
+    // The stream pages are rendered in a moment, in this thread, with every draft: never reused.
+    const streamPagesHash = due('page streams', root, streamInputs());
     const reuse = pageHashes.filter((page) => page.hash === undefined).map((page) => page.name);
-    const docsDue = reuse.length < apis.length;
+    const docsDue = reuse.length < apis.length || streamPagesHash !== undefined;
     // Started in this order on purpose: lint and build-docs are processes of their own, spawned
     // before codegen, which runs in this thread, holds it; started after it, build-docs would wait.
     // The cli page is made after codegen has written the operation table it reads.
@@ -242,13 +250,24 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           (error: Error) => ({ error }),
         )
       : undefined;
+    // The stream documents' lint is the AsyncAPI parser, in this thread too.
+    const streamLinting = streamLintHash ? lintStreams(root) : { ok: true, problems: [] };
     const rendering = codegenHash
       ? renderGeneratedFiles(root).then(
           (files) => ({ files }),
           (error: Error) => ({ error }),
         )
       : { files: undefined };
-    const [linted, rendered, draft] = await Promise.all([linting, rendering, drafting]);
+    const [apiLinted, streamLinted, rendered, draft] = await Promise.all([
+      linting,
+      streamLinting,
+      rendering,
+      drafting,
+    ]);
+    const linted = {
+      ok: apiLinted.ok && streamLinted.ok,
+      problems: [...apiLinted.problems, ...streamLinted.problems],
+    };
     const problems = [...linted.problems];
     if ('error' in rendered && linted.ok) problems.push(`codegen: ${rendered.error.message}`);
     if (!linted.ok || 'error' in rendered) {
@@ -270,6 +289,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       hashes.succeeded('lint', lintHash);
       done.lint = elapsed();
     }
+    if (streamLintHash) {
+      hashes.succeeded('lint streams', streamLintHash);
+      done['lint streams'] = elapsed();
+    }
     if (codegenHash && rendered.files) {
       const { written, removed } = await writeGeneratedFiles(root, rendered.files);
       hashes.succeeded('codegen', codegenHash);
@@ -289,7 +312,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         if (!draft) await draftDocs(root, siteDir, [...apis.map((api) => api.name), cliPage]);
         if (cliHash) await writeCliPage(`${siteDir}.next`);
         swapDocs(siteDir);
-        for (const page of pageHashes) {
+        for (const page of [...pageHashes, { name: 'streams', hash: streamPagesHash }]) {
           if (!page.hash) continue;
           hashes.succeeded(`page ${page.name}`, page.hash);
           done[`page ${page.name}`] = elapsed();
@@ -372,16 +395,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }, debounceMs);
   };
 
-  // Recursive: a split document keeps its paths and components in directories under openapi/.
-  // The code samples derive from the documents: watching openapi/ follows them too.
-  const watchers: FSWatcher[] = ['openapi'].map((directory) =>
-    watch(join(root, directory), { recursive: true }, (_event, file) => {
-      // Editors' swap and backup files come and go beside the documents: only sources count.
-      if (closed || (file !== null && !watchedSource.test(basename(file)))) return;
-      if (pendingSince === undefined && builtOnce) log(`\n${directory}/${file ?? ''} changed: rebuilding`);
-      schedule(Date.now());
-    }),
-  );
+  // Recursive: a split document keeps its paths and components in directories under openapi/, a
+  // stream document its channels under asyncapi/. The code samples derive from the documents:
+  // watching the two follows them too.
+  const watchers: FSWatcher[] = ['openapi', 'asyncapi']
+    .filter((directory) => existsSync(join(root, directory)))
+    .map((directory) =>
+      watch(join(root, directory), { recursive: true }, (_event, file) => {
+        // Editors' swap and backup files come and go beside the documents: only sources count.
+        if (closed || (file !== null && !watchedSource.test(basename(file)))) return;
+        if (pendingSince === undefined && builtOnce) log(`\n${directory}/${file ?? ''} changed: rebuilding`);
+        schedule(Date.now());
+      }),
+    );
 
   schedule(Date.now());
 

@@ -1,12 +1,15 @@
 // The watch loop of `npm start` on a temporary copy of the project's documents: a save shows in
 // the open docs page (which is told to reload), in generated/ and in a mock's answer; a save that
 // breaks lint changes nothing served and says where the problem is; a sample's save rebuilds the
-// docs only.
+// docs only; a stream document's save rebuilds the stream pages and generated/, and one that
+// breaks the AsyncAPI parser's lint changes nothing served.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamPageName } from '../../docs/layout.ts';
 import { type DevServer, startDevServer } from '../../docs/watch.ts';
+import { streamChannels } from '../../generated/streams.ts';
 import { loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
@@ -94,6 +97,13 @@ describe('the watch loop of npm start', () => {
   const edited = `${word}edited`;
   const page = () => get(new URL(`${publicApi.name}.html`, dev.docsUrl).href);
   const mockAnswer = () => get(`${dev.mockUrls[publicApi.name]}${path}`);
+  // A stream channel, its file, its document's page and the channel facts generated/ holds.
+  const streamChannel = Object.values(
+    streamChannels,
+  )[0] as (typeof streamChannels)[keyof typeof streamChannels];
+  const channelFile = join(copy, streamChannel.file);
+  const streamFactsFile = join(copy, 'generated/streams.ts');
+  const streamPage = () => get(new URL(`${streamPageName(streamChannel.document)}.html`, dev.docsUrl).href);
 
   it('serves pages that reload themselves, a mock per document and the sandbox', async () => {
     expect(await page()).toContain("new EventSource('/__live-reload')");
@@ -127,29 +137,42 @@ describe('the watch loop of npm start', () => {
   it('keeps the last good docs and mocks when a save breaks lint, and names the file and line', async () => {
     const good = readFileSync(operationFile, 'utf8');
     const generated = readFileSync(typesFile, 'utf8');
-    // Every operation must say whether it is retry-safe (redocly.yaml): misspell the key.
+    const goodChannel = readFileSync(channelFile, 'utf8');
+    const streamsGenerated = readFileSync(streamFactsFile, 'utf8');
+    // Every operation must say whether it is retry-safe (redocly.yaml): misspell the key. In the
+    // same save, a stream channel breaks the AsyncAPI parser's lint: an address must be a string.
     writeFileSync(
       operationFile,
       good.replace('x-retry-safe:', 'x-retry-safe-typo:').replaceAll(edited, 'broken'),
+    );
+    writeFileSync(
+      channelFile,
+      goodChannel.replace(/^address: .*$/m, 'address: 42').replace(streamChannel.summary, 'Broken summary.'),
     );
     const outcome = await dev.nextBuild();
     expect(outcome.ok).toBe(false);
     expect(outcome.problems).toEqual([
       expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+ error .*x-retry-safe`)),
+      expect.stringMatching(new RegExp(`^${streamChannel.file}:\\d+:\\d+ .*address`)),
     ]);
-    expect(logLines).toContain(outcome.problems[0]);
+    for (const problem of outcome.problems) expect(logLines).toContain(problem);
     expect(logLines.at(-1)).toMatch(/lint failed: the last good docs and mocks keep serving/);
     expect(await page()).toContain(edited);
     expect(await mockAnswer()).toContain(`"${edited}"`);
     expect(readFileSync(typesFile, 'utf8')).toBe(generated);
+    expect(await streamPage()).toContain(streamChannel.summary);
+    expect(await streamPage()).not.toContain('Broken summary.');
+    expect(readFileSync(streamFactsFile, 'utf8')).toBe(streamsGenerated);
 
-    // Saved again, still broken: the same problem is not printed a second time.
+    // Saved again, still broken: the same problems are not printed a second time.
     writeFileSync(operationFile, `${readFileSync(operationFile, 'utf8')}\n`);
     expect(await dev.nextBuild()).toMatchObject({ ok: false, problems: outcome.problems });
-    expect(logLines.filter((line) => line === outcome.problems[0])).toHaveLength(1);
-    expect(logLines.at(-2)).toBe('still 1 problem(s), as above');
+    for (const problem of outcome.problems)
+      expect(logLines.filter((line) => line === problem)).toHaveLength(1);
+    expect(logLines.at(-2)).toBe('still 2 problem(s), as above');
 
     writeFileSync(operationFile, good);
+    writeFileSync(channelFile, goodChannel);
     expect(await dev.nextBuild()).toMatchObject({ ok: true });
     expect(logLines).toContain('the documents are clean again');
   });
@@ -169,11 +192,43 @@ describe('the watch loop of npm start', () => {
       ['codegen', 'lint', `mock ${publicApi.name}`, `page ${publicApi.name}`, 'sandbox'].sort(),
     );
     expect(outcome.skipped.sort()).toEqual(
-      [...otherApis.flatMap((name) => [`page ${name}`, `mock ${name}`]), 'page cli'].sort(),
+      [
+        ...otherApis.flatMap((name) => [`page ${name}`, `mock ${name}`]),
+        'page cli',
+        // The stream documents share the HTTP API's schemas, not its root documents.
+        'lint streams',
+        'page streams',
+      ].sort(),
     );
     // The times the budgets are about (measured, not asserted): to the page, to everything.
     log(
       `description edit: docs page served after ${outcome.done[`page ${publicApi.name}`]} ms, all after ${outcome.ms} ms`,
+    );
+  });
+
+  it('a stream document save rebuilds the stream pages and generated/, nothing of the HTTP side', async () => {
+    const good = readFileSync(channelFile, 'utf8');
+    const summarized = good.replace(
+      `summary: ${streamChannel.summary}`,
+      `summary: ${streamChannel.summary} Watch-test summary.`,
+    );
+    expect(summarized).not.toBe(good);
+    const before = reloads;
+    writeFileSync(channelFile, summarized);
+    const outcome = await dev.nextBuild();
+    expect(outcome).toMatchObject({ ok: true });
+    expect(await streamPage()).toContain('Watch-test summary.');
+    expect(reloads).toBeGreaterThan(before);
+    expect(readFileSync(streamFactsFile, 'utf8')).toContain('Watch-test summary.');
+    // The sandbox reads generated/, which changed. Left so: the documents are clean.
+    expect(Object.keys(outcome.done).sort()).toEqual(
+      ['codegen', 'lint streams', 'page streams', 'sandbox'].sort(),
+    );
+    expect(outcome.skipped).toEqual(
+      expect.arrayContaining(['lint', ...apis.map((api) => `page ${api.name}`)]),
+    );
+    log(
+      `stream document edit: stream pages served after ${outcome.done['page streams']} ms, all after ${outcome.ms} ms`,
     );
   });
 
