@@ -147,6 +147,7 @@ describe('stream samples', () => {
       renderStreamSample({
         channel: 'things',
         file: 'asyncapi/public-v4.yaml',
+        url: 'ws://127.0.0.1:4013/ws',
         requests: [{ method: 'things_request', params: ['A_B', 5], summary: 'Read the things.' }],
         subscribe: { method: 'things_subscribe', params: ['A_B'] },
         token: 'demo-token',
