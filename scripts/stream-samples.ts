@@ -2,8 +2,8 @@
 // by one function, as the HTTP operations' are (scripts/code-samples.ts): the package's stream
 // client making the channel's requests and subscribing to it, each with its message's first
 // named example. `npm run generate` writes each into generated/samples/streams/<channel>.ts; the
-// docs' stream pages (docs/stream-page.ts) show it. No sample is written by hand. Until the stream
-// client (createStreamClient) is in the package, tsconfig.json leaves them out of the type check.
+// docs' stream pages (docs/stream-page.ts) show it, and `npm run typecheck` compiles it against the
+// stream client. No sample is written by hand.
 //
 // Which calls a channel's sample makes follows the wire's naming, as the stream client does: a
 // `<x>_subscribe` request is `subscribe(channel, params)` (leaving the loop sends the
