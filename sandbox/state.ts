@@ -1,8 +1,9 @@
 // The sandbox's mutable state, built from a fixture. Every change happens synchronously inside
 // one request's handling, so concurrent requests cannot interleave between a check and a debit.
+// Every balance is kept in one ledger (ledger.ts) and changes only by its balanced entries.
 import { randomUUID } from 'node:crypto';
-import type { CollateralItem, HistoryRecord } from './api-types.ts';
-import { add, isNegative, normalize, subtract } from './decimal.ts';
+import type { HistoryRecord } from './api-types.ts';
+import { add, normalize, subtract } from './decimal.ts';
 import type {
   Fixture,
   FixtureAccount,
@@ -13,7 +14,10 @@ import type {
   FixturePlan,
   FixtureQuote,
 } from './fixture.ts';
+import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
+
+export type { TradeBalance };
 
 export interface Investment {
   id: string;
@@ -32,12 +36,6 @@ export interface Quote extends FixtureQuote {
 /** A confirmed quote: a row of the conversion history. */
 export type Conversion = FixtureConversion;
 
-/** One asset of the trade account: free to trade, and held by open orders. */
-export interface TradeBalance {
-  available: string;
-  frozen: string;
-}
-
 /** A kill-switch timer of one market: unless set again, it cancels the open orders of `types` when it runs out. */
 export interface KillSwitchTimer {
   market: string;
@@ -51,13 +49,9 @@ export interface KillSwitchTimer {
   runsOutAt: number;
 }
 
-export interface AccountState {
-  id: string;
-  /** Main balance by ticker, zero balances included. */
-  main: Map<string, string>;
-  /** Trade balance by ticker. */
-  trade: Map<string, TradeBalance>;
-  collateral: CollateralItem[];
+export interface AccountState extends Books {
+  /** The ledger the account's balances are kept in, the exchange's one: they change only by its entries. */
+  readonly ledger: Ledger;
   /** Open orders by orderId, in the order they were placed. */
   orders: Map<number, Order>;
   /** Filled and cancelled orders, in the order they closed. */
@@ -154,6 +148,8 @@ export class SandboxState {
   readonly plans: ReadonlyMap<string, FixturePlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
   readonly accounts: ReadonlyMap<string, AccountState>;
+  /** The one ledger every balance of every account is kept in. */
+  readonly ledger = new Ledger();
   #lastOrderId: number;
   #lastDealId = 149_160_000;
   #lastQuoteId: number;
@@ -180,6 +176,7 @@ export class SandboxState {
       fixture.accounts.map((account) => {
         const state: AccountState = {
           id: account.id,
+          ledger: this.ledger,
           main: new Map(
             Object.entries(account.mainBalances ?? {}).map(([ticker, amount]) => [ticker, normalize(amount)]),
           ),
@@ -226,6 +223,7 @@ export class SandboxState {
         return [account.id, state];
       }),
     );
+    this.ledger.open(this.accounts.values());
   }
 
   account(id: string): AccountState {
@@ -266,10 +264,11 @@ export class SandboxState {
     const account = this.account(accountId);
     if (account.quotes.get(quote.id) !== quote)
       throw new Error(`quote ${quote.id} is not open in ${accountId}`);
-    const left = subtract(account.main.get(quote.from) ?? '0', quote.give);
-    if (isNegative(left)) throw new Error('a conversion would make a balance negative');
-    account.main.set(quote.from, left);
-    account.main.set(quote.to, add(account.main.get(quote.to) ?? '0', quote.receive));
+    // The market takes what is given and gives what is received.
+    this.ledger.post([
+      ...transfer(main(account), house('market'), quote.from, quote.give),
+      ...transfer(house('market'), main(account), quote.to, quote.receive),
+    ]);
     account.quotes.delete(quote.id);
     account.usedQuoteIds.add(quote.id);
     this.#lastConversionId += 1;
@@ -306,9 +305,7 @@ export class SandboxState {
     actionTypes: { open: number; invest: number },
   ): Investment {
     const account = this.account(accountId);
-    const balance = subtract(account.main.get(plan.currency) ?? '0', amount);
-    if (isNegative(balance)) throw new Error('invest would make a balance negative');
-    account.main.set(plan.currency, balance);
+    this.ledger.post(transfer(main(account), house('lending'), plan.currency, amount));
     if (plan.available !== undefined) plan.available = subtract(plan.available, amount);
     if (plan.interestFunds !== undefined) plan.interestFunds = subtract(plan.interestFunds, interest);
     const investment: Investment = {
@@ -354,6 +351,7 @@ export class SandboxState {
         quotes: structuredClone([...account.quotes.values()]),
         conversions: structuredClone(account.conversions),
       })),
+      houses: this.ledger.houses(),
     };
   }
 }
