@@ -346,6 +346,19 @@ export function figures(state: SandboxState, account: AccountState, asset: strin
   return { balance, unrealized, equity, margin, positionsMargin, freeMargin: subtract(equity, margin) };
 }
 
+/**
+ * What may leave the collateral balance of an asset for another balance: what is available without
+ * borrowing, and no more than the free margin the open positions and orders leave (never below 0).
+ */
+export function transferableCollateral(state: SandboxState, account: AccountState, asset: string): string {
+  const item = account.collateral.find((candidate) => candidate.asset === asset);
+  if (!item) return '0';
+  const { freeMargin } = figures(state, account, asset);
+  const transferable =
+    compare(freeMargin, item.availableWithoutBorrow) < 0 ? freeMargin : item.availableWithoutBorrow;
+  return isNegative(transferable) ? '0' : normalize(transferable);
+}
+
 export function positionKey(market: string, side: PositionSide) {
   return `${market}:${side}`;
 }

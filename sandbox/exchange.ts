@@ -16,6 +16,7 @@ import type { AccountState, SandboxState } from './state.ts';
 export { available, cancel };
 
 import { recordTrade } from './trades.ts';
+import { settleWithdrawals } from './wallet.ts';
 
 /**
  * Fills an order in full at `price`: the base and quote move between the account's balances,
@@ -212,8 +213,9 @@ export function orderView(order: Order) {
 
 /**
  * Applies what the sandbox's clock has reached at `now` (ms): kill-switch timers that ran out
- * cancel their market's open orders of their kinds, and a market past its delisting date has its
- * open orders cancelled. Each cancellation is dated when it was due, not when it was applied.
+ * cancel their market's open orders of their kinds, a market past its delisting date has its
+ * open orders cancelled, collateral funding is paid and pending withdrawals whose time has come go
+ * out. Each cancellation is dated when it was due, not when it was applied.
  */
 export function settle(state: SandboxState, now: number) {
   for (const account of state.accounts.values()) {
@@ -238,4 +240,5 @@ export function settle(state: SandboxState, now: number) {
     }
   }
   settleCollateral(state, now);
+  settleWithdrawals(state, now);
 }

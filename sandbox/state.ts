@@ -13,6 +13,7 @@ import type {
   FixtureOrder,
   FixturePlan,
   FixtureQuote,
+  FixtureTransaction,
 } from './fixture.ts';
 import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
@@ -35,6 +36,39 @@ export interface Quote extends FixtureQuote {
 
 /** A confirmed quote: a row of the conversion history. */
 export type Conversion = FixtureConversion;
+
+/** A deposit or a withdrawal of the account: a row of the deposit and withdrawal history. */
+export interface WalletTransaction {
+  method: 'deposit' | 'withdrawal';
+  ticker: string;
+  /** The amount the call named (a withdrawal) or that arrived (a deposit). */
+  amount: string;
+  fee: string;
+  /** What it moved: left the main balance (a withdrawal), or came from outside (a deposit). */
+  gross: string;
+  address: string;
+  memo: string;
+  network: string | null;
+  /** The caller's identifier of a withdrawal. */
+  uniqueId: string | null;
+  /** Unix seconds. */
+  createdAt: number;
+  transactionId: string;
+  transactionHash: string | null;
+  /** Where it is: a pending withdrawal is done at `doneAt`. */
+  state: 'pending' | 'successful';
+  /** When a pending withdrawal is done, on the sandbox's clock (ms). */
+  doneAt?: number;
+  confirmations: { actual: number; required: number } | null;
+}
+
+/** A deposit address handed out to the account. */
+export interface DepositAddress {
+  ticker: string;
+  network: string;
+  address: string;
+  memo?: string;
+}
 
 /** A kill-switch timer of one market: unless set again, it cancels the open orders of `types` when it runs out. */
 export interface KillSwitchTimer {
@@ -71,8 +105,45 @@ export interface AccountState extends Books {
   conversions: Conversion[];
   /** The quotes confirmed: a quote converts once. */
   usedQuoteIds: Set<string>;
+  /** Deposits and withdrawals, oldest first. */
+  transactions: WalletTransaction[];
+  /** The uniqueIds of the account's withdrawals: each is taken once. */
+  usedUniqueIds: Set<string>;
+  /** The deposit addresses handed out, oldest first. */
+  depositAddresses: DepositAddress[];
   /** The fixture's collateral positions, OTO and OCO orders (sandbox/collateral.ts takes them). */
   collateralSeed: Pick<FixtureAccount, 'collateralPositions' | 'otoOrders' | 'ocoOrders'>;
+}
+
+/** A deposit or withdrawal of the fixture, done before the sandbox started. */
+function seededTransaction(seed: FixtureTransaction, asset: FixtureAsset | undefined): WalletTransaction {
+  const fee = normalize(seed.fee ?? '0');
+  const network = seed.network ?? null;
+  const required = network === null ? undefined : confirmationsOf(asset, network);
+  return {
+    method: seed.method,
+    ticker: seed.ticker,
+    amount: normalize(seed.amount),
+    fee,
+    gross: normalize(seed.amount),
+    address: seed.address,
+    memo: seed.memo ?? '',
+    network,
+    uniqueId: seed.uniqueId ?? null,
+    createdAt: seed.createdAt,
+    transactionId: seed.transactionId ?? randomUUID(),
+    transactionHash: seed.transactionHash ?? null,
+    state: 'successful',
+    confirmations: required === undefined ? null : { actual: required, required },
+  };
+}
+
+/** How many confirmations a deposit of the asset on the network waits for (the asset list's). */
+export function confirmationsOf(asset: FixtureAsset | undefined, network: string): number | undefined {
+  const confirmations = asset?.confirmations;
+  if (confirmations === null || typeof confirmations !== 'object') return undefined;
+  const count = (confirmations as Record<string, unknown>)[network];
+  return typeof count === 'number' ? count : undefined;
 }
 
 function seededInvestments(history: HistoryRecord[]): Investment[] {
@@ -147,6 +218,8 @@ export class SandboxState {
   readonly markets: ReadonlyMap<string, MarketState>;
   readonly plans: ReadonlyMap<string, FixturePlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
+  /** The fees of deposits and withdrawals, by ticker (sandbox/wallet.ts reads them). */
+  readonly transferFees: NonNullable<Fixture['transferFees']>;
   readonly accounts: ReadonlyMap<string, AccountState>;
   /** The one ledger every balance of every account is kept in. */
   readonly ledger = new Ledger();
@@ -161,6 +234,7 @@ export class SandboxState {
     this.markets = new Map(fixture.markets.map((market) => [market.name, marketState(market)]));
     this.plans = new Map(fixture.plans.map((plan) => [plan.id, { ...plan }]));
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
+    this.transferFees = structuredClone(fixture.transferFees ?? {});
     const seededIds = fixture.accounts.flatMap((account) => (account.openOrders ?? []).map((o) => o.orderId));
     this.#lastOrderId = Math.max(4_180_300_000, ...seededIds);
     const seededQuotes = fixture.accounts.flatMap((account) => [
@@ -205,6 +279,15 @@ export class SandboxState {
             (a, b) => a.date - b.date || Number(a.id) - Number(b.id),
           ),
           usedQuoteIds: new Set((account.conversions ?? []).map((conversion) => conversion.quoteId)),
+          transactions: (account.transactions ?? [])
+            .map((seed) => seededTransaction(seed, fixture.assets[seed.ticker]))
+            .sort((a, b) => a.createdAt - b.createdAt),
+          usedUniqueIds: new Set(
+            (account.transactions ?? []).flatMap((seed) =>
+              seed.uniqueId === undefined ? [] : [seed.uniqueId],
+            ),
+          ),
+          depositAddresses: [],
           collateralSeed: structuredClone({
             collateralPositions: account.collateralPositions ?? [],
             otoOrders: account.otoOrders ?? [],
@@ -350,6 +433,9 @@ export class SandboxState {
         investments: structuredClone(account.investments),
         quotes: structuredClone([...account.quotes.values()]),
         conversions: structuredClone(account.conversions),
+        transactions: structuredClone(account.transactions),
+        usedUniqueIds: [...account.usedUniqueIds],
+        depositAddresses: structuredClone(account.depositAddresses),
       })),
       houses: this.ledger.houses(),
     };
