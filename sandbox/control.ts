@@ -59,6 +59,9 @@ export function depositFromOutside(
     return `ticker must be one of ${[...state.assets.keys()].join(', ')}`;
   if (typeof amount !== 'string' || !isDecimal(amount) || compare(amount, '0') <= 0)
     return 'amount must be a decimal string above 0';
+  // Checked before an address is made: a refused deposit changes nothing.
+  const refusal = depositRefusal(state, ticker, amount);
+  if (refusal) return refusal;
   let account: AccountState | undefined;
   let to: DepositAddress | undefined;
   if (request.address !== undefined) {
@@ -79,8 +82,6 @@ export function depositFromOutside(
       return `network must be one of ${names.join(', ') || ticker}`;
     to = depositAddressOf(state, account, ticker, network);
   }
-  const refusal = depositRefusal(state, ticker, amount);
-  if (refusal) return refusal;
   const row = deposit(state, account, { ticker, amount, to }, now);
   return { account, to, credited: subtract(row.amount, row.fee) };
 }

@@ -305,11 +305,14 @@ describe('moves between balances, withdrawals and deposits', () => {
     expect(Object.keys(described.controls)).toContain('POST /sandbox/deposit');
   });
 
-  it('the control refuses a deposit it cannot take, and names why', async () => {
+  it('the control refuses a deposit it cannot take, names why, and changes nothing', async () => {
+    const before = suite.sandbox.state.snapshot();
     const post = (body: unknown) =>
       fetch(`${suite.sandbox.url}/sandbox/deposit`, { method: 'POST', body: JSON.stringify(body) });
     for (const [body, reason] of [
       [{ ticker: 'ETH', amount: '0.0009' }, /at least 0.001/],
+      // An asset the account has no address of yet: none is made for a refused deposit.
+      [{ ticker: 'LTC', amount: '0.001' }, /at least 0.01/],
       [{ ticker: 'NOSUCHCOIN', amount: '1' }, /ticker must be one of/],
       [{ ticker: 'ETH', amount: '-1' }, /above 0/],
       [{ ticker: 'USDT', amount: '10', network: 'OMNI' }, /network must be one of TRC20, ERC20/],
@@ -320,6 +323,7 @@ describe('moves between balances, withdrawals and deposits', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(((await response.json()) as { error: string }).error).toMatch(reason);
     }
+    expect(suite.sandbox.state.snapshot()).toEqual(before);
   });
 
   it('the fees answer the fixture’s rules and the asset list’s limits', async () => {
