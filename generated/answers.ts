@@ -105,6 +105,29 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listDepositWithdrawalHistory": {
+    "properties": {
+      "records": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            },
+            "method": {
+              "enum": [
+                1,
+                2
+              ],
+              "enumNames": [
+                "DEPOSIT",
+                "WITHDRAWAL"
+              ]
+            }
+          }
+        }
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
     "properties": {
       "data": {

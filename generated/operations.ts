@@ -1642,6 +1642,88 @@ export const operations = {
       }
     }
   },
+  "createDepositAddress": {
+    "operationId": "createDepositAddress",
+    "summary": "Make a new address to deposit an asset to",
+    "cliName": "new-deposit-address",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/create-new-address",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/create-new-address"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The crypto asset to deposit."
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The network of the address, for an asset on several (observed upstream); without it, the asset's default network."
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "p2sh-segwit",
+            "bech32"
+          ],
+          "description": "The kind of address to make, for the assets that have several (observed upstream: BTC and LTC, each `p2sh-segwit` or `bech32`, by default `bech32`). Which other assets take it is not shown."
+        }
+      }
+    }
+  },
   "createFixedInvestment": {
     "operationId": "createFixedInvestment",
     "summary": "Invest in a plan",
@@ -2272,6 +2354,696 @@ export const operations = {
       }
     }
   },
+  "createWithdrawal": {
+    "operationId": "createWithdrawal",
+    "summary": "Withdraw an asset, the fee included in the amount",
+    "cliName": "withdraw",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/withdraw",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      412,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount",
+        "address",
+        "uniqueId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/withdraw"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset to withdraw; it must be open to withdrawals in the asset list (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "What leaves the main balance, the fee included: the address receives this less the fee (observed upstream). At most the asset's decimals; for an asset without decimals a whole number (code 7)."
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Where to send it: a wallet address on the asset's network, or for a fiat asset the card token or account identifier (an IBAN) of the payment provider (observed upstream)."
+        },
+        "memo": {
+          "type": "string",
+          "description": "The memo (or destination tag) of the address, needed for an asset that uses one (observed upstream); sent without one, such a withdrawal may be lost."
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The caller's own identifier of a withdrawal (observed upstream): any string of up to 255 characters, not checked to be a UUID. The service refuses a second withdrawal of the account with an identifier it has taken already, and the deposit and withdrawal history finds a withdrawal by it (`unique_id`). A new withdrawal needs a new one."
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The payment provider of a fiat asset (`VISAMASTER`, `SEPA_BCB_GROUP`, …), needed for one, from the asset list (observed upstream)."
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The network to send on, for an asset on several (observed upstream): one of its withdrawal networks in the asset list; without it, the asset's default network (ERC20 for USDT, observed upstream). The network must match the address: a withdrawal to an address of another network is lost."
+        },
+        "partialEnable": {
+          "type": "boolean",
+          "description": "For a fiat withdrawal, `true` takes a higher maximum in exchange for the chance of a partly successful payout (status 18 in the history), which the caller must then handle (observed upstream)."
+        },
+        "customerIp": {
+          "type": "string",
+          "description": "The end customer's IP address, passed to the fiat payment provider's anti-fraud checks; needed for USD and EUR through VISAMASTER (observed upstream)."
+        },
+        "bankBic": {
+          "type": "string",
+          "description": "The receiving bank's BIC (SWIFT) code; needed for the bank providers `SEPA`, `SEPA_CLEAR_JUNCTION`, `SEPA_BCB_GROUP`, `FINCI`, `ZEN` and `BANKING_CIRCLE` (observed upstream)."
+        },
+        "beneficiary": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string",
+              "maxLength": 40,
+              "description": "First name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream)."
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 40,
+              "description": "Last name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream)."
+            },
+            "phone": {
+              "type": "string",
+              "description": "Phone number; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`."
+            },
+            "email": {
+              "type": "string",
+              "description": "E-mail address; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`."
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+              "description": "Date of birth, `YYYY-MM-DD` (a date, observed upstream); needed for `USD_VISAMASTER`, `EUR_VISAMASTER` and withdrawals through Mercuryo."
+            },
+            "code": {
+              "type": "string",
+              "description": "The code an earlier verification step gave, where a card flow asks for one."
+            },
+            "cardToken": {
+              "type": "string",
+              "description": "A card's token, used instead of its number, from the card tokenisation or an earlier payout to the same card."
+            },
+            "cardTokenSave": {
+              "type": "boolean",
+              "description": "`true` asks the payment provider to keep the card token for later payouts."
+            },
+            "fingerprintSession": {
+              "type": "string",
+              "description": "The anti-fraud device fingerprint session taken where the end customer checked out; some VISAMASTER configurations need it."
+            },
+            "card": {
+              "type": "object",
+              "properties": {
+                "save": {
+                  "type": "boolean",
+                  "description": "`true` keeps the card for later payouts."
+                },
+                "name": {
+                  "type": "string",
+                  "description": "The cardholder's name as printed on the card."
+                },
+                "firstName": {
+                  "type": "string",
+                  "description": "The cardholder's first name."
+                },
+                "lastName": {
+                  "type": "string",
+                  "description": "The cardholder's last name."
+                },
+                "number": {
+                  "type": "string",
+                  "description": "The card number."
+                },
+                "month": {
+                  "type": "string",
+                  "description": "The expiry month, two digits (`01` to `12`)."
+                },
+                "year": {
+                  "type": "string",
+                  "description": "The expiry year, four digits."
+                }
+              },
+              "description": "A card's own details, for a card not used before; `cardToken` takes their place when there is one. The number is payment card data: keep it out of logs."
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string",
+                  "description": "First line of the street address."
+                },
+                "line2": {
+                  "type": "string",
+                  "description": "Second line of the street address."
+                },
+                "city": {
+                  "type": "string",
+                  "description": "City."
+                },
+                "zip": {
+                  "type": "string",
+                  "description": "Postal code."
+                },
+                "country": {
+                  "type": "string",
+                  "description": "Country, as an ISO code."
+                }
+              },
+              "description": "The beneficiary's postal address; some VISAMASTER and SEPA configurations need it."
+            },
+            "bank": {
+              "type": "object",
+              "properties": {
+                "routingNumber": {
+                  "type": "string",
+                  "description": "The bank's routing number (ABA, BSB, sort code or the country's equivalent)."
+                },
+                "name": {
+                  "type": "string",
+                  "description": "The bank's name."
+                },
+                "address": {
+                  "type": "string",
+                  "description": "The bank's postal address."
+                },
+                "country": {
+                  "type": "string",
+                  "description": "The bank's country, as an ISO code."
+                }
+              },
+              "description": "The receiving bank, for a bank-rail withdrawal to an account number rather than an IBAN."
+            }
+          },
+          "description": "Who receives a fiat withdrawal (observed upstream). Needed for the tickers `USD_VISAMASTER`, `EUR_VISAMASTER`, `USD` and `EUR`; which fields a given currency and payment provider needs varies and is not shown field by field. Card fields serve the card rails, `bank` the bank rails; `phone`, `email` and `birthDate` the VISAMASTER rails and Mercuryo. Other fields are not shown and not refused here."
+        },
+        "travelRule": {
+          "type": "object",
+          "properties": {
+            "walletType": {
+              "type": "string",
+              "enum": [
+                "hosted",
+                "unhosted"
+              ],
+              "description": "`hosted`, a wallet a service provider keeps (an exchange, a custodian), which needs `vaspData`; `unhosted`, a wallet its owner keeps."
+            },
+            "beneficiary": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "individual",
+                    "entity"
+                  ],
+                  "description": "`individual`, a person, who needs `firstName` and `lastName`; `entity`, a legal person, which needs `fullName`."
+                },
+                "firstName": {
+                  "type": "string",
+                  "description": "First name, for an individual."
+                },
+                "lastName": {
+                  "type": "string",
+                  "description": "Last name, for an individual."
+                },
+                "fullName": {
+                  "type": "string",
+                  "description": "Full legal name, for an entity."
+                },
+                "residenceCountry": {
+                  "type": "string",
+                  "description": "Country of residence, ISO 3166-1 alpha-3 (three letters)."
+                },
+                "address": {
+                  "type": "object",
+                  "properties": {
+                    "country": {
+                      "type": "string",
+                      "description": "Country, ISO 3166-1 alpha-3."
+                    },
+                    "city": {
+                      "type": "string",
+                      "description": "City."
+                    },
+                    "postCode": {
+                      "type": "string",
+                      "description": "Postal code."
+                    },
+                    "addressLine1": {
+                      "type": "string",
+                      "description": "Street address."
+                    }
+                  },
+                  "description": "Where the beneficiary lives or is registered."
+                }
+              },
+              "description": "Who owns the receiving wallet."
+            },
+            "vaspData": {
+              "type": "object",
+              "properties": {
+                "vaspId": {
+                  "type": "string",
+                  "description": "The provider's id in the operator's list of providers."
+                },
+                "vaspName": {
+                  "type": "string",
+                  "description": "The provider's name, for one not in that list."
+                }
+              },
+              "description": "The service provider keeping a hosted wallet: `vaspId` when the operator's list of providers has it, else `vaspName`."
+            },
+            "type": {
+              "type": "string",
+              "description": "The older flat form's kind of beneficiary (`individual` or `entity`)."
+            },
+            "vasp": {
+              "type": "string",
+              "description": "The older flat form's service provider name."
+            },
+            "name": {
+              "type": "string",
+              "description": "The older flat form's beneficiary name."
+            },
+            "address": {
+              "type": "string",
+              "description": "The older flat form's beneficiary address, one string."
+            }
+          },
+          "description": "The Travel Rule data of a crypto withdrawal (observed upstream): needed where the account is registered in the European Economic Area. The structured form names the kind of wallet, the beneficiary and, for a hosted wallet, its service provider. The older flat form (`type`, `vasp`, `name`, `address`) is still taken, but does not pass the Travel Rule check."
+        },
+        "paymentDescription": {
+          "type": "string",
+          "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
+        }
+      }
+    }
+  },
+  "createWithdrawalPay": {
+    "operationId": "createWithdrawalPay",
+    "summary": "Withdraw an asset, the fee added on top of the amount",
+    "cliName": "withdraw-pay",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/withdraw-pay",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      412,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount",
+        "address",
+        "uniqueId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/withdraw-pay"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset to withdraw; it must be open to withdrawals in the asset list (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "What the address receives; the main balance gives this plus the fee (observed upstream). At most the asset's decimals; for an asset without decimals a whole number (code 7)."
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Where to send it: a wallet address on the asset's network, or for a fiat asset the card token or account identifier (an IBAN) of the payment provider (observed upstream)."
+        },
+        "memo": {
+          "type": "string",
+          "description": "The memo (or destination tag) of the address, needed for an asset that uses one (observed upstream); sent without one, such a withdrawal may be lost."
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The caller's own identifier of a withdrawal (observed upstream): any string of up to 255 characters, not checked to be a UUID. The service refuses a second withdrawal of the account with an identifier it has taken already, and the deposit and withdrawal history finds a withdrawal by it (`unique_id`). A new withdrawal needs a new one."
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The payment provider of a fiat asset (`VISAMASTER`, `SEPA_BCB_GROUP`, …), needed for one, from the asset list (observed upstream)."
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The network to send on, for an asset on several (observed upstream): one of its withdrawal networks in the asset list; without it, the asset's default network (ERC20 for USDT, observed upstream). The network must match the address: a withdrawal to an address of another network is lost."
+        },
+        "partialEnable": {
+          "type": "boolean",
+          "description": "For a fiat withdrawal, `true` takes a higher maximum in exchange for the chance of a partly successful payout (status 18 in the history), which the caller must then handle (observed upstream)."
+        },
+        "customerIp": {
+          "type": "string",
+          "description": "The end customer's IP address, passed to the fiat payment provider's anti-fraud checks; needed for USD and EUR through VISAMASTER (observed upstream)."
+        },
+        "bankBic": {
+          "type": "string",
+          "description": "The receiving bank's BIC (SWIFT) code; needed for the bank providers `SEPA`, `SEPA_CLEAR_JUNCTION`, `SEPA_BCB_GROUP`, `FINCI`, `ZEN` and `BANKING_CIRCLE` (observed upstream)."
+        },
+        "beneficiary": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string",
+              "maxLength": 40,
+              "description": "First name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream)."
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 40,
+              "description": "Last name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream)."
+            },
+            "phone": {
+              "type": "string",
+              "description": "Phone number; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`."
+            },
+            "email": {
+              "type": "string",
+              "description": "E-mail address; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`."
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+              "description": "Date of birth, `YYYY-MM-DD` (a date, observed upstream); needed for `USD_VISAMASTER`, `EUR_VISAMASTER` and withdrawals through Mercuryo."
+            },
+            "code": {
+              "type": "string",
+              "description": "The code an earlier verification step gave, where a card flow asks for one."
+            },
+            "cardToken": {
+              "type": "string",
+              "description": "A card's token, used instead of its number, from the card tokenisation or an earlier payout to the same card."
+            },
+            "cardTokenSave": {
+              "type": "boolean",
+              "description": "`true` asks the payment provider to keep the card token for later payouts."
+            },
+            "fingerprintSession": {
+              "type": "string",
+              "description": "The anti-fraud device fingerprint session taken where the end customer checked out; some VISAMASTER configurations need it."
+            },
+            "card": {
+              "type": "object",
+              "properties": {
+                "save": {
+                  "type": "boolean",
+                  "description": "`true` keeps the card for later payouts."
+                },
+                "name": {
+                  "type": "string",
+                  "description": "The cardholder's name as printed on the card."
+                },
+                "firstName": {
+                  "type": "string",
+                  "description": "The cardholder's first name."
+                },
+                "lastName": {
+                  "type": "string",
+                  "description": "The cardholder's last name."
+                },
+                "number": {
+                  "type": "string",
+                  "description": "The card number."
+                },
+                "month": {
+                  "type": "string",
+                  "description": "The expiry month, two digits (`01` to `12`)."
+                },
+                "year": {
+                  "type": "string",
+                  "description": "The expiry year, four digits."
+                }
+              },
+              "description": "A card's own details, for a card not used before; `cardToken` takes their place when there is one. The number is payment card data: keep it out of logs."
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string",
+                  "description": "First line of the street address."
+                },
+                "line2": {
+                  "type": "string",
+                  "description": "Second line of the street address."
+                },
+                "city": {
+                  "type": "string",
+                  "description": "City."
+                },
+                "zip": {
+                  "type": "string",
+                  "description": "Postal code."
+                },
+                "country": {
+                  "type": "string",
+                  "description": "Country, as an ISO code."
+                }
+              },
+              "description": "The beneficiary's postal address; some VISAMASTER and SEPA configurations need it."
+            },
+            "bank": {
+              "type": "object",
+              "properties": {
+                "routingNumber": {
+                  "type": "string",
+                  "description": "The bank's routing number (ABA, BSB, sort code or the country's equivalent)."
+                },
+                "name": {
+                  "type": "string",
+                  "description": "The bank's name."
+                },
+                "address": {
+                  "type": "string",
+                  "description": "The bank's postal address."
+                },
+                "country": {
+                  "type": "string",
+                  "description": "The bank's country, as an ISO code."
+                }
+              },
+              "description": "The receiving bank, for a bank-rail withdrawal to an account number rather than an IBAN."
+            }
+          },
+          "description": "Who receives a fiat withdrawal (observed upstream). Needed for the tickers `USD_VISAMASTER`, `EUR_VISAMASTER`, `USD` and `EUR`; which fields a given currency and payment provider needs varies and is not shown field by field. Card fields serve the card rails, `bank` the bank rails; `phone`, `email` and `birthDate` the VISAMASTER rails and Mercuryo. Other fields are not shown and not refused here."
+        },
+        "travelRule": {
+          "type": "object",
+          "properties": {
+            "walletType": {
+              "type": "string",
+              "enum": [
+                "hosted",
+                "unhosted"
+              ],
+              "description": "`hosted`, a wallet a service provider keeps (an exchange, a custodian), which needs `vaspData`; `unhosted`, a wallet its owner keeps."
+            },
+            "beneficiary": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "individual",
+                    "entity"
+                  ],
+                  "description": "`individual`, a person, who needs `firstName` and `lastName`; `entity`, a legal person, which needs `fullName`."
+                },
+                "firstName": {
+                  "type": "string",
+                  "description": "First name, for an individual."
+                },
+                "lastName": {
+                  "type": "string",
+                  "description": "Last name, for an individual."
+                },
+                "fullName": {
+                  "type": "string",
+                  "description": "Full legal name, for an entity."
+                },
+                "residenceCountry": {
+                  "type": "string",
+                  "description": "Country of residence, ISO 3166-1 alpha-3 (three letters)."
+                },
+                "address": {
+                  "type": "object",
+                  "properties": {
+                    "country": {
+                      "type": "string",
+                      "description": "Country, ISO 3166-1 alpha-3."
+                    },
+                    "city": {
+                      "type": "string",
+                      "description": "City."
+                    },
+                    "postCode": {
+                      "type": "string",
+                      "description": "Postal code."
+                    },
+                    "addressLine1": {
+                      "type": "string",
+                      "description": "Street address."
+                    }
+                  },
+                  "description": "Where the beneficiary lives or is registered."
+                }
+              },
+              "description": "Who owns the receiving wallet."
+            },
+            "vaspData": {
+              "type": "object",
+              "properties": {
+                "vaspId": {
+                  "type": "string",
+                  "description": "The provider's id in the operator's list of providers."
+                },
+                "vaspName": {
+                  "type": "string",
+                  "description": "The provider's name, for one not in that list."
+                }
+              },
+              "description": "The service provider keeping a hosted wallet: `vaspId` when the operator's list of providers has it, else `vaspName`."
+            },
+            "type": {
+              "type": "string",
+              "description": "The older flat form's kind of beneficiary (`individual` or `entity`)."
+            },
+            "vasp": {
+              "type": "string",
+              "description": "The older flat form's service provider name."
+            },
+            "name": {
+              "type": "string",
+              "description": "The older flat form's beneficiary name."
+            },
+            "address": {
+              "type": "string",
+              "description": "The older flat form's beneficiary address, one string."
+            }
+          },
+          "description": "The Travel Rule data of a crypto withdrawal (observed upstream): needed where the account is registered in the European Economic Area. The structured form names the kind of wallet, the beneficiary and, for a hosted wallet, its service provider. The older flat form (`type`, `vasp`, `name`, `address`) is still taken, but does not pass the Travel Rule check."
+        },
+        "paymentDescription": {
+          "type": "string",
+          "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
+        }
+      }
+    }
+  },
   "estimateConversion": {
     "operationId": "estimateConversion",
     "summary": "Get a quote for converting one asset into another",
@@ -2616,6 +3388,80 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional."
+        }
+      }
+    }
+  },
+  "getDepositAddress": {
+    "operationId": "getDepositAddress",
+    "summary": "Read the address to deposit an asset to",
+    "cliName": "deposit-address",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/address",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/address"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The crypto asset to deposit, open to deposits (observed upstream)."
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The network to deposit on, for an asset on several (observed upstream): one of the asset's deposit networks in the asset list; without it, the asset's default network."
         }
       }
     }
@@ -3150,6 +3996,68 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Only this asset (observed upstream)."
+        }
+      }
+    }
+  },
+  "listAccountFees": {
+    "operationId": "listAccountFees",
+    "summary": "List the deposit and withdrawal fees and limits of each asset, for the account",
+    "cliName": "account-fees",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/fee",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/fee"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
     }
@@ -3758,6 +4666,129 @@ export const operations = {
           "minimum": 0,
           "maximum": 9999,
           "description": "Records to skip, 0 to 9999 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listDepositWithdrawalHistory": {
+    "operationId": "listDepositWithdrawalHistory",
+    "summary": "List the account's deposits and withdrawals",
+    "cliName": "deposit-withdrawal-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 200,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "transactionMethod": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ],
+          "description": "1 deposits only, 2 withdrawals only; without it, both (observed upstream).",
+          "enumNames": [
+            "DEPOSIT",
+            "WITHDRAWAL"
+          ]
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this asset."
+        },
+        "address": {
+          "type": "string",
+          "description": "Only the records of this address."
+        },
+        "addresses": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string"
+          },
+          "description": "Only the records of these addresses, at most 20 (observed upstream)."
+        },
+        "memo": {
+          "type": "string",
+          "description": "Only the records with this memo."
+        },
+        "unique_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "Only the withdrawal made with this uniqueId (observed upstream)."
+        },
+        "status": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          },
+          "description": "Only the records with these status codes, which mean something only with their method: send them with `transactionMethod` (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "description": "Records per page, 1 to 500 (observed upstream).",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Records to skip, 0 to 10000, with `offset` + `limit` at most 10000 (observed upstream).",
           "default": 0
         }
       }
@@ -5015,6 +6046,109 @@ export const operations = {
             }
           ],
           "description": "The order kinds to cancel; without it, or `null`, every kind (observed upstream)."
+        }
+      }
+    }
+  },
+  "transferBetweenBalances": {
+    "operationId": "transferBetweenBalances",
+    "summary": "Move an asset between the account's main, spot and collateral balances",
+    "cliName": "transfer",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/transfer",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/transfer"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset to move."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "How much to move: at least 0.00000001, at most 8 decimals and at most what the source balance has available (observed upstream)."
+        },
+        "from": {
+          "type": "string",
+          "enum": [
+            "main",
+            "spot",
+            "collateral"
+          ],
+          "description": "The balance the amount leaves (observed upstream). With `to`, in place of `method`."
+        },
+        "to": {
+          "type": "string",
+          "enum": [
+            "main",
+            "spot",
+            "collateral"
+          ],
+          "description": "The balance the amount arrives in, not `from` (observed upstream). With `from`, in place of `method`."
+        },
+        "method": {
+          "type": "string",
+          "enum": [
+            "deposit",
+            "withdraw",
+            "collateral-deposit",
+            "collateral-withdraw"
+          ],
+          "description": "The older form, which the operator means to retire: `deposit` main to spot, `withdraw` spot to main, `collateral-deposit` main to collateral, `collateral-withdraw` collateral to main (observed upstream). Not needed with `from` and `to`."
         }
       }
     }

@@ -108,6 +108,350 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the address to deposit an asset to
+         * @description The address the account deposits a crypto asset to, on one of its
+         *     networks, with the fees and limits of a deposit there. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The asset must be a crypto asset open to deposits (`can_deposit` in
+         *       the asset list, `GET /api/v4/public/assets`); a fiat asset is not
+         *       taken here. An asset on several networks (USDT) takes `network`, one of
+         *       its deposit networks in the asset list; without one its default
+         *       network is meant.
+         *     - A sub-account calls this with its own key once deposits are turned on
+         *       for it; they are off by default and turned on by the operator's account
+         *       managers.
+         *     - Refusals: an unknown asset or network is 400, `code` 0; an asset closed
+         *       to deposits is `code` 1, `Inner validation failed`, whose status the
+         *       operator does not give: this document files it under 422, the status of
+         *       the main account's business rules.
+         *     - Whether the address changes between calls is not shown; a new one is
+         *       made by `createDepositAddress`.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["getDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/create-new-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new address to deposit an asset to
+         * @description Makes a new deposit address for a crypto asset, even when the last one
+         *     made has not been used, and answers it with the fees and limits of a
+         *     deposit there. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The operation is off by default: the operator's support turns it on
+         *       for an account. For a sub-account, crypto deposits must be turned on
+         *       too.
+         *     - `network` picks one of the asset's networks (USDT: TRC20, ERC20, …);
+         *       without it the asset's default network is meant, and an asset without
+         *       one is refused (`noDefaultNetwork`). `type` picks the kind of address
+         *       for BTC and LTC (`p2sh-segwit` or `bech32`, by default `bech32`).
+         *     - Success is HTTP 201. Request validation is 400, `code` 0; the account's
+         *       state is 422, `code` 0, `Inner validation failed`, with the condition
+         *       under `errors` (a fiat asset, an asset the account may not use, no
+         *       identity verification, an address still being made, the asset's
+         *       limit of addresses reached). The operator's messages may be localised:
+         *       key off the field under `errors`.
+         *
+         *     Not retried by the client: each call makes an address, and a repeat
+         *     would make another, towards the asset's limit of addresses.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an asset, the fee included in the amount
+         * @description Sends an asset from the main balance to an address outside the
+         *     exchange (a wallet, or for a fiat asset a card or bank account). The
+         *     amount includes the fee: the balance gives the amount, and the address
+         *     receives the amount less the fee. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The main balance gives `amount`; the address receives `amount` less
+         *       the fee. To have the address receive a given amount, with the fee
+         *       added on top, use `createWithdrawalPay`.
+         *     - The fee of a withdrawal is a fixed part plus a part in percent of the
+         *       amount held between a smallest and a largest figure (a largest of `"0"`
+         *       sets no bound); `listAccountFees` and the asset list give each asset's
+         *       figures, the smallest and the largest withdrawal.
+         *     - Success is HTTP 201 with an empty array: the withdrawal was taken and
+         *       is on its way. Follow it in the deposit and withdrawal history
+         *       (`listDepositWithdrawalHistory`) by its `uniqueId`: pending (1, 2, 6,
+         *       10 to 17), then successful (3, 7) or cancelled (4); see that
+         *       operation for every status. A withdrawal made through the API is
+         *       carried out at once, with no second confirmation, except from a
+         *       sub-account (it waits for the main account's approval), to an address
+         *       the compliance checks block (it waits frozen) and for three days after
+         *       a password reset or a change of two-factor settings.
+         *     - Request validation is 400, `code` 0; the business rules are 422, with
+         *       the codes 1 to 9 the 422 answer lists. An account without two-factor
+         *       authentication gets 412. A fiat asset needs its `provider` and, by
+         *       currency and provider, `beneficiary`, `customerIp` or `bankBic`, and
+         *       an account whose identity is verified; a crypto withdrawal from an
+         *       account of the European Economic Area needs `travelRule`.
+         *     - `createWithdrawalPay` is the same call with the fee added on top; the two
+         *       share their refusals. Whether a `uniqueId` one of them took is refused
+         *       by the other is not shown.
+         *
+         *     It moves money: repeated by the client only with its uniqueId, which the
+         *     service does not take twice (`x-retry-safe`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/withdraw-pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an asset, the fee added on top of the amount
+         * @description Sends an asset from the main balance to an address outside the
+         *     exchange, as `createWithdrawal` does, except that the address receives
+         *     the whole amount: the fee is added on top, and the balance gives the
+         *     amount and the fee. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The address receives `amount`; the main balance gives `amount` plus
+         *       the fee. With `createWithdrawal` the fee comes out of the amount
+         *       instead.
+         *     - The fee of a withdrawal is a fixed part plus a part in percent of the
+         *       amount held between a smallest and a largest figure (a largest of `"0"`
+         *       sets no bound); `listAccountFees` and the asset list give each asset's
+         *       figures, the smallest and the largest withdrawal.
+         *     - Success is HTTP 201 with an empty array: the withdrawal was taken and
+         *       is on its way. Follow it in the deposit and withdrawal history
+         *       (`listDepositWithdrawalHistory`) by its `uniqueId`: pending (1, 2, 6,
+         *       10 to 17), then successful (3, 7) or cancelled (4); see that
+         *       operation for every status. A withdrawal made through the API is
+         *       carried out at once, with no second confirmation, except from a
+         *       sub-account (it waits for the main account's approval), to an address
+         *       the compliance checks block (it waits frozen) and for three days after
+         *       a password reset or a change of two-factor settings.
+         *     - Request validation is 400, `code` 0; the business rules are 422, with
+         *       the codes 1 to 9 the 422 answer lists. An account without two-factor
+         *       authentication gets 412. A fiat asset needs its `provider` and, by
+         *       currency and provider, `beneficiary`, `customerIp` or `bankBic`, and
+         *       an account whose identity is verified; a crypto withdrawal from an
+         *       account of the European Economic Area needs `travelRule`.
+         *     - `createWithdrawal` is the same call with the fee taken from the amount; the two
+         *       share their refusals. Whether a `uniqueId` one of them took is refused
+         *       by the other is not shown.
+         *
+         *     It moves money: repeated by the client only with its uniqueId, which the
+         *     service does not take twice (`x-retry-safe`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createWithdrawalPay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an asset between the account's main, spot and collateral balances
+         * @description Moves an amount of an asset between the account's own balances: the
+         *     main balance, the spot (trade) balance and the collateral balance. Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `from` and `to` name the balances (`main`, `spot`, `collateral`), and
+         *       must differ. The older `method` names a move to or from the main
+         *       balance instead (`deposit` main to spot, `withdraw` spot to main,
+         *       `collateral-deposit` main to collateral, `collateral-withdraw`
+         *       collateral to main); the operator means to retire it. One of the two
+         *       forms is needed; which one wins when both are sent is not shown.
+         *     - `amount` is above 0, at least 0.00000001 (`x-minimum-amount`), at most
+         *       8 decimals and at most what the source balance has available: for the
+         *       spot balance what open orders do not hold, for the collateral balance
+         *       what open positions and orders do not need. What an amount of more
+         *       decimals gets is not shown.
+         *     - Success is HTTP 201 with an empty array; the move is done and shows in
+         *       both balances. It is not listed in the deposit and withdrawal history.
+         *     - Request validation is 400, `code` 0. The business rules are 422:
+         *       `code` 1 moves from spot to main, or withdrawals of the asset, are
+         *       off; 2 moves from main to spot, or deposits of the asset, are off; 3
+         *       not enough balance. With `code` 0 and a localised message under
+         *       `error` or `form`, the operator also refuses a move to or from the
+         *       collateral balance where margin trading is not available to the
+         *       account, a move from a sub-account where it is not allowed, and a move
+         *       that would take the collateral balance past its cap. A fiat asset needs
+         *       an account whose identity is verified.
+         *
+         *     It moves money: never repeated by the client, since a repeat moves the
+         *     amount again. Whether an earlier attempt moved it shows in the balances.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["transferBetweenBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's deposits and withdrawals
+         * @description The account's deposits and withdrawals, newest first, a page at a time,
+         *     filtered by method, asset, address, memo, identifier or status, each with
+         *     its amount, fee and status. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by time, newest first. `transactionMethod` 1 lists deposits, 2
+         *       withdrawals; without it, both.
+         *     - A withdrawal is found by the `uniqueId` it was made with
+         *       (`unique_id`): the way to learn whether a withdrawal whose answer was
+         *       lost was taken, and how it went.
+         *     - A record's `status` is a code whose meaning depends on its `method`
+         *       (`x-transaction-statuses`). Deposits: 15 pending (waiting for
+         *       confirmations), 3 and 7 successful (final: a credited deposit is not
+         *       frozen or uncredited afterwards), 4 and 9 cancelled, 5 waiting for the
+         *       user, 21 frozen by the compliance checks, 22 not credited, 27 and 28
+         *       held for the Travel Rule (waiting for its data, then being checked).
+         *       Withdrawals: 1, 2, 6 and 10 to 17 pending, 3 and 7 successful, 4
+         *       cancelled, 5 waiting for the user, 18 partly successful (a fiat
+         *       withdrawal with `partialEnable`), 21 frozen by the compliance checks.
+         *       `status` filters by these codes; use it with `transactionMethod`.
+         *     - In the European Economic Area and Turkey every incoming crypto deposit
+         *       is held until its origin is confirmed, and credited only then.
+         *     - No filter by date. `limit` is 1 to 500 (default 50), `offset` 0 to
+         *       10000 (default 0), and `offset` + `limit` at most 10000; beyond it the
+         *       operator answers with the wording `x-messages` gives (`offsetTooBig`),
+         *       under a field it does not show (a server following this document puts
+         *       it under `offset`, with the status and code of a validation failure).
+         *       A longer history is read a filter at a time. A `limit` above 100 makes
+         *       large answers.
+         *     - The operator's file gives this read the status 201, with the
+         *       description of a write; this document keeps the status it gives.
+         *     - The operator lists a required-fields refusal (`missingFields`) that
+         *       names `limit`, `offset` and `transactionMethod`, which its own schema
+         *       leaves optional; this document follows the schema.
+         *     - 422 (`Inner validation failed`) is listed without an example.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listDepositWithdrawalHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the deposit and withdrawal fees and limits of each asset, for the account
+         * @description For every asset: whether it can be deposited and withdrawn, and the fees
+         *     and limits of each, as they apply to the account. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields; the answer is the whole
+         *       list, one entry per asset.
+         *     - A figure of `"0"` means the setting is off (no fee of that kind, no
+         *       limit).
+         *     - A withdrawal's fee is `fixed` plus `percentFlex` percent of the amount,
+         *       the percentage part held between `minFlex` and `maxFlex` (a `maxFlex`
+         *       of `"0"` sets no bound).
+         *     - It fails only as any signed call does (authentication, rate limit,
+         *       infrastructure); the request refusal below is this document's, for a
+         *       `nonceWindow` that is not a boolean.
+         *     - The public `listAssetFees` gives the fees of every asset without
+         *       credentials, in another shape.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listAccountFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/collateral-account/balance-summary": {
         parameters: {
             query?: never;
@@ -2257,7 +2601,7 @@ export interface components {
         PlanId: string;
         /** @description The private error object. */
         PrivateError: {
-            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in collateral trading also 10 (a balance that cannot cover an order or fund closing a position), 17 (a leverage the balance cannot support), 40 and 43 (the `rpi` flag), 104 (a position that is not open), 111 to 116 (positions and their side) and 113 (a leverage or hedge-mode change while positions or orders are open). The complete list is not shown. */
+            /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in collateral trading also 10 (a balance that cannot cover an order or fund closing a position), 17 (a leverage the balance cannot support), 40 and 43 (the `rpi` flag), 104 (a position that is not open), 111 to 116 (positions and their side) and 113 (a leverage or hedge-mode change while positions or orders are open); on the wallet's side 1 to 9 for a withdrawal's business rules and 1 to 3 for a move between balances. The complete list is not shown. */
             code: number;
             /** @description Error message. */
             message: string;
@@ -2585,6 +2929,168 @@ export interface components {
             /** @description The order the OTO belongs to, as the active orders list it. */
             conditionalOrder?: components["schemas"]["Order"];
         };
+        /** @description The caller's own identifier of a withdrawal (observed upstream): any string of up to 255 characters, not checked to be a UUID. The service refuses a second withdrawal of the account with an identifier it has taken already, and the deposit and withdrawal history finds a withdrawal by it (`unique_id`). A new withdrawal needs a new one. */
+        UniqueId: string;
+        /** @description An address to deposit an asset to, with the rules a deposit there follows (observed upstream; which fields are always present is not shown). */
+        DepositAddress: {
+            /** @description Where to send the deposit. */
+            account?: {
+                /** @description The address on the asset's network. */
+                address?: string;
+                /** @description The memo (or destination tag) a deposit must carry, for an asset that needs one; what an asset without one gets is not shown. */
+                memo?: string;
+            };
+            /** @description The fees and limits of a deposit to the address. A deposit below the smallest amount or above the largest is not credited (observed upstream). */
+            required?: {
+                /** @description A fee per deposit, in the asset. */
+                fixedFee?: components["schemas"]["Decimal"];
+                /** @description A fee in percent of the deposit, bounded by `minFee` and `maxFee` (a `maxFee` of `"0"` sets no bound, observed upstream). */
+                flexFee?: {
+                    /** @description The largest fee, whatever the percentage gives. */
+                    maxFee?: components["schemas"]["Decimal"];
+                    /** @description The smallest fee, whatever the percentage gives. */
+                    minFee?: components["schemas"]["Decimal"];
+                    /** @description The fee in percent (`"0.1"` is 0.1 %). */
+                    percent?: components["schemas"]["Decimal"];
+                };
+                /** @description The largest deposit taken; `"0"` means no upper limit. */
+                maxAmount?: components["schemas"]["Decimal"];
+                /** @description The smallest deposit taken. */
+                minAmount?: components["schemas"]["Decimal"];
+            };
+        };
+        /**
+         * @description The kind of address to make, for the assets that have several (observed upstream: BTC and LTC, each `p2sh-segwit` or `bech32`, by default `bech32`). Which other assets take it is not shown.
+         * @enum {string}
+         */
+        DepositAddressType: "p2sh-segwit" | "bech32";
+        /** @description Who receives a fiat withdrawal (observed upstream). Needed for the tickers `USD_VISAMASTER`, `EUR_VISAMASTER`, `USD` and `EUR`; which fields a given currency and payment provider needs varies and is not shown field by field. Card fields serve the card rails, `bank` the bank rails; `phone`, `email` and `birthDate` the VISAMASTER rails and Mercuryo. Other fields are not shown and not refused here. */
+        WithdrawalBeneficiary: {
+            /** @description First name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream). */
+            firstName?: string;
+            /** @description Last name, at most 40 characters of latin letters and punctuation; needed for `USD_VISAMASTER`, `USD` and `EUR` (observed upstream). */
+            lastName?: string;
+            /** @description Phone number; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`. */
+            phone?: string;
+            /** @description E-mail address; needed for `USD_VISAMASTER` and `EUR_VISAMASTER`. */
+            email?: string;
+            /** @description Date of birth, `YYYY-MM-DD` (a date, observed upstream); needed for `USD_VISAMASTER`, `EUR_VISAMASTER` and withdrawals through Mercuryo. */
+            birthDate?: string;
+            /** @description The code an earlier verification step gave, where a card flow asks for one. */
+            code?: string;
+            /** @description A card's token, used instead of its number, from the card tokenisation or an earlier payout to the same card. */
+            cardToken?: string;
+            /** @description `true` asks the payment provider to keep the card token for later payouts. */
+            cardTokenSave?: boolean;
+            /** @description The anti-fraud device fingerprint session taken where the end customer checked out; some VISAMASTER configurations need it. */
+            fingerprintSession?: string;
+            /** @description A card's own details, for a card not used before; `cardToken` takes their place when there is one. The number is payment card data: keep it out of logs. */
+            card?: {
+                /** @description `true` keeps the card for later payouts. */
+                save?: boolean;
+                /** @description The cardholder's name as printed on the card. */
+                name?: string;
+                /** @description The cardholder's first name. */
+                firstName?: string;
+                /** @description The cardholder's last name. */
+                lastName?: string;
+                /** @description The card number. */
+                number?: string;
+                /** @description The expiry month, two digits (`01` to `12`). */
+                month?: string;
+                /** @description The expiry year, four digits. */
+                year?: string;
+            };
+            /** @description The beneficiary's postal address; some VISAMASTER and SEPA configurations need it. */
+            address?: {
+                /** @description First line of the street address. */
+                line1?: string;
+                /** @description Second line of the street address. */
+                line2?: string;
+                /** @description City. */
+                city?: string;
+                /** @description Postal code. */
+                zip?: string;
+                /** @description Country, as an ISO code. */
+                country?: string;
+            };
+            /** @description The receiving bank, for a bank-rail withdrawal to an account number rather than an IBAN. */
+            bank?: {
+                /** @description The bank's routing number (ABA, BSB, sort code or the country's equivalent). */
+                routingNumber?: string;
+                /** @description The bank's name. */
+                name?: string;
+                /** @description The bank's postal address. */
+                address?: string;
+                /** @description The bank's country, as an ISO code. */
+                country?: string;
+            };
+        };
+        /** @description The Travel Rule data of a crypto withdrawal (observed upstream): needed where the account is registered in the European Economic Area. The structured form names the kind of wallet, the beneficiary and, for a hosted wallet, its service provider. The older flat form (`type`, `vasp`, `name`, `address`) is still taken, but does not pass the Travel Rule check. */
+        WithdrawalTravelRule: {
+            /**
+             * @description `hosted`, a wallet a service provider keeps (an exchange, a custodian), which needs `vaspData`; `unhosted`, a wallet its owner keeps.
+             * @enum {string}
+             */
+            walletType?: "hosted" | "unhosted";
+            /** @description Who owns the receiving wallet. */
+            beneficiary?: {
+                /**
+                 * @description `individual`, a person, who needs `firstName` and `lastName`; `entity`, a legal person, which needs `fullName`.
+                 * @enum {string}
+                 */
+                type?: "individual" | "entity";
+                /** @description First name, for an individual. */
+                firstName?: string;
+                /** @description Last name, for an individual. */
+                lastName?: string;
+                /** @description Full legal name, for an entity. */
+                fullName?: string;
+                /** @description Country of residence, ISO 3166-1 alpha-3 (three letters). */
+                residenceCountry?: string;
+                /** @description Where the beneficiary lives or is registered. */
+                address?: {
+                    /** @description Country, ISO 3166-1 alpha-3. */
+                    country?: string;
+                    /** @description City. */
+                    city?: string;
+                    /** @description Postal code. */
+                    postCode?: string;
+                    /** @description Street address. */
+                    addressLine1?: string;
+                };
+            };
+            /** @description The service provider keeping a hosted wallet: `vaspId` when the operator's list of providers has it, else `vaspName`. */
+            vaspData?: {
+                /** @description The provider's id in the operator's list of providers. */
+                vaspId?: string;
+                /** @description The provider's name, for one not in that list. */
+                vaspName?: string;
+            };
+            /** @description The older flat form's kind of beneficiary (`individual` or `entity`). */
+            type?: string;
+            /** @description The older flat form's service provider name. */
+            vasp?: string;
+            /** @description The older flat form's beneficiary name. */
+            name?: string;
+            /** @description The older flat form's beneficiary address, one string. */
+            address?: string;
+        };
+        /** @description The fees and limits of one kind of transfer of an asset, a deposit or a withdrawal, as the account's fee list gives them (observed upstream). A figure of `"0"` means the setting is off: no fee of that kind, no limit. */
+        AccountTransferFee: {
+            /** @description A fee per transfer, in the asset. */
+            fixed?: components["schemas"]["Decimal"];
+            /** @description A fee in percent of the amount (`"0.1"` is 0.1 %). */
+            percentFlex?: components["schemas"]["Decimal"];
+            /** @description The smallest percentage fee, whatever the percentage gives. */
+            minFlex?: components["schemas"]["Decimal"];
+            /** @description The largest percentage fee, whatever the percentage gives. */
+            maxFlex?: components["schemas"]["Decimal"];
+            /** @description The smallest transfer. */
+            minAmount?: components["schemas"]["Decimal"];
+            /** @description The largest transfer; `"0"` means no upper limit. */
+            maxAmount?: components["schemas"]["Decimal"];
+        };
     };
     responses: {
         /**
@@ -2656,6 +3162,61 @@ export interface components {
             };
             content?: never;
         };
+        /**
+         * @description Observed upstream: the request was refused before any business rule,
+         *     `code` 0, `Validation failed`, with `errors` by field. The operator gives
+         *     withdrawals with and without the fee included one set of refusals. A
+         *     repeat of a withdrawal whose `uniqueId` the service has taken already is
+         *     one of them (`duplicateUniqueId`): a repeated call never withdraws twice.
+         *     The rate limit may also be answered here, as `throttling` shows.
+         */
+        WithdrawalInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PrivateError"];
+            };
+        };
+        /**
+         * @description Observed upstream: a business rule refused the withdrawal, `Inner
+         *     validation failed`, with its `code`: 1 the asset cannot be withdrawn, 2
+         *     the address is not valid, 3 the amount is below the asset's smallest
+         *     withdrawal, 4 below what the payment system takes, 5 not enough balance, 6
+         *     the amount is not above the fee, 7 the amount must be a whole number (an
+         *     asset without decimals), 8 nothing would be left to send once the fee is
+         *     taken, 9 the address cannot be used (one of the account's own). The
+         *     operator shows bodies for codes 2 and 5; the examples of codes 1, 3 and 6
+         *     carry the operator's codes in this document's wording, as their summaries
+         *     say. The operator also answers here, with `code` 0 and a localised
+         *     message, a daily or monthly limit reached (under `amount`) and
+         *     withdrawals restricted for a time after a security event (under `error`);
+         *     a withdrawal to an address its compliance checks block is taken, and
+         *     waits frozen in the history. The two withdrawal operations share these
+         *     answers.
+         */
+        WithdrawalRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PrivateError"];
+            };
+        };
+        /**
+         * @description Observed upstream: the account has not turned on two-factor
+         *     authentication, which this call needs; turn it on in the account's
+         *     security settings and call again. The status tells this apart from the
+         *     business rules (422).
+         */
+        TwoFactorRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PrivateError"];
+            };
+        };
     };
     parameters: {
         /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
@@ -2700,12 +3261,21 @@ export type OcoOrderLeg = components['schemas']['OcoOrderLeg'];
 export type OcoOrder = components['schemas']['OcoOrder'];
 export type ConditionalOrderLeg = components['schemas']['ConditionalOrderLeg'];
 export type ConditionalOrder = components['schemas']['ConditionalOrder'];
+export type UniqueId = components['schemas']['UniqueId'];
+export type DepositAddress = components['schemas']['DepositAddress'];
+export type DepositAddressType = components['schemas']['DepositAddressType'];
+export type WithdrawalBeneficiary = components['schemas']['WithdrawalBeneficiary'];
+export type WithdrawalTravelRule = components['schemas']['WithdrawalTravelRule'];
+export type AccountTransferFee = components['schemas']['AccountTransferFee'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseWithdrawalInvalid = components['responses']['WithdrawalInvalid'];
+export type ResponseWithdrawalRefused = components['responses']['WithdrawalRefused'];
+export type ResponseTwoFactorRequired = components['responses']['TwoFactorRequired'];
 export type ParameterApiKeyHeader = components['parameters']['ApiKeyHeader'];
 export type ParameterPayloadHeader = components['parameters']['PayloadHeader'];
 export type ParameterSignatureHeader = components['parameters']['SignatureHeader'];
@@ -2964,6 +3534,601 @@ export interface operations {
                         /** @constant */
                         message?: "Inner validation failed";
                     };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/address";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The crypto asset to deposit, open to deposits (observed upstream). */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description The network to deposit on, for an asset on several (observed upstream): one of the asset's deposit networks in the asset list; without it, the asset's default network. */
+                    network?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address and the rules of a deposit there (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositAddress"];
+                };
+            };
+            /**
+             * @description Observed upstream: an unknown asset or network, `code` 0,
+             *     `Validation failed`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: the asset is closed to deposits, `code` 1, `Inner
+             *     validation failed`. The operator gives no status for it; this
+             *     document files it here, with the main account's business rules.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/create-new-address";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The crypto asset to deposit. */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description The network of the address, for an asset on several (observed upstream); without it, the asset's default network. */
+                    network?: string;
+                    type?: components["schemas"]["DepositAddressType"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new address and the rules of a deposit there (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositAddress"];
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: the account's state refused the address, `code` 0,
+             *     `Inner validation failed`, the condition under `errors`. The messages
+             *     may be localised: key off the field.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/withdraw";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset to withdraw; it must be open to withdrawals in the asset list (observed upstream). */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description What leaves the main balance, the fee included: the address receives this less the fee (observed upstream). At most the asset's decimals; for an asset without decimals a whole number (code 7). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description Where to send it: a wallet address on the asset's network, or for a fiat asset the card token or account identifier (an IBAN) of the payment provider (observed upstream). */
+                    address: string;
+                    /** @description The memo (or destination tag) of the address, needed for an asset that uses one (observed upstream); sent without one, such a withdrawal may be lost. */
+                    memo?: string;
+                    uniqueId: components["schemas"]["UniqueId"];
+                    /** @description The payment provider of a fiat asset (`VISAMASTER`, `SEPA_BCB_GROUP`, …), needed for one, from the asset list (observed upstream). */
+                    provider?: string;
+                    /** @description The network to send on, for an asset on several (observed upstream): one of its withdrawal networks in the asset list; without it, the asset's default network (ERC20 for USDT, observed upstream). The network must match the address: a withdrawal to an address of another network is lost. */
+                    network?: string;
+                    /** @description For a fiat withdrawal, `true` takes a higher maximum in exchange for the chance of a partly successful payout (status 18 in the history), which the caller must then handle (observed upstream). */
+                    partialEnable?: boolean;
+                    /** @description The end customer's IP address, passed to the fiat payment provider's anti-fraud checks; needed for USD and EUR through VISAMASTER (observed upstream). */
+                    customerIp?: string;
+                    /** @description The receiving bank's BIC (SWIFT) code; needed for the bank providers `SEPA`, `SEPA_CLEAR_JUNCTION`, `SEPA_BCB_GROUP`, `FINCI`, `ZEN` and `BANKING_CIRCLE` (observed upstream). */
+                    bankBic?: string;
+                    beneficiary?: components["schemas"]["WithdrawalBeneficiary"];
+                    travelRule?: components["schemas"]["WithdrawalTravelRule"];
+                    /** @description What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream). */
+                    paymentDescription?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The withdrawal was taken and is on its way (status and body observed upstream): follow it in the history by its uniqueId. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            400: components["responses"]["WithdrawalInvalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            412: components["responses"]["TwoFactorRequired"];
+            422: components["responses"]["WithdrawalRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWithdrawalPay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/withdraw-pay";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset to withdraw; it must be open to withdrawals in the asset list (observed upstream). */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description What the address receives; the main balance gives this plus the fee (observed upstream). At most the asset's decimals; for an asset without decimals a whole number (code 7). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description Where to send it: a wallet address on the asset's network, or for a fiat asset the card token or account identifier (an IBAN) of the payment provider (observed upstream). */
+                    address: string;
+                    /** @description The memo (or destination tag) of the address, needed for an asset that uses one (observed upstream); sent without one, such a withdrawal may be lost. */
+                    memo?: string;
+                    uniqueId: components["schemas"]["UniqueId"];
+                    /** @description The payment provider of a fiat asset (`VISAMASTER`, `SEPA_BCB_GROUP`, …), needed for one, from the asset list (observed upstream). */
+                    provider?: string;
+                    /** @description The network to send on, for an asset on several (observed upstream): one of its withdrawal networks in the asset list; without it, the asset's default network (ERC20 for USDT, observed upstream). The network must match the address: a withdrawal to an address of another network is lost. */
+                    network?: string;
+                    /** @description For a fiat withdrawal, `true` takes a higher maximum in exchange for the chance of a partly successful payout (status 18 in the history), which the caller must then handle (observed upstream). */
+                    partialEnable?: boolean;
+                    /** @description The end customer's IP address, passed to the fiat payment provider's anti-fraud checks; needed for USD and EUR through VISAMASTER (observed upstream). */
+                    customerIp?: string;
+                    /** @description The receiving bank's BIC (SWIFT) code; needed for the bank providers `SEPA`, `SEPA_CLEAR_JUNCTION`, `SEPA_BCB_GROUP`, `FINCI`, `ZEN` and `BANKING_CIRCLE` (observed upstream). */
+                    bankBic?: string;
+                    beneficiary?: components["schemas"]["WithdrawalBeneficiary"];
+                    travelRule?: components["schemas"]["WithdrawalTravelRule"];
+                    /** @description What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream). */
+                    paymentDescription?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The withdrawal was taken and is on its way (status and body observed upstream): follow it in the history by its uniqueId. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            400: components["responses"]["WithdrawalInvalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            412: components["responses"]["TwoFactorRequired"];
+            422: components["responses"]["WithdrawalRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transferBetweenBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/transfer";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset to move. */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description How much to move: at least 0.00000001, at most 8 decimals and at most what the source balance has available (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /**
+                     * @description The balance the amount leaves (observed upstream). With `to`, in place of `method`.
+                     * @enum {string}
+                     */
+                    from?: "main" | "spot" | "collateral";
+                    /**
+                     * @description The balance the amount arrives in, not `from` (observed upstream). With `from`, in place of `method`.
+                     * @enum {string}
+                     */
+                    to?: "main" | "spot" | "collateral";
+                    /**
+                     * @deprecated
+                     * @description The older form, which the operator means to retire: `deposit` main to spot, `withdraw` spot to main, `collateral-deposit` main to collateral, `collateral-withdraw` collateral to main (observed upstream). Not needed with `from` and `to`.
+                     * @enum {string}
+                     */
+                    method?: "deposit" | "withdraw" | "collateral-deposit" | "collateral-withdraw";
+                };
+            };
+        };
+        responses: {
+            /** @description The amount was moved (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field. The rate limit may also be answered
+             *     here, as `throttling` shows.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: a business rule refused the move, `Inner
+             *     validation failed`: `code` 1 moves from spot to main or withdrawals of
+             *     the asset are off, 2 moves from main to spot or deposits of the asset
+             *     are off, 3 not enough balance (the message gives what is available
+             *     and what was asked). The operator also answers here, with `code` 0,
+             *     the conditions the operation's description lists, without bodies.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDepositWithdrawalHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description 1 deposits only, 2 withdrawals only; without it, both (observed upstream).
+                     * @enum {integer}
+                     */
+                    transactionMethod?: 1 | 2;
+                    /** @description Only this asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                    /** @description Only the records of this address. */
+                    address?: string;
+                    /** @description Only the records of these addresses, at most 20 (observed upstream). */
+                    addresses?: string[];
+                    /** @description Only the records with this memo. */
+                    memo?: string;
+                    /** @description Only the withdrawal made with this uniqueId (observed upstream). */
+                    unique_id?: components["schemas"]["UniqueId"];
+                    /** @description Only the records with these status codes, which mean something only with their method: send them with `transactionMethod` (observed upstream). */
+                    status?: number[];
+                    /**
+                     * @description Records per page, 1 to 500 (observed upstream).
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, 0 to 10000, with `offset` + `limit` at most 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the records and how many match (observed upstream, status 201 as the operator gives it). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The limit the page was taken with. */
+                        limit?: number;
+                        /** @description The offset the page was taken with. */
+                        offset?: number;
+                        /** @description How many records match, for paging with `limit` and `offset`. */
+                        total?: number;
+                        records?: {
+                            /** @description The address deposited from or withdrawn to. */
+                            address?: string;
+                            /** @description The uniqueId a withdrawal was made with, unique in the account; null when there is none. */
+                            unique_id?: string | null;
+                            /** @description When it was made, Unix time in seconds. */
+                            createdAt?: components["schemas"]["UnixTime"];
+                            /** @description The asset's full name. */
+                            currency?: string;
+                            /** @description The asset's ticker. */
+                            ticker?: string;
+                            /**
+                             * @description 1 a deposit, 2 a withdrawal.
+                             * @enum {integer}
+                             */
+                            method?: 1 | 2;
+                            /** @description The amount of the deposit or withdrawal. For a withdrawal, whether it is the amount its call named or what the address received is not shown. */
+                            amount?: components["schemas"]["Decimal"];
+                            /** @description A description of the record, often empty. */
+                            description?: string;
+                            /** @description The memo it carried, empty when none. */
+                            memo?: string;
+                            /** @description The fee it was charged. */
+                            fee?: components["schemas"]["Decimal"];
+                            /** @description Its status, a code by its method (`x-transaction-statuses`). */
+                            status?: number;
+                            /** @description The network, for an asset on several; null otherwise. */
+                            network?: string | null;
+                            /** @description The hash of the transaction on its network. One transaction may carry several records (several outputs to the exchange); `transaction_id` tells them apart. Null while there is none is not shown, and taken. */
+                            transactionHash?: string | null;
+                            /** @description The record's own id, a UUID unique across the service and never used again. */
+                            transaction_id?: string;
+                            /** @description More about the record; for a partly successful withdrawal, its `partial` figures. */
+                            details?: {
+                                /** @description What a partly successful withdrawal asked for and what was carried out (observed upstream). */
+                                partial?: {
+                                    /** @description The amount asked for. */
+                                    requestAmount?: components["schemas"]["Decimal"];
+                                    /** @description The amount carried out. */
+                                    processedAmount?: components["schemas"]["Decimal"];
+                                    /** @description The fee of what was carried out. */
+                                    processedFee?: components["schemas"]["Decimal"];
+                                    /** @description Not shown. */
+                                    normalizeTransaction?: string;
+                                };
+                            } | null;
+                            /** @description A crypto transaction's confirmations so far and those it needs; null otherwise. */
+                            confirmations?: {
+                                /** @description Confirmations so far. */
+                                actual?: number;
+                                /** @description Confirmations needed. */
+                                required?: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: listed by the operator as `Inner validation failed`, with no example. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountFees: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/fee";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description One entry per asset (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The asset's ticker. */
+                        ticker?: string;
+                        /** @description The asset's full name. */
+                        name?: string;
+                        /** @description Whether the asset can be deposited. */
+                        can_deposit?: boolean;
+                        /** @description Whether the asset can be withdrawn. */
+                        can_withdraw?: boolean;
+                        deposit?: components["schemas"]["AccountTransferFee"];
+                        withdraw?: components["schemas"]["AccountTransferFee"];
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not shown: observed upstream, the operator says this call fails only as any signed call does. The example below is this document's, with the message the operator gives the case on its other calls. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

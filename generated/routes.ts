@@ -782,6 +782,38 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/create-new-address": {
+    "operationId": "createDepositAddress",
+    "method": "post",
+    "path": "/api/v4/main-account/create-new-address",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "ticker"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "p2sh-segwit",
+            "bech32"
+          ]
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/smart/investment": {
     "operationId": "createFixedInvestment",
     "method": "post",
@@ -1086,6 +1118,478 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/withdraw": {
+    "operationId": "createWithdrawal",
+    "method": "post",
+    "path": "/api/v4/main-account/withdraw",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId"
+    },
+    "body": {
+      "required": [
+        "ticker",
+        "amount",
+        "address",
+        "uniqueId"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1
+        },
+        "memo": {
+          "type": "string"
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1
+        },
+        "partialEnable": {
+          "type": "boolean"
+        },
+        "customerIp": {
+          "type": "string"
+        },
+        "bankBic": {
+          "type": "string"
+        },
+        "beneficiary": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string",
+              "maxLength": 40
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 40
+            },
+            "phone": {
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+            },
+            "code": {
+              "type": "string"
+            },
+            "cardToken": {
+              "type": "string"
+            },
+            "cardTokenSave": {
+              "type": "boolean"
+            },
+            "fingerprintSession": {
+              "type": "string"
+            },
+            "card": {
+              "type": "object",
+              "properties": {
+                "save": {
+                  "type": "boolean"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "firstName": {
+                  "type": "string"
+                },
+                "lastName": {
+                  "type": "string"
+                },
+                "number": {
+                  "type": "string"
+                },
+                "month": {
+                  "type": "string"
+                },
+                "year": {
+                  "type": "string"
+                }
+              }
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string"
+                },
+                "line2": {
+                  "type": "string"
+                },
+                "city": {
+                  "type": "string"
+                },
+                "zip": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                }
+              }
+            },
+            "bank": {
+              "type": "object",
+              "properties": {
+                "routingNumber": {
+                  "type": "string"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "address": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "travelRule": {
+          "type": "object",
+          "properties": {
+            "walletType": {
+              "type": "string",
+              "enum": [
+                "hosted",
+                "unhosted"
+              ]
+            },
+            "beneficiary": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "individual",
+                    "entity"
+                  ]
+                },
+                "firstName": {
+                  "type": "string"
+                },
+                "lastName": {
+                  "type": "string"
+                },
+                "fullName": {
+                  "type": "string"
+                },
+                "residenceCountry": {
+                  "type": "string"
+                },
+                "address": {
+                  "type": "object",
+                  "properties": {
+                    "country": {
+                      "type": "string"
+                    },
+                    "city": {
+                      "type": "string"
+                    },
+                    "postCode": {
+                      "type": "string"
+                    },
+                    "addressLine1": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "vaspData": {
+              "type": "object",
+              "properties": {
+                "vaspId": {
+                  "type": "string"
+                },
+                "vaspName": {
+                  "type": "string"
+                }
+              }
+            },
+            "type": {
+              "type": "string"
+            },
+            "vasp": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "address": {
+              "type": "string"
+            }
+          }
+        },
+        "paymentDescription": {
+          "type": "string"
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/withdraw-pay": {
+    "operationId": "createWithdrawalPay",
+    "method": "post",
+    "path": "/api/v4/main-account/withdraw-pay",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId"
+    },
+    "body": {
+      "required": [
+        "ticker",
+        "amount",
+        "address",
+        "uniqueId"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1
+        },
+        "memo": {
+          "type": "string"
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1
+        },
+        "network": {
+          "type": "string",
+          "minLength": 1
+        },
+        "partialEnable": {
+          "type": "boolean"
+        },
+        "customerIp": {
+          "type": "string"
+        },
+        "bankBic": {
+          "type": "string"
+        },
+        "beneficiary": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string",
+              "maxLength": 40
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 40
+            },
+            "phone": {
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+            },
+            "code": {
+              "type": "string"
+            },
+            "cardToken": {
+              "type": "string"
+            },
+            "cardTokenSave": {
+              "type": "boolean"
+            },
+            "fingerprintSession": {
+              "type": "string"
+            },
+            "card": {
+              "type": "object",
+              "properties": {
+                "save": {
+                  "type": "boolean"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "firstName": {
+                  "type": "string"
+                },
+                "lastName": {
+                  "type": "string"
+                },
+                "number": {
+                  "type": "string"
+                },
+                "month": {
+                  "type": "string"
+                },
+                "year": {
+                  "type": "string"
+                }
+              }
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string"
+                },
+                "line2": {
+                  "type": "string"
+                },
+                "city": {
+                  "type": "string"
+                },
+                "zip": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                }
+              }
+            },
+            "bank": {
+              "type": "object",
+              "properties": {
+                "routingNumber": {
+                  "type": "string"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "address": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "travelRule": {
+          "type": "object",
+          "properties": {
+            "walletType": {
+              "type": "string",
+              "enum": [
+                "hosted",
+                "unhosted"
+              ]
+            },
+            "beneficiary": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "individual",
+                    "entity"
+                  ]
+                },
+                "firstName": {
+                  "type": "string"
+                },
+                "lastName": {
+                  "type": "string"
+                },
+                "fullName": {
+                  "type": "string"
+                },
+                "residenceCountry": {
+                  "type": "string"
+                },
+                "address": {
+                  "type": "object",
+                  "properties": {
+                    "country": {
+                      "type": "string"
+                    },
+                    "city": {
+                      "type": "string"
+                    },
+                    "postCode": {
+                      "type": "string"
+                    },
+                    "addressLine1": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "vaspData": {
+              "type": "object",
+              "properties": {
+                "vaspId": {
+                  "type": "string"
+                },
+                "vaspName": {
+                  "type": "string"
+                }
+              }
+            },
+            "type": {
+              "type": "string"
+            },
+            "vasp": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "address": {
+              "type": "string"
+            }
+          }
+        },
+        "paymentDescription": {
+          "type": "string"
+        }
+      }
+    }
+  },
   "post /api/v4/convert/estimate": {
     "operationId": "estimateConversion",
     "method": "post",
@@ -1185,6 +1689,31 @@ export const clientRoutes = {
       "required": [],
       "properties": {
         "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/address": {
+    "operationId": "getDepositAddress",
+    "method": "post",
+    "path": "/api/v4/main-account/address",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "ticker"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "network": {
           "type": "string",
           "minLength": 1
         }
@@ -1388,6 +1917,20 @@ export const clientRoutes = {
           "minLength": 1
         }
       }
+    }
+  },
+  "post /api/v4/main-account/fee": {
+    "operationId": "listAccountFees",
+    "method": "post",
+    "path": "/api/v4/main-account/fee",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
     }
   },
   "post /api/v4/orders": {
@@ -1656,6 +2199,66 @@ export const clientRoutes = {
           "type": "integer",
           "minimum": 0,
           "maximum": 9999
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/history": {
+    "operationId": "listDepositWithdrawalHistory",
+    "method": "post",
+    "path": "/api/v4/main-account/history",
+    "rateLimit": {
+      "requests": 200,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "transactionMethod": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "address": {
+          "type": "string"
+        },
+        "addresses": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string"
+          }
+        },
+        "memo": {
+          "type": "string"
+        },
+        "unique_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "status": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          }
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
         }
       }
     }
@@ -2178,6 +2781,57 @@ export const clientRoutes = {
             {
               "type": "null"
             }
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/transfer": {
+    "operationId": "transferBetweenBalances",
+    "method": "post",
+    "path": "/api/v4/main-account/transfer",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "from": {
+          "type": "string",
+          "enum": [
+            "main",
+            "spot",
+            "collateral"
+          ]
+        },
+        "to": {
+          "type": "string",
+          "enum": [
+            "main",
+            "spot",
+            "collateral"
+          ]
+        },
+        "method": {
+          "type": "string",
+          "enum": [
+            "deposit",
+            "withdraw",
+            "collateral-deposit",
+            "collateral-withdraw"
           ]
         }
       }

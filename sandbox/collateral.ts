@@ -3,8 +3,10 @@
 // (spot markets with `isCollateral`, and the perpetual futures markets), the orders placed through
 // the collateral operations, their OTO and OCO orders, and funding on the sandbox's clock. Every
 // amount is an exact decimal; everything happens inside one call. Money moves into and out of the
-// collateral balance only by fees, realized profit and loss, and funding, each recorded, so that
-// balance = seeded balance − fees + realized profit and loss + funding, exactly, at every moment.
+// collateral balance only by fees, realized profit and loss, funding and transfers between the
+// account's balances, each recorded and each an entry of the ledger (ledger.ts), so that
+// balance = seeded balance − fees + realized profit and loss + funding + transfers in − out,
+// exactly, at every moment.
 import {
   add,
   compare,
@@ -18,6 +20,7 @@ import {
   sum,
 } from './decimal.ts';
 import { cancel } from './holds.ts';
+import { collateral as collateralBalanceOf, type House, house, transfer } from './ledger.ts';
 import { fee, type MarketState, type Order, seconds } from './orders.ts';
 import type { AccountState, SandboxState } from './state.ts';
 
@@ -276,15 +279,12 @@ export function collateralBalance(account: AccountState, asset: string): string 
   return account.collateral.find((item) => item.asset === asset)?.balance ?? '0';
 }
 
-function credit(account: AccountState, asset: string, amount: string) {
-  let item = account.collateral.find((candidate) => candidate.asset === asset);
-  if (!item) {
-    item = { asset, balance: '0', borrow: '0', availableWithoutBorrow: '0', availableWithBorrow: '0' };
-    account.collateral.push(item);
-  }
-  item.balance = add(item.balance, amount);
-  item.availableWithoutBorrow = add(item.availableWithoutBorrow, amount);
-  item.availableWithBorrow = add(item.availableWithBorrow, amount);
+/**
+ * Moves `amount` (signed: above zero the account gains) between the collateral balance and its
+ * counterparty: the fee account for a fee, the market for realized profit and loss and funding.
+ */
+function credit(account: AccountState, asset: string, amount: string, counterparty: House) {
+  account.ledger.post(transfer(house(counterparty), collateralBalanceOf(account), asset, amount));
 }
 
 export const unrealizedPnl = (position: Position, price: string) =>
@@ -344,6 +344,19 @@ export function figures(state: SandboxState, account: AccountState, asset: strin
   const equity = add(balance, unrealized);
   const margin = add(positionsMargin, ordersMargin);
   return { balance, unrealized, equity, margin, positionsMargin, freeMargin: subtract(equity, margin) };
+}
+
+/**
+ * What may leave the collateral balance of an asset for another balance: what is available without
+ * borrowing, and no more than the free margin the open positions and orders leave (never below 0).
+ */
+export function transferableCollateral(state: SandboxState, account: AccountState, asset: string): string {
+  const item = account.collateral.find((candidate) => candidate.asset === asset);
+  if (!item) return '0';
+  const { freeMargin } = figures(state, account, asset);
+  const transferable =
+    compare(freeMargin, item.availableWithoutBorrow) < 0 ? freeMargin : item.availableWithoutBorrow;
+  return isNegative(transferable) ? '0' : normalize(transferable);
 }
 
 export function positionKey(market: string, side: PositionSide) {
@@ -429,7 +442,7 @@ export function trade(
   if (isZero(traded)) return { traded: '0', fee: '0' };
   const money = multiply(traded, price);
   const charged = fee(market, money, order.rate);
-  credit(account, market.money, negate(charged));
+  credit(account, market.money, negate(charged), 'fees');
   collateral.ledger.fees = add(collateral.ledger.fees, charged);
   let left = traded;
   let feeLeft = charged;
@@ -493,7 +506,7 @@ export function trade(
       money: add(position.closed.money, proceeds),
     };
     position.modifyDate = at;
-    credit(account, market.money, realized);
+    credit(account, market.money, realized, 'market');
     collateral.ledger.realized = add(collateral.ledger.realized, realized);
     recordEvent(
       collateral,
@@ -545,7 +558,7 @@ export function settleCollateral(state: SandboxState, now: number) {
           if (position.market !== market.name || isZero(position.size)) continue;
           // A long pays a positive rate, a short receives it.
           const amount = negate(multiply(multiply(position.size, market.price), rate));
-          credit(account, market.money, amount);
+          credit(account, market.money, amount, 'market');
           collateral.ledger.funding = add(collateral.ledger.funding, amount);
           position.funding = add(position.funding, amount);
           collateral.funding.push({

@@ -149,6 +149,37 @@ const convertible = (fixture: Fixture) =>
   );
 const convertedPlaces = (fixture: Fixture, ticker: string) => convertedDecimals(fixture.assets[ticker]);
 
+// --- the wallet -----------------------------------------------------------------------------
+
+/** A uniqueId no withdrawal takes: a recipe is a refusal, so it stays free. */
+const freshUniqueId = 'recipe-never-taken';
+
+/**
+ * A withdrawal recipe: the operation's first request example with a uniqueId no call takes (once
+ * the example itself was accepted, its own is taken, and that refusal would come first), changed
+ * by `change` from the example's asset.
+ */
+function withdrawal(
+  kitchen: Kitchen,
+  change: (ticker: string, asset: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Dish {
+  const start = kitchen.start('uniqueId');
+  const ticker = String(start?.ticker);
+  const asset = kitchen.fixture.assets[ticker];
+  const fields = start && asset && change(ticker, asset);
+  return fields && { fields: { ...start, uniqueId: freshUniqueId, ...fields } };
+}
+
+/** The least a withdrawal of an asset is charged, whatever its amount: the fixed fee and the smallest percentage fee. */
+const leastWithdrawalFee = (fixture: Fixture, ticker: string) => {
+  const rule = fixture.transferFees?.[ticker]?.withdraw ?? {};
+  return add(rule.fixed ?? '0', rule.percent && !isZero(rule.percent) ? (rule.minFee ?? '0') : '0');
+};
+
+/** A uniqueId a withdrawal of the key's account took before the sandbox started. */
+const seededUniqueId = (kitchen: Kitchen) =>
+  accountOf(kitchen)?.transactions?.find((row) => row.uniqueId !== undefined)?.uniqueId;
+
 // --- the recipes, by example name -----------------------------------------------------------
 
 const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
@@ -190,8 +221,16 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return affordable ? invest(plan.id, amount) : undefined;
   },
   amountTooSmall: (kitchen) => {
-    const plan = plainPlan(kitchen);
-    return plan && invest(plan.id, '0.0000001');
+    if (kitchen.start('planId')) {
+      const plan = plainPlan(kitchen);
+      return plan && invest(plan.id, '0.0000001');
+    }
+    // A move between balances: a tenth of the smallest amount it takes.
+    const start = kitchen.start('amount');
+    const least = kitchen.operation.requestPropertyExtension('amount', 'x-minimum-amount');
+    return start && typeof least === 'string'
+      ? { fields: { ...start, amount: multiply(least, '0.1') } }
+      : undefined;
   },
   amountAboveMaximum: (kitchen) => {
     const plan = plainPlan(kitchen);
@@ -286,6 +325,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
       return plan && more && compare(more, plan.maxAmount) <= 0 ? invest(plan.id, more) : undefined;
     }
     if (kitchen.start('side')) return sell(kitchen, () => ({ amount: tooMuch }));
+    if (kitchen.start('uniqueId')) return withdrawal(kitchen, () => ({ amount: tooMuch }));
+    // A move between balances, of more than its source holds.
+    const move = kitchen.start('from');
+    if (move) return { fields: { ...move, amount: tooMuch } };
     // A change of an order: an open one of the fixture's, grown past any balance.
     const found = orderWithClientId(kitchen.fixture);
     return (
@@ -362,8 +405,53 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return start && { fields: { ...start, id: unknownOrderId } };
   },
 
-  // Reads and the kill switch.
-  unknownTicker: ({ fixture }) => ({ fields: { ticker: unknownTicker(fixture) } }),
+  // The wallet: withdrawals, moves between balances, deposit addresses and the history.
+  duplicateUniqueId: (kitchen) => {
+    const taken = seededUniqueId(kitchen);
+    return taken === undefined ? undefined : withdrawal(kitchen, () => ({ uniqueId: taken }));
+  },
+  invalidPartialEnable: (kitchen) => withdrawal(kitchen, () => ({ partialEnable: 'yes' })),
+  amountBelowWithdrawalMinimum: (kitchen) =>
+    withdrawal(kitchen, (ticker, asset) => {
+      // Half the smallest withdrawal, where that is still above the least fee.
+      const least = typeof asset.min_withdraw === 'string' ? asset.min_withdraw : '0';
+      const amount = multiply(least, '0.5');
+      return compare(amount, leastWithdrawalFee(kitchen.fixture, ticker)) > 0 ? { amount } : undefined;
+    }),
+  amountNotAboveFee: (kitchen) => {
+    // Only where the fee is in the amount (its state change says so): with it on top, an amount
+    // is never below it.
+    if (kitchen.operation.stateChange()?.change !== 'withdrawFeeIncluded') return undefined;
+    return withdrawal(kitchen, (ticker) => {
+      const fee = leastWithdrawalFee(kitchen.fixture, ticker);
+      return isZero(fee) ? undefined : { amount: fee };
+    });
+  },
+  sameFromTo: (kitchen) => {
+    const start = kitchen.start('from');
+    return start && { fields: { ...start, to: start.from } };
+  },
+  invalidFromTo: (kitchen) => {
+    const start = kitchen.start('from');
+    return start && { fields: { ...start, from: 'vault', to: 'vault' } };
+  },
+  invalidMethod: (kitchen) => {
+    const start = kitchen.start('method');
+    return start && { fields: { ...start, method: 'sideways' } };
+  },
+  unknownNetwork: (kitchen) => {
+    const start = kitchen.start('network');
+    return start && { fields: { ...start, network: 'NOSUCHNETWORK' } };
+  },
+  invalidTypes: () => ({ fields: { ticker: 5, network: 5 } }),
+  invalidTransactionMethod: () => ({ fields: { transactionMethod: 3 } }),
+  invalidStatus: () => ({ fields: { status: [99] } }),
+  pageTooSmall: () => ({ fields: { limit: 0, offset: -1 } }),
+
+  // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
+  unknownTicker: (kitchen) => ({
+    fields: { ...kitchen.start('ticker'), ticker: unknownTicker(kitchen.fixture) },
+  }),
   // The main balance calls only a ticker of the wrong type invalid (an unknown one is "0"); the
   // collateral summary an unknown one too: the wrong type serves both.
   invalidTicker: () => ({ fields: { ticker: 5 } }),

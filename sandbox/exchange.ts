@@ -4,16 +4,19 @@
 // it (as the taker); a limit order that does not cross rests and fills, as the maker at its own
 // price, once the price moves through it. A stop order waits until the price reaches its
 // activation price. Every amount is an exact decimal; every change happens inside one call,
-// so concurrent calls never see a half-done fill.
+// so concurrent calls never see a half-done fill, and every balance moves by the ledger's
+// balanced entries (ledger.ts).
 import { moveCollateralPrice, settleCollateral } from './collateral.ts';
-import { add, compare, divide, isZero, multiply, normalize, subtract } from './decimal.ts';
-import { available, cancel, close, move, releaseHold, takeHold } from './holds.ts';
+import { compare, divide, isZero, multiply, normalize } from './decimal.ts';
+import { available, cancel, close, releaseHold, takeHold } from './holds.ts';
+import { house, spot, transfer } from './ledger.ts';
 import { fee, isQuoteSized, isStop, type Order, type OrderDraft, requirement, seconds } from './orders.ts';
 import type { AccountState, SandboxState } from './state.ts';
 
 export { available, cancel };
 
 import { recordTrade } from './trades.ts';
+import { settleWithdrawals } from './wallet.ts';
 
 /**
  * Fills an order in full at `price`: the base and quote move between the account's balances,
@@ -41,13 +44,23 @@ function fill(
   const charged = fee(market, money, role === 1 ? order.makerFee : order.takerFee);
   const paid = compare(charged, money) > 0 ? money : charged;
   releaseHold(account, order);
-  if (order.side === 'buy') {
-    move(account, market.money, { available: `-${add(money, paid)}` });
-    move(account, market.stock, { available: stock });
-  } else {
-    move(account, market.stock, { available: `-${stock}` });
-    move(account, market.money, { available: subtract(money, paid) });
-  }
+  // One entry: the market (the other participants) takes what the order gives and gives what it
+  // receives, and the fee, in the quote asset, goes to the fee account.
+  const [gives, receives] =
+    order.side === 'buy'
+      ? [
+          { asset: market.money, amount: money },
+          { asset: market.stock, amount: stock },
+        ]
+      : [
+          { asset: market.stock, amount: stock },
+          { asset: market.money, amount: money },
+        ];
+  account.ledger.post([
+    ...transfer(spot(account), house('market'), gives.asset, gives.amount),
+    ...transfer(house('market'), spot(account), receives.asset, receives.amount),
+    ...transfer(spot(account), house('fees'), market.money, paid),
+  ]);
   order.dealStock = stock;
   order.dealMoney = money;
   order.dealFee = paid;
@@ -200,8 +213,9 @@ export function orderView(order: Order) {
 
 /**
  * Applies what the sandbox's clock has reached at `now` (ms): kill-switch timers that ran out
- * cancel their market's open orders of their kinds, and a market past its delisting date has its
- * open orders cancelled. Each cancellation is dated when it was due, not when it was applied.
+ * cancel their market's open orders of their kinds, a market past its delisting date has its
+ * open orders cancelled, collateral funding is paid and pending withdrawals whose time has come go
+ * out. Each cancellation is dated when it was due, not when it was applied.
  */
 export function settle(state: SandboxState, now: number) {
   for (const account of state.accounts.values()) {
@@ -226,4 +240,5 @@ export function settle(state: SandboxState, now: number) {
     }
   }
   settleCollateral(state, now);
+  settleWithdrawals(state, now);
 }

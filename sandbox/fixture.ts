@@ -151,6 +151,37 @@ export interface FixtureConversion {
   rate: string;
 }
 
+/** A deposit or withdrawal done before the sandbox started: a row of the deposit and withdrawal history. */
+export interface FixtureTransaction {
+  method: 'deposit' | 'withdrawal';
+  ticker: string;
+  /** What arrived (a deposit) or left the main balance, the fee included (a withdrawal). */
+  amount: string;
+  /** Default "0". */
+  fee?: string;
+  address: string;
+  memo?: string;
+  network?: string;
+  /** A withdrawal's uniqueId, which counts as taken. */
+  uniqueId?: string;
+  /** Unix seconds. */
+  createdAt: number;
+  transactionId?: string;
+  transactionHash?: string;
+}
+
+/**
+ * The fee of a deposit or a withdrawal of an asset: `fixed` plus `percent` % of the amount, the
+ * percentage part held between `minFee` and `maxFee` ("0" or none: no upper bound). Each defaults
+ * to "0".
+ */
+export interface FixtureTransferFee {
+  fixed?: string;
+  percent?: string;
+  minFee?: string;
+  maxFee?: string;
+}
+
 export interface FixtureAccount {
   id: string;
   mainBalances?: Record<string, string>;
@@ -174,6 +205,8 @@ export interface FixtureAccount {
   quotes?: FixtureQuote[];
   /** The conversion history. */
   conversions?: FixtureConversion[];
+  /** Deposits and withdrawals done before the start; the balances already hold their result. */
+  transactions?: FixtureTransaction[];
 }
 
 export interface FixtureKey {
@@ -199,6 +232,8 @@ export interface Fixture {
   plans: FixturePlan[];
   accounts: FixtureAccount[];
   keys: FixtureKey[];
+  /** The fees of deposits and withdrawals, by ticker (an asset not here charges none). */
+  transferFees?: Record<string, { deposit?: FixtureTransferFee; withdraw?: FixtureTransferFee }>;
 }
 
 export const defaultFixturePath = fileURLToPath(new URL('./fixture.json', import.meta.url));
@@ -320,6 +355,21 @@ export function checkFixture(value: unknown): Fixture {
       if (conversion.from === conversion.to)
         problems.push(`account ${account.id}: ${conversion.id} converts ${conversion.from} into itself`);
     }
+  }
+  for (const account of fixture.accounts) {
+    for (const row of account.transactions ?? []) {
+      if (!assets.has(row.ticker)) problems.push(`account ${account.id}: unknown asset ${row.ticker}`);
+      if (row.method === 'deposit' && row.uniqueId !== undefined)
+        problems.push(`account ${account.id}: a deposit has no uniqueId (${row.uniqueId})`);
+    }
+    // A withdrawal's uniqueId is taken once in its account.
+    const ids = (account.transactions ?? []).flatMap((row) =>
+      row.uniqueId === undefined ? [] : [row.uniqueId],
+    );
+    if (new Set(ids).size !== ids.length) problems.push(`account ${account.id}: a uniqueId is used twice`);
+  }
+  for (const ticker of Object.keys(fixture.transferFees ?? {})) {
+    if (!assets.has(ticker)) problems.push(`transferFees: unknown asset ${ticker}`);
   }
   // A quote is used once: a quote id names one open quote or one conversion, in one account.
   unique(

@@ -1,7 +1,8 @@
 // The holds of the trade balance: what an open order locks of the account's available amount,
-// and giving it back when the order closes (filled or cancelled). Below both the spot exchange
-// (exchange.ts) and the collateral one (collateral.ts), which each close orders.
-import { add, isNegative } from './decimal.ts';
+// and giving it back when the order closes (filled or cancelled), each a move of the ledger
+// between the spot balance and what it holds. Below both the spot exchange (exchange.ts) and the
+// collateral one (collateral.ts), which each close orders.
+import { spot, spotHeld, transfer } from './ledger.ts';
 import type { Order, OrderStatus } from './orders.ts';
 import type { AccountState } from './state.ts';
 
@@ -10,27 +11,14 @@ export function available(account: AccountState, asset: string): string {
   return account.trade.get(asset)?.available ?? '0';
 }
 
-export function move(account: AccountState, asset: string, change: { available?: string; frozen?: string }) {
-  const balance = account.trade.get(asset) ?? { available: '0', frozen: '0' };
-  const next = {
-    available: add(balance.available, change.available ?? '0'),
-    frozen: add(balance.frozen, change.frozen ?? '0'),
-  };
-  // A check before every debit makes this unreachable; were it reached, money would be created.
-  if (isNegative(next.available) || isNegative(next.frozen)) {
-    throw new Error(`the trade balance of ${asset} of ${account.id} would go below zero`);
-  }
-  account.trade.set(asset, next);
-}
-
 export function takeHold(account: AccountState, order: Order, hold: { asset: string; amount: string }) {
-  move(account, hold.asset, { available: `-${hold.amount}`, frozen: hold.amount });
+  account.ledger.post(transfer(spot(account), spotHeld(account), hold.asset, hold.amount));
   order.hold = hold;
 }
 
 export function releaseHold(account: AccountState, order: Order) {
   if (!order.hold) return;
-  move(account, order.hold.asset, { available: order.hold.amount, frozen: `-${order.hold.amount}` });
+  account.ledger.post(transfer(spotHeld(account), spot(account), order.hold.asset, order.hold.amount));
   delete order.hold;
 }
 

@@ -9,13 +9,13 @@ import type { DocumentModel } from '../model/model.ts';
 import type { Answer } from './answer.ts';
 import { authenticate, NonceTracker } from './auth.ts';
 import type { CallContext } from './context.ts';
-import { control, controlPath } from './control.ts';
+import { control, controlPath, type DepositRequest, depositFromOutside } from './control.ts';
 import { answerCors } from './cors.ts';
 import { type OperationDocument, sandboxDocuments } from './document.ts';
 import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './errors.ts';
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
-import { checkFixture, type Fixture, loadFixture } from './fixture.ts';
+import { checkFixture, credentialKey, type Fixture, loadFixture } from './fixture.ts';
 import { type WalkOptions, walkMarkets } from './market.ts';
 import { seconds } from './orders.ts';
 import { readParameters } from './parameters.ts';
@@ -78,6 +78,11 @@ export interface Sandbox {
   /** Moves the sandbox's clock forward by `milliseconds` (it runs on from there), as the control does. */
   advanceClock(milliseconds: number): void;
   /**
+   * A deposit arrives from outside, as `POST /sandbox/deposit` does: into the printed key's account
+   * unless the request names another (or a deposit address). Throws with the reason it cannot.
+   */
+  deposit(request: DepositRequest): void;
+  /**
    * Applies what the sandbox's clock has reached: the walk's steps, kill-switch timers that ran
    * out, delistings.
    * Every call does this first; a test that moves a fake clock and reads `state` calls it.
@@ -132,6 +137,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     settle(state, now);
   };
   let state = new SandboxState(fixture, seconds(clock()));
+  /** The account a deposit through the control arrives in unless it names one: the printed key's. */
+  const defaultAccount = credentialKey(fixture).account;
   const limiter = new SlidingWindowLimiter();
   const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
@@ -286,7 +293,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (url.pathname === controlPath || url.pathname.startsWith(`${controlPath}/`)) {
       const raw = await readBody(request);
       const reply = control(
-        { state, clock, catchUp, advance: (ms) => (clockOffsetMs += ms) },
+        { state, clock, catchUp, advance: (ms) => (clockOffsetMs += ms), defaultAccount },
         request.method ?? 'GET',
         url.pathname,
         raw === 'too-large' || raw === 'hung-up' ? undefined : raw,
@@ -375,6 +382,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     advanceClock(milliseconds: number) {
       clockOffsetMs += milliseconds;
       catchUp(clock());
+    },
+    deposit(request: DepositRequest) {
+      const now = clock();
+      catchUp(now);
+      const done = depositFromOutside(state, request, defaultAccount, now);
+      if (typeof done === 'string') throw new Error(`sandbox: the deposit was refused: ${done}`);
     },
     settle() {
       catchUp(clock());

@@ -1,8 +1,9 @@
 // The sandbox's mutable state, built from a fixture. Every change happens synchronously inside
 // one request's handling, so concurrent requests cannot interleave between a check and a debit.
+// Every balance is kept in one ledger (ledger.ts) and changes only by its balanced entries.
 import { randomUUID } from 'node:crypto';
-import type { CollateralItem, HistoryRecord } from './api-types.ts';
-import { add, isNegative, normalize, subtract } from './decimal.ts';
+import type { HistoryRecord } from './api-types.ts';
+import { add, normalize, subtract } from './decimal.ts';
 import type {
   Fixture,
   FixtureAccount,
@@ -12,8 +13,12 @@ import type {
   FixtureOrder,
   FixturePlan,
   FixtureQuote,
+  FixtureTransaction,
 } from './fixture.ts';
+import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
+
+export type { TradeBalance };
 
 export interface Investment {
   id: string;
@@ -32,10 +37,37 @@ export interface Quote extends FixtureQuote {
 /** A confirmed quote: a row of the conversion history. */
 export type Conversion = FixtureConversion;
 
-/** One asset of the trade account: free to trade, and held by open orders. */
-export interface TradeBalance {
-  available: string;
-  frozen: string;
+/** A deposit or a withdrawal of the account: a row of the deposit and withdrawal history. */
+export interface WalletTransaction {
+  method: 'deposit' | 'withdrawal';
+  ticker: string;
+  /** The amount the call named (a withdrawal) or that arrived (a deposit). */
+  amount: string;
+  fee: string;
+  /** What it moved: left the main balance (a withdrawal), or came from outside (a deposit). */
+  gross: string;
+  address: string;
+  memo: string;
+  network: string | null;
+  /** The caller's identifier of a withdrawal. */
+  uniqueId: string | null;
+  /** Unix seconds. */
+  createdAt: number;
+  transactionId: string;
+  transactionHash: string | null;
+  /** Where it is: a pending withdrawal is done at `doneAt`. */
+  state: 'pending' | 'successful';
+  /** When a pending withdrawal is done, on the sandbox's clock (ms). */
+  doneAt?: number;
+  confirmations: { actual: number; required: number } | null;
+}
+
+/** A deposit address handed out to the account. */
+export interface DepositAddress {
+  ticker: string;
+  network: string;
+  address: string;
+  memo?: string;
 }
 
 /** A kill-switch timer of one market: unless set again, it cancels the open orders of `types` when it runs out. */
@@ -51,13 +83,9 @@ export interface KillSwitchTimer {
   runsOutAt: number;
 }
 
-export interface AccountState {
-  id: string;
-  /** Main balance by ticker, zero balances included. */
-  main: Map<string, string>;
-  /** Trade balance by ticker. */
-  trade: Map<string, TradeBalance>;
-  collateral: CollateralItem[];
+export interface AccountState extends Books {
+  /** The ledger the account's balances are kept in, the exchange's one: they change only by its entries. */
+  readonly ledger: Ledger;
   /** Open orders by orderId, in the order they were placed. */
   orders: Map<number, Order>;
   /** Filled and cancelled orders, in the order they closed. */
@@ -77,8 +105,45 @@ export interface AccountState {
   conversions: Conversion[];
   /** The quotes confirmed: a quote converts once. */
   usedQuoteIds: Set<string>;
+  /** Deposits and withdrawals, oldest first. */
+  transactions: WalletTransaction[];
+  /** The uniqueIds of the account's withdrawals: each is taken once. */
+  usedUniqueIds: Set<string>;
+  /** The deposit addresses handed out, oldest first. */
+  depositAddresses: DepositAddress[];
   /** The fixture's collateral positions, OTO and OCO orders (sandbox/collateral.ts takes them). */
   collateralSeed: Pick<FixtureAccount, 'collateralPositions' | 'otoOrders' | 'ocoOrders'>;
+}
+
+/** A deposit or withdrawal of the fixture, done before the sandbox started. */
+function seededTransaction(seed: FixtureTransaction, asset: FixtureAsset | undefined): WalletTransaction {
+  const fee = normalize(seed.fee ?? '0');
+  const network = seed.network ?? null;
+  const required = network === null ? undefined : confirmationsOf(asset, network);
+  return {
+    method: seed.method,
+    ticker: seed.ticker,
+    amount: normalize(seed.amount),
+    fee,
+    gross: normalize(seed.amount),
+    address: seed.address,
+    memo: seed.memo ?? '',
+    network,
+    uniqueId: seed.uniqueId ?? null,
+    createdAt: seed.createdAt,
+    transactionId: seed.transactionId ?? randomUUID(),
+    transactionHash: seed.transactionHash ?? null,
+    state: 'successful',
+    confirmations: required === undefined ? null : { actual: required, required },
+  };
+}
+
+/** How many confirmations a deposit of the asset on the network waits for (the asset list's). */
+export function confirmationsOf(asset: FixtureAsset | undefined, network: string): number | undefined {
+  const confirmations = asset?.confirmations;
+  if (confirmations === null || typeof confirmations !== 'object') return undefined;
+  const count = (confirmations as Record<string, unknown>)[network];
+  return typeof count === 'number' ? count : undefined;
 }
 
 function seededInvestments(history: HistoryRecord[]): Investment[] {
@@ -153,7 +218,11 @@ export class SandboxState {
   readonly markets: ReadonlyMap<string, MarketState>;
   readonly plans: ReadonlyMap<string, FixturePlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
+  /** The fees of deposits and withdrawals, by ticker (sandbox/wallet.ts reads them). */
+  readonly transferFees: NonNullable<Fixture['transferFees']>;
   readonly accounts: ReadonlyMap<string, AccountState>;
+  /** The one ledger every balance of every account is kept in. */
+  readonly ledger = new Ledger();
   #lastOrderId: number;
   #lastDealId = 149_160_000;
   #lastQuoteId: number;
@@ -165,6 +234,7 @@ export class SandboxState {
     this.markets = new Map(fixture.markets.map((market) => [market.name, marketState(market)]));
     this.plans = new Map(fixture.plans.map((plan) => [plan.id, { ...plan }]));
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
+    this.transferFees = structuredClone(fixture.transferFees ?? {});
     const seededIds = fixture.accounts.flatMap((account) => (account.openOrders ?? []).map((o) => o.orderId));
     this.#lastOrderId = Math.max(4_180_300_000, ...seededIds);
     const seededQuotes = fixture.accounts.flatMap((account) => [
@@ -180,6 +250,7 @@ export class SandboxState {
       fixture.accounts.map((account) => {
         const state: AccountState = {
           id: account.id,
+          ledger: this.ledger,
           main: new Map(
             Object.entries(account.mainBalances ?? {}).map(([ticker, amount]) => [ticker, normalize(amount)]),
           ),
@@ -208,6 +279,15 @@ export class SandboxState {
             (a, b) => a.date - b.date || Number(a.id) - Number(b.id),
           ),
           usedQuoteIds: new Set((account.conversions ?? []).map((conversion) => conversion.quoteId)),
+          transactions: (account.transactions ?? [])
+            .map((seed) => seededTransaction(seed, fixture.assets[seed.ticker]))
+            .sort((a, b) => a.createdAt - b.createdAt),
+          usedUniqueIds: new Set(
+            (account.transactions ?? []).flatMap((seed) =>
+              seed.uniqueId === undefined ? [] : [seed.uniqueId],
+            ),
+          ),
+          depositAddresses: [],
           collateralSeed: structuredClone({
             collateralPositions: account.collateralPositions ?? [],
             otoOrders: account.otoOrders ?? [],
@@ -226,6 +306,7 @@ export class SandboxState {
         return [account.id, state];
       }),
     );
+    this.ledger.open(this.accounts.values());
   }
 
   account(id: string): AccountState {
@@ -266,10 +347,11 @@ export class SandboxState {
     const account = this.account(accountId);
     if (account.quotes.get(quote.id) !== quote)
       throw new Error(`quote ${quote.id} is not open in ${accountId}`);
-    const left = subtract(account.main.get(quote.from) ?? '0', quote.give);
-    if (isNegative(left)) throw new Error('a conversion would make a balance negative');
-    account.main.set(quote.from, left);
-    account.main.set(quote.to, add(account.main.get(quote.to) ?? '0', quote.receive));
+    // The market takes what is given and gives what is received.
+    this.ledger.post([
+      ...transfer(main(account), house('market'), quote.from, quote.give),
+      ...transfer(house('market'), main(account), quote.to, quote.receive),
+    ]);
     account.quotes.delete(quote.id);
     account.usedQuoteIds.add(quote.id);
     this.#lastConversionId += 1;
@@ -306,9 +388,7 @@ export class SandboxState {
     actionTypes: { open: number; invest: number },
   ): Investment {
     const account = this.account(accountId);
-    const balance = subtract(account.main.get(plan.currency) ?? '0', amount);
-    if (isNegative(balance)) throw new Error('invest would make a balance negative');
-    account.main.set(plan.currency, balance);
+    this.ledger.post(transfer(main(account), house('lending'), plan.currency, amount));
     if (plan.available !== undefined) plan.available = subtract(plan.available, amount);
     if (plan.interestFunds !== undefined) plan.interestFunds = subtract(plan.interestFunds, interest);
     const investment: Investment = {
@@ -353,7 +433,11 @@ export class SandboxState {
         investments: structuredClone(account.investments),
         quotes: structuredClone([...account.quotes.values()]),
         conversions: structuredClone(account.conversions),
+        transactions: structuredClone(account.transactions),
+        usedUniqueIds: [...account.usedUniqueIds],
+        depositAddresses: structuredClone(account.depositAddresses),
       })),
+      houses: this.ledger.houses(),
     };
   }
 }

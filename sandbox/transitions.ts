@@ -55,6 +55,15 @@ import {
   listOpenOrders,
   readTradeBalance,
 } from './handlers/queries.ts';
+import {
+  listWalletHistory,
+  moveBetweenBalances,
+  newDepositAddress,
+  readDepositAddress,
+  readTransferFees,
+  withdrawFeeIncluded,
+  withdrawFeeOnTop,
+} from './handlers/wallet.ts';
 
 type StateChange = (
   context: CallContext,
@@ -128,6 +137,13 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   setPositionMode,
   listFundingCharges,
   fundingRateHistory,
+  readDepositAddress,
+  newDepositAddress,
+  withdrawFeeIncluded,
+  withdrawFeeOnTop,
+  moveBetweenBalances,
+  listWalletHistory,
+  readTransferFees,
 };
 
 /** The state change `operation`'s document names, or undefined when it names none. */

@@ -71,15 +71,18 @@ const failureExamples: readonly [string, (failure: SchemaFailure) => boolean][] 
   ['invalidMarket', isFormat],
   ['marketNotAvailable', isFormat],
   ['sideInvalid', (failure) => failure.keyword === 'enum'],
+  ['invalidFromTo', (failure) => failure.keyword === 'enum'],
   ['amountNotNumeric', isFormat],
   ['priceNotNumeric', isFormat],
   ['clientOrderIdNotString', isType],
   ['clientOrderIdInvalid', (failure) => failure.keyword === 'pattern'],
   ['orderIdNotInteger', isType],
   ['tickerNotString', isType],
+  ['invalidTypes', isType],
   ['typeNotArray', isType],
   ['pageNotInteger', isType],
   ['pageTooLarge', (failure) => failure.keyword === 'maximum'],
+  ['pageTooSmall', (failure) => failure.keyword === 'minimum'],
 ];
 
 /** The example of `failureExamples` that words this failure for the operation, and its messages. */
@@ -145,6 +148,27 @@ export function schemaRefusal(
   }
   const [only] = examples;
   return validation(operation, examples.size === 1 && only ? only : operation.validationExampleName(), found);
+}
+
+/**
+ * The refusal of required fields a body lacks where the schema alone cannot say so (one of two
+ * forms of a request, each with fields of its own): worded as the schema's own refusal would be.
+ */
+export function missingFields(
+  operation: OperationDocument,
+  body: unknown,
+  fields: readonly string[],
+): Answer {
+  return schemaRefusal(
+    operation,
+    body,
+    fields.map((field) => ({
+      keyword: 'required',
+      instancePath: '',
+      schemaPath: '#/required',
+      params: { missingProperty: field },
+    })),
+  );
 }
 
 /**

@@ -165,7 +165,7 @@ describe('orders are never placed twice', () => {
     }
   });
 
-  it('the object form is only for confirming a quote, never for placing an order', () => {
+  it('the object form is only for confirming a quote or withdrawing, never for placing an order', () => {
     for (const facts of Object.values(operations)) {
       const retrySafe = operationAt(facts.api, facts.method, facts.path)['x-retry-safe'];
       if (typeof retrySafe === 'boolean') continue;
@@ -175,10 +175,10 @@ describe('orders are never placed twice', () => {
   });
 });
 
-describe('a quote is never converted twice', () => {
+describe('a quote is never converted twice, nor a withdrawal sent twice', () => {
   it.each(Object.entries(quoteConfirming))(
     '%s is retry-safe only through the key whose repeat the operator shows refused',
-    (path, { key, refusal, value }) => {
+    (path, { key, refusal, status, value }) => {
       const operation = operationOf(path);
       const facts = factsAt(path);
       expect(operation['x-writes']).toBe(true);
@@ -190,7 +190,7 @@ describe('a quote is never converted twice', () => {
       expect(
         record(operationOf(path), 'requestBody', 'content', 'application/json', 'schema').required,
       ).toContain(key);
-      expect(model.responseExample(facts.operationId, refusal)).toEqual({ status: 422, value });
+      expect(model.responseExample(facts.operationId, refusal)).toEqual({ status, value });
     },
   );
 

@@ -10,6 +10,13 @@ export const notCachedUpstream = [
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
   '/api/v4/collateral-account/balance',
+  '/api/v4/main-account/address',
+  '/api/v4/main-account/create-new-address',
+  '/api/v4/main-account/withdraw',
+  '/api/v4/main-account/withdraw-pay',
+  '/api/v4/main-account/transfer',
+  '/api/v4/main-account/history',
+  '/api/v4/main-account/fee',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -40,6 +47,10 @@ export const writingPaths = [
   '/api/v4/order/oto-cancel',
   '/api/v4/convert/estimate',
   '/api/v4/convert/confirm',
+  '/api/v4/main-account/create-new-address',
+  '/api/v4/main-account/withdraw',
+  '/api/v4/main-account/withdraw-pay',
+  '/api/v4/main-account/transfer',
 ];
 
 /**
@@ -47,7 +58,9 @@ export const writingPaths = [
  * spot group, `openapi/public/http-v4.yaml`, and the candles of `openapi/public/http-v1.yaml`),
  * with the rate limit it states for each (requests per 10 seconds; `null` where it states none;
  * for a public v4 endpoint with no figure of its own, the public 2000), and of its collateral,
- * convert and market fee groups.
+ * convert and market fee groups; and of its account file (`openapi/private/main_api_v4.yaml`),
+ * the wallet: deposit addresses, withdrawals, transfers between balances, the deposit and
+ * withdrawal history and the fees.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -124,6 +137,13 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/convert/estimate', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/convert/confirm', api: 'private-v4', requests: 10000 },
   { method: 'post', path: '/api/v4/convert/history', api: 'private-v4', requests: 10000 },
+  { method: 'post', path: '/api/v4/main-account/address', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/create-new-address', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/withdraw', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/withdraw-pay', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/transfer', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/history', api: 'private-v4', requests: 200 },
+  { method: 'post', path: '/api/v4/main-account/fee', api: 'private-v4', requests: 1000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -177,6 +197,7 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/oco-orders': { limit: [1, 100, 50], offset: [0, 4294967295, 0] },
   '/api/v4/trade-account/order/history/query': { limit: [1, 500, 500], offset: [0, 9999, 0] },
   '/api/v4/convert/history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
+  '/api/v4/main-account/history': { limit: [1, 500, 50], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -249,33 +270,97 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
     limitOutOfRange: [422, 30, 'limit', 'validation.numeric_field_length'],
     offsetNegative: [422, 30, 'offset', 'validation.length_min'],
   },
+  '/api/v4/main-account/address': {
+    unknownTicker: [400, 0, 'ticker', 'The selected ticker is invalid.'],
+    unknownNetwork: [400, 0, 'network', 'The selected network is invalid.'],
+    notDepositable: [422, 1, 'ticker', 'Currency is not depositable'],
+  },
+  '/api/v4/main-account/create-new-address': {
+    unknownNetwork: [400, 0, 'network', 'Unsupported network'],
+    noDefaultNetwork: [400, 0, 'network', 'Cannot extract default network'],
+    notDepositable: [422, 0, 'ticker', 'Currency is not depositable'],
+    addressLimitReached: [422, 0, 'message', 'Address limit reached'],
+  },
+  '/api/v4/main-account/withdraw': {
+    duplicateUniqueId: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
+    memoRequired: [400, 0, 'memo', 'The memo field is required.'],
+    invalidAddress: [422, 2, 'address', 'The address is invalid'],
+    notEnoughBalance: [422, 5, 'amount', 'Not enough money, Ethereum balance = 1'],
+  },
+  '/api/v4/main-account/withdraw-pay': {
+    duplicateUniqueId: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
+    invalidAddress: [422, 2, 'address', 'The address is invalid'],
+    notEnoughBalance: [422, 5, 'amount', 'Not enough money, Ethereum balance = 1'],
+  },
+  '/api/v4/main-account/transfer': {
+    sameFromTo: [400, 0, 'to', 'The to and from must be different.'],
+    amountTooSmall: [400, 0, 'amount', 'The amount must be at least 0.00000001.'],
+    notEnoughBalance: [
+      422,
+      3,
+      'amount',
+      "You don't have such amount for transfer (available 34.68, in amount: 1000000)",
+    ],
+    currencyWithdrawDisabled: [422, 1, 'currency', 'Withdraw from this currency is disabled'],
+  },
+  '/api/v4/main-account/history': {
+    invalidTransactionMethod: [400, 0, 'transactionMethod', 'The selected transaction method is invalid.'],
+    pageTooLarge: [400, 0, 'limit', 'The limit may not be greater than 500.'],
+  },
 };
 
 /**
- * The trading operations whose refusals the operator files under statuses of its own, rather than
+ * The operations whose refusals the operator files under statuses of its own, rather than
  * listing 400 and 422 without tying an example to either: their examples stay where it puts them
- * (`tradingRefusals` gives each one's status).
+ * (`tradingRefusals` gives each one's status). The wallet's follow the main account's rule, 400
+ * for request validation and 422 for business rules.
  */
 export const operatorTiesStatuses = [
   '/api/v4/order/modify',
   '/api/v4/convert/estimate',
   '/api/v4/convert/confirm',
+  '/api/v4/main-account/address',
+  '/api/v4/main-account/create-new-address',
+  '/api/v4/main-account/withdraw',
+  '/api/v4/main-account/withdraw-pay',
+  '/api/v4/main-account/transfer',
+  '/api/v4/main-account/history',
+  '/api/v4/main-account/fee',
 ];
+
+/** A withdrawal's refusal of a uniqueId the account has used, as the operator shows it. */
+const uniqueIdTaken = {
+  key: 'uniqueId',
+  refusal: 'duplicateUniqueId',
+  status: 400,
+  value: {
+    code: 0,
+    message: 'Validation failed',
+    errors: { uniqueId: ['The unique id has already been taken.'] },
+  },
+};
 
 /**
  * The writes the service refuses to carry out twice with the same value of a body field: the
- * field, and the named example of the refusal. No order placement is among them (`orderPlacing`).
+ * field, and the named example of the refusal with its status. No order placement is among them
+ * (`orderPlacing`).
  */
-export const quoteConfirming: Record<string, { key: string; refusal: string; value: unknown }> = {
+export const quoteConfirming: Record<
+  string,
+  { key: string; refusal: string; status: number; value: unknown }
+> = {
   '/api/v4/convert/confirm': {
     key: 'quoteId',
     refusal: 'quoteAlreadyUsed',
+    status: 422,
     value: {
       code: 0,
       message: 'Validation failed',
       errors: { quoteId: ['frontendServerSide.converter.quoteInvalid'] },
     },
   },
+  '/api/v4/main-account/withdraw': uniqueIdTaken,
+  '/api/v4/main-account/withdraw-pay': uniqueIdTaken,
 };
 
 /** How long a quote stays valid after it is made, in seconds, by the path that makes it. */

@@ -1,7 +1,7 @@
 // Every error example the documents name for a request (400 and 422) is an answer the sandbox
 // really gives: each recipe (a body and key worked out from the default fixture) is sent signed,
-// and the answer must be the example, status and body. Only invest's notEnoughBalance carries the
-// real figures. Each example without a recipe is named here with the reason the sandbox's state
+// and the answer must be the example, status and body. Only the balance refusals worded by an
+// operation's x-messages (invest, withdrawals, moves between balances) carry the real figures. Each example without a recipe is named here with the reason the sandbox's state
 // cannot produce it, so that a new example in the documents fails this test until it has one.
 import { describe, expect, it } from 'vitest';
 import { at } from '../../model/json.ts';
@@ -47,6 +47,58 @@ const cannot: Record<string, string> = {
     'the sandbox does not model accepting the terms of conversion: every account has accepted them',
   'confirmConversion › quoteIdTooLong':
     'the operator does not show the longest quoteId it takes, and the sandbox takes any string of digits',
+  'getDepositAddress › notDepositable':
+    'every asset of the default fixture is open to deposits (test/sandbox/account-money.test.ts closes one)',
+  'createDepositAddress › notDepositable':
+    'every asset of the default fixture is open to deposits (test/sandbox/account-money.test.ts closes one)',
+  'createDepositAddress › noDefaultNetwork':
+    'every asset of the default fixture has a default network (test/sandbox/account-money.test.ts takes one away)',
+  'createDepositAddress › currencyNetworkMismatch':
+    'the operator does not say how it differs from unknownNetwork, which the sandbox answers',
+  'createDepositAddress › fiatUnavailable': 'the sandbox does not model fiat assets yet',
+  'createDepositAddress › currencyUnavailable':
+    'the sandbox does not model regions or identity verification yet',
+  'createDepositAddress › kycRequired': 'the sandbox does not model identity verification yet',
+  'createDepositAddress › addressInProgress': 'the sandbox makes an address at once',
+  'createDepositAddress › addressLimitReached':
+    'the operator does not show how many addresses an asset may have, and the sandbox sets no limit',
+  'transferBetweenBalances › missingFields':
+    'it names method, which the schema does not require (from and to replace it): a body without the three fails the schema on ticker and amount alone',
+  'transferBetweenBalances › unconfirmedUser':
+    'the sandbox does not model identity verification or limits yet',
+  'transferBetweenBalances › accountVerification': 'the sandbox does not model identity verification yet',
+  'transferBetweenBalances › throttling':
+    'the sandbox answers a call over the rate limit with 429, as the gateway does',
+  'transferBetweenBalances › currencyWithdrawDisabled':
+    'the sandbox does not model assets closed to moves between balances yet',
+  'transferBetweenBalances › currencyDepositDisabled':
+    'the sandbox does not model assets closed to moves between balances yet',
+  'listDepositWithdrawalHistory › missingFields':
+    "the operator's own schema leaves the fields it names optional, and so does the document",
+  'createWithdrawalPay › amountNotAboveFee':
+    'the fee is added on top of the amount, so the amount is never below it',
+  'createWithdrawal › memoRequired':
+    'no asset of the default fixture needs a memo (test/sandbox/account-money.test.ts adds one)',
+  'createWithdrawal › providerRequired': 'the sandbox does not model fiat assets yet',
+  'createWithdrawal › unconfirmedUser': 'the sandbox does not model identity verification or limits yet',
+  'createWithdrawal › accountVerification': 'the sandbox does not model identity verification yet',
+  'createWithdrawal › throttling':
+    'the sandbox answers a call over the rate limit with 429, as the gateway does',
+  'createWithdrawal › invalidAddress':
+    'the operator does not say which addresses it finds invalid: the sandbox takes any',
+  'createWithdrawal › currencyNotWithdrawable':
+    'every asset of the default fixture is open to withdrawals (test/sandbox/account-money.test.ts closes one)',
+  'createWithdrawalPay › memoRequired':
+    'no asset of the default fixture needs a memo (test/sandbox/account-money.test.ts adds one)',
+  'createWithdrawalPay › providerRequired': 'the sandbox does not model fiat assets yet',
+  'createWithdrawalPay › unconfirmedUser': 'the sandbox does not model identity verification or limits yet',
+  'createWithdrawalPay › accountVerification': 'the sandbox does not model identity verification yet',
+  'createWithdrawalPay › throttling':
+    'the sandbox answers a call over the rate limit with 429, as the gateway does',
+  'createWithdrawalPay › invalidAddress':
+    'the operator does not say which addresses it finds invalid: the sandbox takes any',
+  'createWithdrawalPay › currencyNotWithdrawable':
+    'every asset of the default fixture is open to withdrawals (test/sandbox/account-money.test.ts closes one)',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
@@ -79,20 +131,27 @@ describe('the named error examples, each produced from the default fixture', () 
       expect(reply.status).toBe(expected.status);
       // A refusal changes nothing, so a recipe may be replayed.
       expect(suite.sandbox.state.snapshot()).toEqual(before);
-      if (!(recipe.operationId === 'createFixedInvestment' && recipe.example === 'notEnoughBalance')) {
+      // A balance refusal worded by the operation's x-messages carries the real figures: the
+      // main balance of the asset (invest's plan is in USDT), what was asked, the asset's name.
+      const worded = recipe.example === 'notEnoughBalance' && operation.optionalMessage('notEnoughBalance');
+      if (!worded) {
         expect(reply.body).toEqual(expected.value);
         return;
       }
-      const balance = defaultFixture().accounts.find((account) => account.id === recipe.key.account)
-        ?.mainBalances?.USDT;
+      const fixture = defaultFixture();
+      const ticker = String(recipe.fields.ticker ?? 'USDT');
+      const balance = fixture.accounts.find((account) => account.id === recipe.key.account)?.mainBalances?.[
+        ticker
+      ];
       expect(reply.body).toMatchObject({
         code: at(expected.value, 'code'),
         message: at(expected.value, 'message'),
       });
       expect(reply.body.errors.amount).toEqual([
-        fillTemplate(operation.message('notEnoughBalance'), {
+        fillTemplate(worded, {
           available: String(balance),
           amount: String(recipe.fields.amount),
+          name: String(fixture.assets[ticker]?.name),
         }),
       ]);
     },

@@ -319,5 +319,8 @@ describe('500 concurrent orders, cancels, conversions and position closes', {
       equity: string;
     };
     expect(units(summary.equity)).toBe(units(collateral.USDT ?? '0') + sum(open.map((p) => p.unrealizedPnl)));
+
+    // And the sandbox's one ledger: every move of every kind was a balanced entry.
+    expect(sandbox.state.ledger.imbalance(sandbox.state.accounts.values())).toEqual({});
   });
 });
