@@ -9,7 +9,7 @@ import { ConfigurationError } from '../../src/errors.ts';
 import { createStreamClient, type StreamClient, type WebSocketConstructor } from '../../src/streams/index.ts';
 import { createDefaultSocketOpener as globalOpener } from '../../src/streams/websocket-global.ts';
 import { createDefaultSocketOpener as nodeOpener } from '../../src/streams/websocket-node.ts';
-import { type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
 
 const limits = { maxMessageBytes: 1024 };
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -47,18 +47,26 @@ describe('the WebSocket a runtime gets', () => {
       const opener = await nodeOpener(limits);
       expect(opener.kind).toBe('undici');
       await opener.close();
-      client = createStreamClient({ url: server.url });
+      const recorder = hookRecorder();
+      client = createStreamClient({ url: server.url, hooks: recorder.hooks });
       await roundTrip(client);
+      expect(recorder.events.find((event) => event.name === 'open')).toMatchObject({ webSocket: 'undici' });
     },
   );
 
   it('undici`s WebSocket given as the class works too', async () => {
+    const recorder = hookRecorder();
     client = createStreamClient({
       url: server.url,
       webSocket: UndiciWebSocket as unknown as WebSocketConstructor,
+      hooks: recorder.hooks,
     });
     expect(client.options.webSocket).toBe('custom');
     await roundTrip(client);
+    // The open hook says which WebSocket each connection is, as a runtime's package test asserts.
+    expect(recorder.events.filter((event) => event.name === 'open')).toEqual([
+      { name: 'open', connection: 1, attempt: 1, webSocket: 'custom' },
+    ]);
   });
 
   it('where the runtime has a global WebSocket, Node`s choice and the others` take it, and undici is not used', async () => {
@@ -73,9 +81,11 @@ describe('the WebSocket a runtime gets', () => {
     const node = await nodeOpener(limits);
     const other = await globalOpener(limits);
     expect([node.kind, other.kind]).toEqual(['global', 'global']);
-    client = createStreamClient({ url: server.url });
+    const recorder = hookRecorder();
+    client = createStreamClient({ url: server.url, hooks: recorder.hooks });
     await roundTrip(client);
     expect(opened).toEqual([server.url]);
+    expect(recorder.events.find((event) => event.name === 'open')).toMatchObject({ webSocket: 'global' });
   });
 
   it('a runtime with no WebSocket at all: a ConfigurationError naming the option to give', async () => {
