@@ -208,10 +208,11 @@ export function createStreamClient(options: StreamClientOptions = {}): StreamCli
       }
       tries++;
       const { url, maxMessageBytes, connectTimeoutMs, pingIntervalMs, pongTimeoutMs } = settings;
+      const loaded = await opener;
       const connection = StreamConnection.start({
         id: ++connections,
         url,
-        opener: await opener,
+        opener: loaded,
         maxMessageBytes,
         connectTimeoutMs,
         pingIntervalMs,
@@ -246,7 +247,7 @@ export function createStreamClient(options: StreamClientOptions = {}): StreamCli
         reason = failure;
         continue;
       }
-      emit(hooks.open, { connection: connection.id, attempt: tries });
+      emit(hooks.open, { connection: connection.id, attempt: tries, webSocket: loaded.kind });
       for (const subscription of subscriptions.values()) {
         // Those given to an earlier connection are subscribed again here; new ones send their own.
         if (subscription.connection !== undefined && subscription.connection !== connection) {

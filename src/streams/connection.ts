@@ -36,6 +36,17 @@ export interface ConnectionSettings {
   readonly onDrop: (connection: StreamConnection, error: StreamError) => void;
 }
 
+/**
+ * The close code of a connection that ended without a close frame (RFC 6455, 7.1.5), which the
+ * WebSocket standard gives such a close event. Deno gives 0 instead; a failed opening that fires no
+ * close event at all (Node 22, below) is given it too, so every runtime reports the same code.
+ */
+const abnormalClosure = 1006;
+
+/** A code a close frame can carry (RFC 6455, 7.4): any other, such as Deno's 0, is an abnormal closure. */
+const closeCode = (code: number | undefined): number | undefined =>
+  code === undefined || (Number.isInteger(code) && code >= 1000 && code <= 4999) ? code : abnormalClosure;
+
 interface Pending {
   readonly method: string;
   resolve(result: unknown): void;
@@ -113,8 +124,17 @@ export class StreamConnection {
         resolve();
       });
       socket.addEventListener('message', (event) => connection.receive(event.data));
-      // An error event is followed by a close event, which says what ended the connection.
-      socket.addEventListener('error', () => undefined);
+      // An error event is followed by a close event, which says what ended the connection; but
+      // Node 22's WebSocket (its undici 6) fires the error alone when the opening fails (refused,
+      // or an answer other than 101) and stays CONNECTING, so an error before `open` ends the
+      // opening here rather than at `connectTimeoutMs`.
+      socket.addEventListener('error', () => {
+        if (!connection.wasOpen) {
+          connection.end(
+            new StreamConnectionError(`could not connect to ${settings.url}`, { code: abnormalClosure }),
+          );
+        }
+      });
       socket.addEventListener('close', (event) => {
         clearTimeout(timer);
         connection.closed(event);
@@ -240,7 +260,7 @@ export class StreamConnection {
 
   private closed(event: SocketCloseEvent): void {
     if (this.ended) return;
-    const { code } = event;
+    const code = closeCode(event.code);
     const { url } = this.settings;
     this.end(
       new StreamConnectionError(

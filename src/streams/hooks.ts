@@ -3,6 +3,7 @@
 // given a frozen event. They observe and change nothing; their events hold names, numbers, kinds
 // and the client's typed errors (scrubbed of the token), never a token or a message's params.
 import type { StreamError, StreamErrorKind } from './errors/stream-error.ts';
+import type { WebSocketKind } from './socket.ts';
 
 interface StreamEventBase {
   /** The connection it happened on: 1 for the client's first, one more for each new one. */
@@ -13,6 +14,11 @@ interface StreamEventBase {
 export interface OpenEvent extends StreamEventBase {
   /** 1 for a first try, more for a reconnection's later tries. */
   readonly attempt: number;
+  /**
+   * Which WebSocket it is: the runtime's `global` one, `undici`'s (Node 20, which has none), or
+   * the `custom` class given as `webSocket`; the `#websocket` import picks it (package.json).
+   */
+  readonly webSocket: WebSocketKind;
 }
 
 /** A connection ended; `reconnect` says whether the client will open another by itself. */

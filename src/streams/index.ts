@@ -54,6 +54,6 @@ export {
   type WatchOrderBookOptions,
   watchOrderBook,
 } from './order-book.ts';
-export type { WebSocketConstructor, WebSocketLike } from './socket.ts';
+export type { WebSocketConstructor, WebSocketKind, WebSocketLike } from './socket.ts';
 export type { Subscription } from './subscription.ts';
 export type { TokenOption } from './token.ts';

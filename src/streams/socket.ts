@@ -27,10 +27,12 @@ export interface WebSocketLike {
 /** A WebSocket class: the runtime's, undici's, `ws`'s. */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
+/** Which WebSocket a client opens: the runtime's global one, undici's (Node 20), or the class given. */
+export type WebSocketKind = 'global' | 'undici' | 'custom';
+
 /** Opens the sockets of one client; closed with it. */
 export interface SocketOpener {
-  /** Which WebSocket it opens: `global`, `undici` or `custom`. */
-  readonly kind: 'global' | 'undici' | 'custom';
+  readonly kind: WebSocketKind;
   open(url: string): WebSocketLike;
   close(): Promise<void>;
 }

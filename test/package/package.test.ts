@@ -1,7 +1,8 @@
 // The package as a user installs it: `npm pack`, installed into a consumer outside the repository,
 // then used there on every runtime the README lists, from CommonJS, by strict TypeScript projects,
 // in a browser bundle built with esbuild's defaults, and through the openapi-fetch middleware.
-// Every signed call goes to the sandbox, which verifies the signature.
+// Every signed call goes to the sandbox, which verifies the signature. The same processes and page
+// then use the stream client, with their runtime's WebSocket, against the stream mock.
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,15 +15,18 @@ import { parse } from 'yaml';
 import { launchChromium } from '../../docs/page-check.ts';
 import { type StaticServer, serveStatic } from '../../docs/serve.ts';
 import { redoclyBin } from '../../docs/site.ts';
+import { streamChannels } from '../../generated/streams.ts';
 import { type ApiDocument, dereference, loadApiDocuments, projectRoot } from '../../model/document.ts';
-import { isRecord } from '../../model/json.ts';
+import { isRecord, type JsonRecord } from '../../model/json.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { documentsWithSamples } from '../../scripts/code-samples.ts';
 import { buildAndPack, tarballVariable } from '../../scripts/package-tarball.ts';
 import { cleanEnvironment, installRuntimes, type Runtime } from '../../scripts/runtimes.ts';
+import { type OutgoingMessage, type StreamMock, startStreamMock } from '../../scripts/stream-mock.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { createPrivateClient } from '../../src/index.ts';
+import { type StreamsUsed, useStreams } from './consumer/streams.mjs';
 
 const key = credentialKey(loadFixture());
 let consumer: string;
@@ -30,6 +34,51 @@ let tarball: string;
 let runtimes: Runtime[];
 let sandbox: Sandbox;
 let expectedBalance: unknown;
+let streamMock: StreamMock;
+/** The stream mock's line for each request it took, in order. */
+const streamMockLog: string[] = [];
+let expectedStreams: StreamsUsed;
+
+const depthUpdate = streamChannels.depth.updates[0]?.message;
+
+/**
+ * The mock pushes the depth channel's examples in turn, a whole book and a change, which the
+ * documents show apart: the change follows an update that is not the whole book's. Here each change
+ * is made to follow the whole book pushed before it, so that a book is kept from the two (a broken
+ * sequence is the order book's own tests', test/streams/order-book.test.ts).
+ */
+function depthInSequence() {
+  let wholeBookId = 0;
+  return (message: JsonRecord, about: OutgoingMessage): unknown => {
+    if (about.kind !== 'update' || about.message !== depthUpdate) return message;
+    const [fullReload, book, market] = message.params as [boolean, JsonRecord, string];
+    if (fullReload) {
+      wholeBookId = book.update_id as number;
+      return message;
+    }
+    const follows = { ...book, past_update_id: wholeBookId, update_id: wholeBookId + 1 };
+    return { ...message, params: [fullReload, follows, market] };
+  };
+}
+
+/** What leaving a subscription and then the order book sends, as the mock logs it. */
+const channelRequests = [
+  'lastprice_subscribe',
+  'lastprice_unsubscribe',
+  'depth_subscribe',
+  'depth_unsubscribe',
+];
+
+/** The channel requests (subscribe, unsubscribe) the mock took since its log had `from` lines. */
+function channelRequestsSince(from: number): string[] {
+  return streamMockLog
+    .slice(from)
+    .map((line) => line.split(' ')[0] as string)
+    .filter((method) => method.includes('_'));
+}
+
+/** What a consumer's stream part must give on a runtime: the repository's own, with its WebSocket. */
+const streamsWith = (webSocket: string) => ({ ...expectedStreams, webSockets: [webSocket] });
 
 function consumerEnvironment() {
   return cleanEnvironment({ TXC_BASE_URL: sandbox.url, TXC_API_KEY: key.apiKey, TXC_API_SECRET: key.secret });
@@ -87,9 +136,17 @@ beforeAll(async () => {
   expectedBalance = (await client.POST('/api/v4/main-account/balance')).data;
   await client.close();
   expect(expectedBalance).toBeTypeOf('object');
+  // Pushed ten times the documents' pace: the depth change comes 10 ms after the whole book.
+  streamMock = await startStreamMock({
+    pace: 0.1,
+    outgoing: depthInSequence(),
+    log: (line) => streamMockLog.push(line),
+  });
+  expectedStreams = await useStreams(streamMock.url);
 });
 
 afterAll(async () => {
+  await streamMock?.close();
   await sandbox?.close();
   if (consumer) rmSync(consumer, { recursive: true, force: true });
 });
@@ -157,18 +214,46 @@ describe('the shipped OpenAPI documents', () => {
   });
 });
 
+describe('the stream client from the sources, against the stream mock', () => {
+  it('gives each request its answer, an update, the unsubscribes, and a book from a whole book and a change', () => {
+    // What every runtime's installed package must give too: checked here on its own account.
+    const { books, update } = expectedStreams;
+    // The mock serves the streams at one path: another is refused (400), with no close frame.
+    expect(expectedStreams.refused).toEqual({
+      name: 'StreamConnectionError',
+      cause: 'StreamConnectionError',
+      code: 1006,
+    });
+    expect(expectedStreams).toMatchObject({ sameFromRoot: true, pong: 'pong', resnapshots: [] });
+    expect(expectedStreams.time).toBeTypeOf('number');
+    expect(update).toEqual(['BTC_USDT', expect.stringMatching(/^\d+(\.\d+)?$/)]);
+    expect(expectedStreams.afterUnsubscribe).toBe('pong');
+    expect(expectedStreams.afterBook).toBe(expectedStreams.time);
+    const [whole, changed] = books;
+    expect(whole?.bids.length).toBeGreaterThan(0);
+    expect(changed?.updateId).toBe((whole?.updateId as number) + 1);
+    expect(changed).not.toEqual({ ...whole, updateId: changed?.updateId });
+    expect(channelRequestsSince(0)).toEqual(channelRequests);
+  });
+});
+
 // One after another: every runtime signs with the same key, whose nonces must arrive in order.
-describe('a signed call from the installed package', () => {
+describe('a signed call and the streams from the installed package', () => {
   it.each(['node 20', 'node 22', 'node 24', 'node 26', 'bun', 'deno'])('on %s', async (name) => {
     const runtime = runtimes.find((candidate) => candidate.name === name) as Runtime;
-    const result = await run(runtime.run('call.mjs'));
+    const from = streamMockLog.length;
+    const result = await run(runtime.run('call.mjs'), { TXC_STREAM_URL: streamMock.url });
     expect(result.stderr).not.toContain(key.secret);
     expect(result.status, result.stderr).toBe(0);
     expect(lastJsonLine(result.stdout)).toEqual({
       balance: expectedBalance,
       ping: ['pong'],
       refused: { kind: 'invalid-request', field: 'ticker' },
+      // Node 20 has no WebSocket of its own: undici's; every other runtime its own.
+      streams: streamsWith(name === 'node 20' ? 'undici' : 'global'),
     });
+    // Leaving a subscription, and the order book, unsubscribed: the mock read both.
+    expect(channelRequestsSince(from)).toEqual(channelRequests);
   });
 });
 
@@ -259,7 +344,11 @@ describe('a browser page bundled with esbuild defaults', () => {
     });
     const inputs = Object.keys(bundled.metafile.inputs);
     expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/transport/fetch.js'))).toBe(true);
-    expect(inputs.filter((input) => /undici|^node:/.test(input))).toEqual([]);
+    // The stream client's WebSocket is the browser's: `#websocket`'s default, never Node's choice.
+    expect(inputs.some((input) => input.includes('txc-api-v4/dist/src/streams/websocket-global.js'))).toBe(
+      true,
+    );
+    expect(inputs.filter((input) => /undici|^node:|websocket-node/.test(input))).toEqual([]);
     writeFileSync(
       join(consumer, 'site/index.html'),
       '<!doctype html><meta charset="utf-8"><script type="module" src="page.js"></script>',
@@ -277,12 +366,14 @@ describe('a browser page bundled with esbuild defaults', () => {
     await corsSandbox?.close();
   });
 
-  async function openPage(origin: string) {
+  /** Opens the page at `origin`; with `streamUrl`, it uses the stream client there too. */
+  async function openPage(origin: string, streamUrl?: string) {
     const context = await browser.newContext();
     // Nothing leaves this machine.
     await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|insecure\.test[:/])/, (route) => route.abort());
     const tab = await context.newPage();
     const query = new URLSearchParams({ key: key.apiKey, secret: key.secret, baseUrl: corsSandbox.url });
+    if (streamUrl) query.set('streamUrl', streamUrl);
     await tab.goto(`${origin}/index.html?${query}`);
     await tab.waitForSelector('body[data-done="true"]', { state: 'attached', timeout: timeLimits.runMs });
     const result = await tab.evaluate(() => (globalThis as { result?: unknown }).result);
@@ -290,8 +381,13 @@ describe('a browser page bundled with esbuild defaults', () => {
     return result;
   }
 
-  it('makes a signed call through CORS with Web Crypto, verified by the sandbox', async () => {
-    expect(await openPage(`http://127.0.0.1:${page.port}`)).toEqual({ data: expectedBalance });
+  it('makes a signed call through CORS with Web Crypto, verified by the sandbox, then uses the streams through the browser`s WebSocket', async () => {
+    const from = streamMockLog.length;
+    expect(await openPage(`http://127.0.0.1:${page.port}`, streamMock.url)).toEqual({
+      data: expectedBalance,
+      streams: streamsWith('global'),
+    });
+    expect(channelRequestsSince(from)).toEqual(channelRequests);
   });
 
   it('outside a secure context, creating a private client is a ConfigurationError that says why', async () => {
