@@ -29,6 +29,40 @@ export interface StreamChannelFacts {
   readonly updates: readonly StreamUpdateFacts[];
 }
 
+/** What a value of a message's params holds, as a client writes it or a reader shows it. */
+export interface StreamValueShape {
+  /** The name of a tuple's position (x-field-name). */
+  readonly name?: string;
+  readonly type?: string | readonly string[];
+  readonly description?: string;
+  readonly enum?: readonly unknown[];
+  /** Names of the enum values, in order (x-enum-varnames). */
+  readonly enumNames?: readonly string[];
+  /** What each enum value means, in order (x-enum-descriptions). */
+  readonly enumDescriptions?: readonly string[];
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /** The value is a Unix time in this unit (x-unix-time). */
+  readonly unixTime?: 'seconds' | 'milliseconds';
+  /** A tuple: each position, in order. */
+  readonly positions?: readonly StreamValueShape[];
+  /** A list: its items. */
+  readonly items?: StreamValueShape;
+  readonly properties?: Readonly<Record<string, StreamValueShape>>;
+  readonly additionalProperties?: StreamValueShape;
+}
+
+/**
+ * A message's params: a request's described in full, with its first example's params; an update's
+ * only where they hold a name, a time or a named code (example null).
+ */
+export interface StreamParamsFacts {
+  readonly shape: StreamValueShape;
+  readonly example: unknown;
+}
+
 /** Every channel of the WebSocket streams, by name. */
 export const streamChannels = {
   "service": {
@@ -575,3 +609,1141 @@ export const streamKeepalive = {
   "method": "ping",
   "idleCloseSeconds": 60
 } as const;
+
+/** The params of every request and update, by method. */
+export const streamParams = {
+  "ping": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "time": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "depth_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 3,
+      "maxItems": 3,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many levels of each side, at most 100. The smallest: not shown."
+        },
+        {
+          "name": "price_interval",
+          "type": "string",
+          "description": "The price step an order book's levels are grouped by, `\"0\"` for none; one of the values the operator lists (observed upstream).",
+          "enum": [
+            "0",
+            "0.00000001",
+            "0.0000001",
+            "0.000001",
+            "0.00001",
+            "0.0001",
+            "0.001",
+            "0.01",
+            "0.1"
+          ]
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC",
+      100,
+      "0"
+    ]
+  },
+  "depth_subscribe": {
+    "shape": {
+      "type": "array",
+      "minItems": 4,
+      "maxItems": 4,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many levels of each side.",
+          "enum": [
+            1,
+            5,
+            10,
+            20,
+            30,
+            50,
+            100
+          ]
+        },
+        {
+          "name": "price_interval",
+          "type": "string",
+          "description": "The price step an order book's levels are grouped by, `\"0\"` for none; one of the values the operator lists (observed upstream).",
+          "enum": [
+            "0",
+            "0.00000001",
+            "0.0000001",
+            "0.000001",
+            "0.00001",
+            "0.0001",
+            "0.001",
+            "0.01",
+            "0.1"
+          ]
+        },
+        {
+          "name": "multi_depth",
+          "type": "boolean",
+          "description": "`true` adds this subscription to the connection's others; `false` drops the others."
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC",
+      100,
+      "0",
+      true
+    ]
+  },
+  "depth_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "maxItems": 1,
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "BTC_USDT"
+    ]
+  },
+  "depth_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "full_reload"
+        },
+        {
+          "name": "book",
+          "properties": {
+            "asks": {
+              "items": {
+                "positions": [
+                  {
+                    "name": "price"
+                  },
+                  {
+                    "name": "amount"
+                  }
+                ]
+              }
+            },
+            "bids": {
+              "items": {
+                "positions": [
+                  {
+                    "name": "price"
+                  },
+                  {
+                    "name": "amount"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        {
+          "name": "market"
+        }
+      ]
+    },
+    "example": null
+  },
+  "trades_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 3,
+      "maxItems": 3,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many trades, at most 100. The smallest: not shown."
+        },
+        {
+          "name": "trade_id",
+          "type": "integer",
+          "description": "The largest trade id to read from; `0` for the latest trades."
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC",
+      100,
+      41358445
+    ]
+  },
+  "trades_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "ETH_BTC",
+      "BTC_USDT"
+    ]
+  },
+  "trades_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "trades_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "market"
+        },
+        {
+          "name": "trades"
+        }
+      ]
+    },
+    "example": null
+  },
+  "candles_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 4,
+      "maxItems": 4,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "start_time",
+          "type": "integer",
+          "description": "The start of the range, Unix time in seconds.",
+          "unixTime": "seconds"
+        },
+        {
+          "name": "end_time",
+          "type": "integer",
+          "description": "The end of the range, Unix time in seconds.",
+          "unixTime": "seconds"
+        },
+        {
+          "name": "interval",
+          "type": "integer",
+          "description": "The interval of one candle, in seconds; the values accepted: not shown."
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC",
+      1659569940,
+      1660894800,
+      3600
+    ]
+  },
+  "candles_subscribe": {
+    "shape": {
+      "type": "array",
+      "minItems": 2,
+      "maxItems": 2,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "interval",
+          "type": "integer",
+          "description": "The interval of one candle, in seconds; the values accepted: not shown."
+        }
+      ]
+    },
+    "example": [
+      "BTC_USD",
+      900
+    ]
+  },
+  "candles_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "candles_update": {
+    "shape": {
+      "items": {
+        "positions": [
+          {
+            "name": "time",
+            "unixTime": "seconds"
+          },
+          {
+            "name": "open"
+          },
+          {
+            "name": "close"
+          },
+          {
+            "name": "high"
+          },
+          {
+            "name": "low"
+          },
+          {
+            "name": "volume"
+          },
+          {
+            "name": "deal"
+          },
+          {
+            "name": "market"
+          }
+        ]
+      }
+    },
+    "example": null
+  },
+  "lastprice_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC"
+    ]
+  },
+  "lastprice_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "ETH_BTC",
+      "BTC_USDT"
+    ]
+  },
+  "lastprice_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "lastprice_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "market"
+        },
+        {
+          "name": "price"
+        }
+      ]
+    },
+    "example": null
+  },
+  "market_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 2,
+      "maxItems": 2,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "period",
+          "type": "integer",
+          "description": "The period, in seconds, ending now."
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC",
+      86400
+    ]
+  },
+  "market_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "ETH_BTC",
+      "BTC_USDT"
+    ]
+  },
+  "market_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "market_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "market"
+        },
+        {
+          "name": "statistics"
+        }
+      ]
+    },
+    "example": null
+  },
+  "marketToday_query": {
+    "shape": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        }
+      ]
+    },
+    "example": [
+      "ETH_BTC"
+    ]
+  },
+  "marketToday_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "ETH_BTC",
+      "BTC_USDT"
+    ]
+  },
+  "marketToday_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "marketToday_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "market"
+        },
+        {
+          "name": "statistics"
+        }
+      ]
+    },
+    "example": null
+  },
+  "bookTicker_subscribe": {
+    "shape": {
+      "type": "array",
+      "maxItems": 1,
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "SHIB_PERP"
+    ]
+  },
+  "bookTicker_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "maxItems": 1,
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "BTC_USDT"
+    ]
+  },
+  "bookTicker_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "ticker",
+          "positions": [
+            {
+              "name": "transaction_time"
+            },
+            {
+              "name": "message_time"
+            },
+            {
+              "name": "market"
+            },
+            {
+              "name": "update_id"
+            },
+            {
+              "name": "best_bid_price"
+            },
+            {
+              "name": "best_bid_amount"
+            },
+            {
+              "name": "best_ask_price"
+            },
+            {
+              "name": "best_ask_amount"
+            }
+          ]
+        }
+      ]
+    },
+    "example": null
+  },
+  "authorize": {
+    "shape": {
+      "type": "array",
+      "minItems": 2,
+      "maxItems": 2,
+      "positions": [
+        {
+          "name": "token",
+          "type": "string",
+          "description": "The WebSocket token. Its format: not shown."
+        },
+        {
+          "name": "scope",
+          "type": "string",
+          "description": "Always `public`.",
+          "enum": [
+            "public"
+          ]
+        }
+      ]
+    },
+    "example": [
+      "<WEB_SOCKET_TOKEN>",
+      "public"
+    ]
+  },
+  "balanceSpot_request": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "An asset ticker symbol, such as `BTC`.",
+        "minLength": 1
+      }
+    },
+    "example": [
+      "ETH",
+      "BTC"
+    ]
+  },
+  "balanceSpot_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "An asset ticker symbol, such as `BTC`.",
+        "minLength": 1
+      }
+    },
+    "example": [
+      "USDT",
+      "ETH"
+    ]
+  },
+  "balanceSpot_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "balanceSpot_update": {
+    "shape": {},
+    "example": null
+  },
+  "balanceMargin_request": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "An asset ticker symbol, such as `BTC`.",
+        "minLength": 1
+      }
+    },
+    "example": [
+      "BTC",
+      "USDT"
+    ]
+  },
+  "balanceMargin_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "An asset ticker symbol, such as `BTC`.",
+        "minLength": 1
+      }
+    },
+    "example": [
+      "BTC",
+      "USDT"
+    ]
+  },
+  "balanceMargin_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "balanceMargin_update": {
+    "shape": {},
+    "example": null
+  },
+  "ordersPending_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 3,
+      "maxItems": 3,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "offset",
+          "type": "integer",
+          "description": "How many orders to skip."
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many orders to return, at most 100. The smallest: not shown."
+        }
+      ]
+    },
+    "example": [
+      "BTC_USDT",
+      0,
+      30
+    ]
+  },
+  "ordersPending_subscribe": {
+    "shape": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+        "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+      }
+    },
+    "example": [
+      "BTC_USDT",
+      "ETH_BTC"
+    ]
+  },
+  "ordersPending_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "ordersPending_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "event_id",
+          "enum": [
+            1,
+            2,
+            3
+          ],
+          "enumDescriptions": [
+            "New order",
+            "Order changed",
+            "Order finished"
+          ]
+        },
+        {
+          "name": "order",
+          "properties": {
+            "side": {
+              "enum": [
+                1,
+                2
+              ],
+              "enumNames": [
+                "SELL",
+                "BUY"
+              ],
+              "enumDescriptions": [
+                "Sell",
+                "Buy"
+              ]
+            }
+          }
+        }
+      ]
+    },
+    "example": null
+  },
+  "ordersExecuted_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 3,
+      "maxItems": 3,
+      "positions": [
+        {
+          "name": "filter",
+          "type": "object",
+          "description": "What to read. Which of its fields are required: not shown.",
+          "properties": {
+            "market": {
+              "type": "string",
+              "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+              "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+            },
+            "order_types": {
+              "type": "array",
+              "description": "The order types to read, as numbers (see `type` of an order). What an empty list or a missing one reads: not shown.",
+              "items": {
+                "type": "integer"
+              }
+            }
+          }
+        },
+        {
+          "name": "offset",
+          "type": "integer",
+          "description": "How many orders to skip."
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many orders to return, at most 100. The smallest: not shown."
+        }
+      ]
+    },
+    "example": [
+      {
+        "market": "BTC_USDT",
+        "order_types": [
+          1,
+          2
+        ]
+      },
+      0,
+      30
+    ]
+  },
+  "ordersExecuted_subscribe": {
+    "shape": {
+      "type": "array",
+      "minItems": 2,
+      "maxItems": 2,
+      "positions": [
+        {
+          "name": "markets",
+          "type": "array",
+          "description": "The markets.",
+          "items": {
+            "type": "string",
+            "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        },
+        {
+          "name": "filter",
+          "type": "integer",
+          "description": "0 limit and market orders, 1 limit orders only, 2 market orders only.",
+          "enum": [
+            0,
+            1,
+            2
+          ],
+          "enumDescriptions": [
+            "Limit and market orders",
+            "Limit orders",
+            "Market orders"
+          ]
+        }
+      ]
+    },
+    "example": [
+      [
+        "BTC_USDT",
+        "ETH_BTC"
+      ],
+      0
+    ]
+  },
+  "ordersExecuted_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "ordersExecuted_update": {
+    "shape": {
+      "items": {
+        "properties": {
+          "side": {
+            "enum": [
+              1,
+              2
+            ],
+            "enumNames": [
+              "SELL",
+              "BUY"
+            ],
+            "enumDescriptions": [
+              "Sell",
+              "Buy"
+            ]
+          }
+        }
+      }
+    },
+    "example": null
+  },
+  "deals_request": {
+    "shape": {
+      "type": "array",
+      "minItems": 3,
+      "maxItems": 3,
+      "positions": [
+        {
+          "name": "market",
+          "type": "string",
+          "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+          "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+        },
+        {
+          "name": "offset",
+          "type": "integer",
+          "description": "How many deals to skip."
+        },
+        {
+          "name": "limit",
+          "type": "integer",
+          "description": "How many deals to return, at most 100. The smallest: not shown."
+        }
+      ]
+    },
+    "example": [
+      "BTC_USDT",
+      0,
+      30
+    ]
+  },
+  "deals_subscribe": {
+    "shape": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1,
+      "positions": [
+        {
+          "name": "markets",
+          "type": "array",
+          "description": "The markets.",
+          "items": {
+            "type": "string",
+            "description": "A market in the form `<BASE>_<QUOTE>`, such as `BTC_USDT` (the form is the specification's). Uppercase letters and digits on each side are this document's own rule, after the operator's market names.",
+            "pattern": "^[A-Z0-9]+_[A-Z0-9]+$"
+          }
+        }
+      ]
+    },
+    "example": [
+      [
+        "BTC_USDT",
+        "ETH_BTC"
+      ]
+    ]
+  },
+  "deals_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "deals_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "deal_id"
+        },
+        {
+          "name": "time"
+        },
+        {
+          "name": "market"
+        },
+        {
+          "name": "order_id"
+        },
+        {
+          "name": "price"
+        },
+        {
+          "name": "amount"
+        },
+        {
+          "name": "fee"
+        },
+        {
+          "name": "client_order_id"
+        },
+        {
+          "name": "side",
+          "enum": [
+            1,
+            2
+          ],
+          "enumNames": [
+            "SELL",
+            "BUY"
+          ],
+          "enumDescriptions": [
+            "Sell",
+            "Buy"
+          ]
+        },
+        {
+          "name": "role",
+          "enum": [
+            1,
+            2
+          ],
+          "enumNames": [
+            "MAKER",
+            "TAKER"
+          ],
+          "enumDescriptions": [
+            "Maker",
+            "Taker"
+          ]
+        },
+        {
+          "name": "fee_asset"
+        }
+      ]
+    },
+    "example": null
+  },
+  "positionsMargin_subscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "positionsMargin_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "positionsMargin_update": {
+    "shape": {},
+    "example": null
+  },
+  "positionsAccountMargin_subscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "positionsAccountMargin_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "positionsAccountMargin_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "event_type",
+          "enum": [
+            1,
+            2
+          ],
+          "enumNames": [
+            "MARGIN_CALL",
+            "LIQUIDATION"
+          ],
+          "enumDescriptions": [
+            "Margin call",
+            "Liquidation"
+          ]
+        },
+        {
+          "name": "position"
+        }
+      ]
+    },
+    "example": null
+  },
+  "borrowsMargin_subscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "borrowsMargin_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "borrowsMargin_update": {
+    "shape": {},
+    "example": null
+  },
+  "borrowsAccountMargin_subscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "borrowsAccountMargin_unsubscribe": {
+    "shape": {
+      "type": "array",
+      "description": "An empty list; the method takes no parameters (observed upstream).",
+      "maxItems": 0
+    },
+    "example": []
+  },
+  "borrowsAccountMargin_update": {
+    "shape": {
+      "positions": [
+        {
+          "name": "event_type",
+          "enum": [
+            1,
+            2
+          ],
+          "enumNames": [
+            "MARGIN_CALL",
+            "LIQUIDATION"
+          ],
+          "enumDescriptions": [
+            "Margin call",
+            "Liquidation"
+          ]
+        },
+        {
+          "name": "borrow"
+        }
+      ]
+    },
+    "example": null
+  }
+} as const satisfies Readonly<Record<string, StreamParamsFacts>>;
