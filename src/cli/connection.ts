@@ -2,7 +2,7 @@
 // values win over the environment (naming a file on the command line is the more deliberate
 // choice); flags win over both. The secret comes only from the environment or the file.
 
-import { environmentVariables } from '../../model/environment.ts';
+import { environmentVariables, streamVariables } from '../../model/environment.ts';
 import type { ClientOptions, PrivateClientOptions, ServerName } from '../index.ts';
 import { readEnvFile } from './env-file.ts';
 import { UsageError } from './usage-error.ts';
@@ -20,6 +20,8 @@ export interface ConnectionFlags {
 /** Which flag or variable sets each client option, to name it when the client refuses one. */
 export const optionSources: Readonly<Record<string, string>> = {
   baseUrl: `--base-url or ${environmentVariables.baseUrl}`,
+  /** The stream client's (txc watch). */
+  url: `--stream-url, ${streamVariables.url}, --base-url or ${environmentVariables.baseUrl}`,
   server: '--server',
   timeoutMs: '--timeout-ms',
   apiKey: environmentVariables.apiKey,

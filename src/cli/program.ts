@@ -1,5 +1,6 @@
 // The command tree: one subcommand per operation (named by operations.ts, the operationId as an
-// alias), its flags from the request schema, the connection flags every call shares, and `ops`.
+// alias), its flags from the request schema, the connection flags every call shares, `ops`, and
+// `watch` with a subcommand per stream channel (watch/command.ts).
 import { Command, Option } from 'commander';
 import { servers } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
@@ -10,6 +11,7 @@ import { listOperations } from './ops.ts';
 import { parserErrorLine } from './output/error-line.ts';
 import { type OperationFlags, runOperation } from './run-operation.ts';
 import { UsageError } from './usage-error.ts';
+import { addWatchCommand } from './watch/command.ts';
 
 const serverNames = [...new Set(Object.values(servers).flatMap((list) => list.map((server) => server.name)))];
 
@@ -141,5 +143,6 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       listOperations(values.json);
       setExitCode(exitCodes.success);
     });
+  addWatchCommand(program, setExitCode);
   return program;
 }
