@@ -3,24 +3,19 @@
 // dates in ISO 8601 and action types by name. txc is the one built for the tests
 // (./txc-bundle.setup.ts): the terminal sees the same program, started by plain node.
 // The tests run their own tmux server (its own socket), killed at the end with the sandbox.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../model/document.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient, unwrap } from '../../src/index.ts';
-import { cleanEnvironment, credentials, scratchDirectory, txcCommand, writeEnvFile } from './helpers.ts';
+import { credentials, scratchDirectory, writeEnvFile } from './helpers.ts';
+import { startTmux, type Tmux } from './tmux.ts';
 
-const run = promisify(execFile);
 const fixture = loadFixture();
 const key = credentialKey(fixture);
-const scratch = scratchDirectory();
 // The tmux server's socket lives in the scratch directory, removed with it.
-const socket = join(scratch.dir, 'tmux.sock');
+const scratch = scratchDirectory();
+let terminal: Tmux;
 let sandbox: Sandbox;
 let envFile: string;
 let partnerEnvFile: string;
@@ -31,65 +26,21 @@ const partner = fixture.keys.find(
     (fixture.accounts.find((account) => account.id === candidate.account)?.history?.length ?? 0) > 1,
 );
 
-// -u: UTF-8 whatever the locale, so an ellipsis is one column.
-const tmux = (...args: string[]) =>
-  run('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...args], {
-    env: cleanEnvironment(),
-    timeout: timeLimits.runMs,
-  });
-
-/** Starts txc in a detached terminal (160x40 unless told); the pane stays open after it exits, showing its code. */
-async function startTxc(session: string, args: string[], width = 160, height = 40) {
-  const command = [...txcCommand(), ...args].map((arg) => `'${arg}'`).join(' ');
-  await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    session,
-    '-x',
-    String(width),
-    '-y',
-    String(height),
-    '-c',
-    projectRoot,
-    // The exit code shows on the pane, the session's channel tells the test, and the pane stays
-    // open (until the tmux server is killed) for the test to read.
-    `${command}; echo "[exit $?]"; tmux -S '${socket}' wait-for -S '${session}-exited'; tail -f /dev/null`,
-  );
-}
-
-const screen = async (session: string) => (await tmux('capture-pane', '-p', '-t', session)).stdout;
-
-/** Waits until txc in the session has ended (its channel is signalled), and returns the screen. */
-async function waitForExit(session: string): Promise<string> {
-  await tmux('wait-for', `${session}-exited`);
-  return screen(session);
-}
-
-/** Polls the pane until `pattern` shows (a prompt: the screen is the only signal), and returns it. */
-async function waitFor(session: string, pattern: RegExp, timeoutMs = timeLimits.runMs): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await screen(session);
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const startTxc = (...args: Parameters<Tmux['startTxc']>) => terminal.startTxc(...args);
+const waitForExit = (session: string) => terminal.waitForExit(session);
+const waitFor = (session: string, pattern: RegExp) => terminal.waitFor(session, pattern);
+const tmux = (...args: string[]) => terminal.tmux(...args);
+const joinedLines = (session: string) => terminal.joinedLines(session);
 
 beforeAll(async () => {
-  try {
-    await run('tmux', ['-V']);
-  } catch {
-    throw new Error('tmux is required for the terminal tests: apt-get install -y tmux');
-  }
+  terminal = await startTmux(scratch.dir);
   sandbox = await startSandbox({ port: 0, strict: true });
   envFile = writeEnvFile(scratch.dir, credentials(sandbox.url, key));
   if (!partner) throw new Error('the fixture has no partner key with history');
   partnerEnvFile = writeEnvFile(scratch.dir, credentials(sandbox.url, partner), 'partner.env');
 });
 afterAll(async () => {
-  await tmux('kill-server').catch(() => undefined);
+  await terminal?.kill();
   await sandbox?.close();
   scratch.remove();
 });
@@ -209,13 +160,6 @@ describe('txc in a terminal', () => {
     expect(json).toContain(`"createdAt": ${first?.createdAt}`);
     expect(json).toContain(`"actionType": ${first?.actionType}`);
   });
-
-  // -J joins the lines the terminal wrapped, so a line longer than the pane shows as one.
-  const joinedLines = async (session: string) =>
-    (await tmux('capture-pane', '-p', '-J', '-t', session)).stdout
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .filter((line) => line !== '');
 
   it('tables fit the width of the terminal: text cut with an ellipsis, then key/value lines', async () => {
     const records = sandbox.state.account(partner?.account as string).history;
