@@ -5,7 +5,7 @@ import { sourceAliases } from './vitest.resolve.ts';
 
 /**
  * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke and
- * the bench's grown copy, txc, the sandbox command, npm start, the Redocly wrapper and the
+ * the bench's grown copy, txc (txc watch too), the sandbox command, npm start, the Redocly wrapper and the
  * prerequisites check, the spec watch loop and gate, the type tests' self-test, a hook's uncaught
  * error, a slow transport load, and the ones making thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
  * project. Everything else is the unit project, quick feedback (`npm run test:unit`, under 30 s
@@ -21,6 +21,8 @@ const slow = [
   'test/cli/every-operation.test.ts',
   'test/one-more-operation.test.ts',
   'test/cli/terminal.test.ts',
+  'test/cli/watch.test.ts',
+  'test/cli/watch-terminal.test.ts',
   'test/cli/validate.test.ts',
   'test/sandbox/cli.test.ts',
   'test/sandbox/load.test.ts',

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject, vi } from 'vitest';
-import { environmentVariables } from '../../model/environment.ts';
+import { environmentVariables, streamVariables } from '../../model/environment.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
 import { type Run, runNode } from '../../scripts/run-node.ts';
 
@@ -18,7 +18,7 @@ export const outputs: string[] = [];
 
 /** The environment without any TXC_* variable of the machine running the tests. */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
-  const names = new Set<string>(Object.values(environmentVariables));
+  const names = new Set<string>([...Object.values(environmentVariables), ...Object.values(streamVariables)]);
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !names.has(name)));
 }
 
