@@ -1,20 +1,31 @@
-// README's subcommand table lists every subcommand txc has, each with its operationId, and no
-// other: a new operation's subcommand is missing from the README until its row is added.
+// README's subcommand table lists every subcommand txc has, each operation's with its
+// operationId, and no other: a new operation's subcommand (or any other, such as `watch`) is
+// missing from the README until its row is added.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
+import { buildProgram } from '../../src/cli/program.ts';
 
 const readme = readFileSync(`${projectRoot}/README.md`, 'utf8');
+const start = readme.slice(readme.indexOf('| subcommand | operation |'));
+const table = start.slice(0, start.indexOf('\n\n'));
 
 describe('README subcommand table', () => {
   it('lists every subcommand with its operation, and nothing else', () => {
-    const table = readme.slice(readme.indexOf('| subcommand | operation |'));
-    const rows = [...table.slice(0, table.indexOf('\n\n')).matchAll(/^\| `([a-z-]+)` \| `(\w+)`/gm)].map(
+    const rows = [...table.matchAll(/^\| `([a-z-]+)` \| `(\w+)`/gm)].map(
       ([, name, operationId]) => `${name} ${operationId}`,
     );
     expect(rows.sort()).toEqual(
       cliOperations.map((operation) => `${operation.name} ${operation.facts.operationId}`).sort(),
     );
+  });
+
+  it('has a row for each subcommand of the program, operations or not (ops, watch)', () => {
+    const names = [...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map(([, name]) => name);
+    const program = buildProgram(() => undefined);
+    const commands = program.commands.map((command) => command.name());
+    expect(commands).toEqual(expect.arrayContaining(['ops', 'watch']));
+    expect(names.sort()).toEqual(commands.sort());
   });
 });
