@@ -197,6 +197,10 @@ describe('nonces', () => {
       const reply = await call(suite.sandbox.url, ordinary, balance, { fields: { nonce } });
       expect(reply.status, String(nonce)).toBeGreaterThanOrEqual(400);
       expect(reply.status, String(nonce)).toBeLessThan(500);
+      // The refusal names the nonce field, and only it.
+      const { errors } = refusalOf(reply);
+      expect(Object.keys(errors), String(nonce)).toEqual(['nonce']);
+      expect(errors.nonce, String(nonce)).toEqual(expect.arrayContaining([expect.stringMatching(/nonce/i)]));
     }
   });
 
