@@ -2,7 +2,8 @@
 //   openapi/, asyncapi/ -> generated/ -> model/ -> src/ -> scripts/ -> sandbox/ -> contract-tests/, docs/, bench/ -> test/
 // (a layer imports from itself and the layers before it; the four last are peers, and only test/
 // imports from the other three), and nothing imports in a cycle. Within src/, one call reads down:
-// client -> engine -> transport, signing -> errors -> waits. CONTRIBUTING.md draws the picture.
+// client -> engine -> attempts -> hooks, request checks, rate window -> transport, signing -> errors
+// -> waits. CONTRIBUTING.md draws the picture.
 
 /** Every layer, lowest first; each may import from the ones before it. */
 const layers = ['generated', 'model', 'src', 'scripts', 'sandbox', 'contract-tests|docs|bench', 'test'];
@@ -47,13 +48,16 @@ const callPath = [
   '^src/(index|middleware)\\.ts$|^src/cli/',
   '^src/client\\.ts$',
   '^src/engine\\.ts$',
+  '^src/attempts\\.ts$',
+  '^src/(hooks|request-checks|rate-window)\\.ts$',
   '^src/(signing\\.ts|transport/)',
   '^src/errors\\.ts$',
   '^src/waits\\.ts$',
 ];
 const callPathRules = callPath.slice(1).map((step, index) => ({
   name: `call-path-${index + 1}-points-down`,
-  comment: 'in src/, a call reads top-down: client -> engine -> transport, signing -> errors -> waits',
+  comment:
+    'in src/, a call reads top-down: client -> engine -> attempts -> hooks, request checks, rate window -> transport, signing -> errors -> waits',
   severity: 'error',
   from: { path: step },
   to: { path: callPath.slice(0, index + 1).join('|') },

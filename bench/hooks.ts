@@ -1,5 +1,5 @@
 // What hooks cost, in process, where fractions of a microsecond can be resolved: the built
-// engine (dist/src/engine.js) calling through a transport that answers at once, signing every
+// engine (dist/src/engine.js, with its attempts.js) calling through a transport that answers at once, signing every
 // call, in three builds: with its hook points compiled out (every `if (hooks)` branch removed,
 // as if hooks had never been written), with hooks unset (as a client without the option runs),
 // and with a no-op function on every hook. Rounds are interleaved and timed in CPU time (user +
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import type { Hooks } from '../src/engine.ts';
+import type { Hooks } from '../src/hooks.ts';
 import { balancePath } from './http.ts';
 import { buildPackage } from './package.ts';
 import { median, percentile } from './stats.ts';
@@ -32,7 +32,7 @@ async function engineBuild(root: string, dir: string, compiledOut: boolean): Pro
       {
         name: 'hook-points',
         setup(plugin) {
-          plugin.onLoad({ filter: /src\/engine\.js$/ }, (args) => {
+          plugin.onLoad({ filter: /src\/(engine|attempts)\.js$/ }, (args) => {
             let text = readFileSync(args.path, 'utf8');
             if (compiledOut) {
               // `hooks` is never set: each branch on it is dead, and the minifier drops it.

@@ -5,7 +5,7 @@
 // difference between contenders (a') and (a), whose spread from round to round is larger than
 // the cost itself.
 import { operations } from '../generated/operations.ts';
-import { rateWindow } from '../src/engine.ts';
+import { rateWindow } from '../src/rate-window.ts';
 import { median } from './stats.ts';
 
 export interface LimiterResult {

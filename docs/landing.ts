@@ -3,6 +3,7 @@
 // partner-only, writes) read from generated/operations.ts.
 import { operations } from '../generated/operations.ts';
 import type { ApiDocument } from '../model/document.ts';
+import { arrayAt, stringAt } from '../model/json.ts';
 
 export const escapeHtml = (text: string): string =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -28,12 +29,14 @@ export interface OperationGroup {
 export function operationGroups(apis: readonly ApiDocument[]): OperationGroup[] {
   const groups: OperationGroup[] = [];
   for (const api of apis) {
-    // biome-ignore lint/suspicious/noExplicitAny: parsed YAML
-    const document = api.dereferenced as any;
+    const document = api.dereferenced;
     const tagOf = (operation: Operation): string =>
-      document.paths?.[operation.path]?.[operation.method]?.tags?.[0] ?? 'Other';
+      stringAt(document, 'paths', operation.path, operation.method, 'tags', 0) ?? 'Other';
     const own = Object.values(operations).filter((operation) => operation.api === api.name);
-    const declared: { name: string; description?: string }[] = document.tags ?? [];
+    const declared = arrayAt(document, 'tags').map((tag) => ({
+      name: stringAt(tag, 'name') ?? '',
+      description: stringAt(tag, 'description'),
+    }));
     const names = [...new Set([...declared.map((tag) => tag.name), ...own.map(tagOf)])];
     for (const tag of names) {
       const members = own.filter((operation) => tagOf(operation) === tag);

@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { signedBodyFields } from '../generated/operations.ts';
 import type { ApiDocument } from '../model/document.ts';
+import { at, recordAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
 import { operationGroups, tagSlug } from './landing.ts';
 import { projectRoot } from './samples.ts';
@@ -35,8 +36,7 @@ export function tryItData(api: ApiDocument): TryItData {
   for (const group of operationGroups([api])) {
     for (const facts of group.operations) {
       const view = model.operation(facts.operationId);
-      // biome-ignore lint/suspicious/noExplicitAny: parsed YAML
-      const declared = (view.object.requestBody as any)?.content?.['application/json']?.examples ?? {};
+      const declared = recordAt(view.object, 'requestBody', 'content', 'application/json', 'examples');
       list.push({
         operationId: facts.operationId,
         route: `/${tagSlug(group.tag)}/${facts.operationId.toLowerCase()}`,
@@ -56,7 +56,7 @@ export function tryItData(api: ApiDocument): TryItData {
             ]
           : view.requestExamples.map((example) => ({
               name: example.name,
-              summary: String(declared[example.name]?.summary ?? example.name),
+              summary: String(at(declared, example.name, 'summary') ?? example.name),
               fields: Object.fromEntries(
                 Object.entries((example.value ?? {}) as Record<string, unknown>).filter(
                   ([field]) => !signedFields.has(field),

@@ -171,6 +171,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           env: {
             ...env,
             SANDBOX_PORT: String(options.sandboxPort),
+            // The root's documents, which a save changes: not those of the project it runs from.
+            SANDBOX_DOCUMENTS: root,
             // The reference pages' Try it panel calls it from the docs' origin.
             SANDBOX_CORS_ORIGINS: `http://127.0.0.1:${options.docsPort},http://localhost:${options.docsPort}`,
             ...(options.verbose ? {} : { SANDBOX_QUIET: '1' }),

@@ -4,7 +4,8 @@
 // SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS (JSON fault
 // options), SANDBOX_STRICT=1 (validate every answer against the document), SANDBOX_QUIET=1 (no
 // per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it),
-// SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk).
+// SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk),
+// SANDBOX_DOCUMENTS (a project root whose documents it serves; default this project's).
 
 import { contractVariables, environmentVariables } from '../model/environment.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
@@ -41,9 +42,11 @@ if (!(walkStepSeconds > 0)) {
   fail(`sandbox: SANDBOX_WALK_STEP_SECONDS must be above 0, not ${process.env.SANDBOX_WALK_STEP_SECONDS}`);
 }
 const walk = process.env.SANDBOX_WALK === '0' ? undefined : { seed: walkSeed, stepSeconds: walkStepSeconds };
+const documents = process.env.SANDBOX_DOCUMENTS;
 const sandbox = await startSandbox({
   port,
   fixture,
+  ...(documents ? { documents } : {}),
   ...(faults ? { faults } : {}),
   walk,
   strict: process.env.SANDBOX_STRICT === '1' || process.env.SANDBOX_STRICT === 'true',

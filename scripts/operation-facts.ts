@@ -2,7 +2,7 @@
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import type { FieldRule } from '../generated/operations.ts';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
-import { arrayAt, at, isRecord, recordAt, stringAt } from '../model/json.ts';
+import { arrayAt, at, isRecord, numberAt, optionalRecordAt, recordAt, stringAt } from '../model/json.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -84,34 +84,55 @@ function cliFlagOf(value: unknown): string {
   );
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a dereferenced schema
-function fieldFacts(schema: any): FieldFacts {
+/** A list of strings (`required`, `x-enum-varnames`, a list of types), or undefined. */
+function stringsAt(value: unknown, key: string): readonly string[] | undefined {
+  const node = at(value, key);
+  return Array.isArray(node) && node.every((item) => typeof item === 'string') ? node : undefined;
+}
+
+/** A dereferenced schema's field facts: what the client checks, and what tools show. */
+function fieldFacts(schema: unknown): FieldFacts {
   const rule: { -readonly [K in keyof FieldFacts]: FieldFacts[K] } = {};
   // A field of several accepted forms (the nonce: digits or an integer) passes if one passes.
-  if (Array.isArray(schema.anyOf)) rule.anyOf = schema.anyOf.map(fieldFacts);
-  else rule.type = schema.type;
-  if (schema.pattern) rule.pattern = schema.pattern;
-  if (schema.minLength !== undefined) rule.minLength = schema.minLength;
-  if (schema.maxLength !== undefined) rule.maxLength = schema.maxLength;
-  if (schema.minimum !== undefined) rule.minimum = schema.minimum;
-  if (schema.maximum !== undefined) rule.maximum = schema.maximum;
-  if (schema.enum) rule.enum = schema.enum;
-  if (schema.const !== undefined) rule.enum = [schema.const];
-  if (schema.format) rule.format = schema.format;
-  if (schema.minItems !== undefined) rule.minItems = schema.minItems;
-  if (schema.maxItems !== undefined) rule.maxItems = schema.maxItems;
-  if (schema.items) rule.items = fieldFacts(schema.items);
+  const forms = at(schema, 'anyOf');
+  if (Array.isArray(forms)) rule.anyOf = forms.map(fieldFacts);
+  else {
+    const type = stringAt(schema, 'type') ?? stringsAt(schema, 'type');
+    if (type !== undefined) rule.type = type;
+  }
+  const pattern = stringAt(schema, 'pattern');
+  if (pattern) rule.pattern = pattern;
+  const bound = (key: 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems') => {
+    const value = numberAt(schema, key);
+    if (value !== undefined) rule[key] = value;
+  };
+  for (const key of ['minLength', 'maxLength', 'minimum', 'maximum'] as const) bound(key);
+  const values = at(schema, 'enum');
+  if (Array.isArray(values)) rule.enum = values;
+  const constant = at(schema, 'const');
+  if (constant !== undefined) rule.enum = [constant];
+  const format = stringAt(schema, 'format');
+  if (format) rule.format = format;
+  for (const key of ['minItems', 'maxItems'] as const) bound(key);
+  const items = at(schema, 'items');
+  if (items) rule.items = fieldFacts(items);
   // An object field (a bulk order's items) carries its own required fields and rules.
-  if (schema.required) rule.required = schema.required;
-  if (schema.properties) {
+  const required = stringsAt(schema, 'required');
+  if (required) rule.required = required;
+  const properties = optionalRecordAt(schema, 'properties');
+  if (properties) {
     rule.properties = Object.fromEntries(
-      Object.entries(schema.properties).map(([name, property]) => [name, fieldFacts(property)]),
+      Object.entries(properties).map(([name, property]) => [name, fieldFacts(property)]),
     );
   }
-  if (schema.description) rule.description = schema.description.trim();
-  if (schema.default !== undefined) rule.default = schema.default;
-  if (schema['x-enum-varnames']) rule.enumNames = schema['x-enum-varnames'];
-  if (schema['x-cli-flag'] !== undefined) rule.cliFlag = cliFlagOf(schema['x-cli-flag']);
+  const description = stringAt(schema, 'description');
+  if (description) rule.description = description.trim();
+  const fallback = at(schema, 'default');
+  if (fallback !== undefined) rule.default = fallback;
+  const enumNames = stringsAt(schema, 'x-enum-varnames');
+  if (enumNames) rule.enumNames = enumNames;
+  const cliFlag = at(schema, 'x-cli-flag');
+  if (cliFlag !== undefined) rule.cliFlag = cliFlagOf(cliFlag);
   return rule;
 }
 
@@ -143,27 +164,27 @@ function fieldRule(facts: FieldFacts): FieldRule {
   return rule;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a dereferenced operation
-function bodyFacts(operation: any): BodyFacts | undefined {
-  const schema = operation.requestBody?.content?.['application/json']?.schema;
+/** A dereferenced operation's JSON body: its required fields and each field's facts. */
+function bodyFacts(operation: unknown): BodyFacts | undefined {
+  const schema = at(operation, 'requestBody', 'content', 'application/json', 'schema');
   if (!schema) return undefined;
   return {
-    required: schema.required ?? [],
+    required: stringsAt(schema, 'required') ?? [],
     properties: Object.fromEntries(
-      Object.entries(schema.properties ?? {}).map(([name, property]) => [name, fieldFacts(property)]),
+      Object.entries(recordAt(schema, 'properties')).map(([name, property]) => [name, fieldFacts(property)]),
     ),
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a dereferenced operation
-function paramsFacts(operation: any): ParamsFacts | undefined {
-  const parameters: {
-    in: string;
-    name: string;
-    required?: boolean;
-    schema?: unknown;
-    description?: string;
-  }[] = operation.parameters ?? [];
+/** A dereferenced operation's parameters, by where they go. */
+function paramsFacts(operation: unknown): ParamsFacts | undefined {
+  const parameters = arrayAt(operation, 'parameters').map((parameter) => ({
+    in: stringAt(parameter, 'in'),
+    name: stringAt(parameter, 'name') ?? '',
+    required: at(parameter, 'required') === true,
+    schema: at(parameter, 'schema'),
+    description: stringAt(parameter, 'description'),
+  }));
   const facts: { path?: BodyFacts; query?: BodyFacts } = {};
   for (const where of ['path', 'query'] as const) {
     const own = parameters.filter((parameter) => parameter.in === where);
@@ -183,6 +204,23 @@ function paramsFacts(operation: any): ParamsFacts | undefined {
     };
   }
   return facts.path || facts.query ? facts : undefined;
+}
+
+/** x-rate-limit read: the limit and where the fact comes from (its description is for readers). */
+function rateLimitFacts(operationId: string, value: unknown): OperationFacts['rateLimit'] {
+  const requests = numberAt(value, 'requests');
+  const windowSeconds = numberAt(value, 'windowSeconds');
+  const source = at(value, 'source');
+  if (
+    requests !== undefined &&
+    windowSeconds !== undefined &&
+    (source === 'specification' || source === 'observed-upstream')
+  ) {
+    return { requests, windowSeconds, source };
+  }
+  throw new Error(
+    `${operationId}: x-rate-limit must be { requests, windowSeconds, source, description }, not ${JSON.stringify(value)}`,
+  );
 }
 
 /** x-retry-safe read: a boolean, or the object form with its key field (it must name one). */
@@ -218,32 +256,33 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
   for (const { name, dereferenced: document } of apis) {
     for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
       for (const method of methods) {
-        // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML operation
-        const operation = at(item, method) as any;
+        const operation = optionalRecordAt(item, method);
         if (!operation) continue;
-        const security: Record<string, string[]>[] = operation.security ?? document.security ?? [];
-        const rateLimit: RateLimit = operation['x-rate-limit'];
+        const operationId = stringAt(operation, 'operationId');
+        if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+        // An operation's own security (an empty list: none) replaces the document's.
+        const security = arrayAt(operation.security === undefined ? document : operation, 'security');
+        const rateLimit = rateLimitFacts(operationId, operation['x-rate-limit']);
         const body = bodyFacts(operation);
         const params = paramsFacts(operation);
+        const cliName = stringAt(operation, 'x-cli-name');
         facts.push({
-          operationId: operation.operationId,
-          summary: operation.summary,
-          ...(operation['x-cli-name'] ? { cliName: operation['x-cli-name'] } : {}),
+          operationId,
+          summary: stringAt(operation, 'summary') ?? '',
+          ...(cliName ? { cliName } : {}),
           api: name,
           method,
           path,
-          auth: security.some((requirement) => Object.keys(requirement).length > 0) ? 'signed' : 'none',
-          rateLimit: {
-            requests: rateLimit.requests,
-            windowSeconds: rateLimit.windowSeconds,
-            source: rateLimit.source,
-          },
-          retrySafe: retrySafeFacts(operation.operationId, operation['x-retry-safe']),
-          writes: operation['x-writes'],
-          partnerOnly: operation['x-partner-only'],
-          noCache: operation['x-no-cache'],
+          auth: security.some((requirement) => Object.keys(recordAt(requirement)).length > 0)
+            ? 'signed'
+            : 'none',
+          rateLimit,
+          retrySafe: retrySafeFacts(operationId, operation['x-retry-safe']),
+          writes: operation['x-writes'] === true,
+          partnerOnly: operation['x-partner-only'] === true,
+          noCache: operation['x-no-cache'] === true,
           // `default` (any other failure) is not a status.
-          statuses: Object.keys(operation.responses)
+          statuses: Object.keys(recordAt(operation, 'responses'))
             .filter((status) => /^\d{3}$/.test(status))
             .map(Number),
           ...(body ? { body } : {}),

@@ -51,7 +51,7 @@ export function findChromium(
     return isExecutableFile(configured)
       ? { path: configured }
       : {
-          problem: `CHROMIUM_PATH=${configured} is not an executable file; point it at a Chromium or Chrome binary`,
+          problem: `CHROMIUM_PATH=${configured} is not an executable file: point it at a Chromium or Chrome binary, or unset it and install Chromium with \`sudo apt-get install -y chromium\``,
         };
   }
   const path = onPath(chromiumNames, env) ?? places.find(isExecutableFile);

@@ -1,5 +1,6 @@
 // Compares every document of the working tree with the same document at a git ref: the changes
 // per operation (scripts/spec-diff.ts) and each document's version on both sides.
+import { at } from '../model/json.ts';
 import { diffDocuments, type SpecChange } from './spec-diff.ts';
 import { type BaseRef, defaultBaseRef, documentsAtRef, refExists, workingDocuments } from './spec-sources.ts';
 
@@ -37,8 +38,8 @@ export function compareWithRef(root: string, ref?: string): Comparison {
     documents.push({
       name,
       file: (now ?? old)?.file ?? name,
-      ...(old && { oldVersion: String(old.document?.info?.version) }),
-      ...(now && { newVersion: String(now.document?.info?.version) }),
+      ...(old && { oldVersion: String(at(old.document, 'info', 'version')) }),
+      ...(now && { newVersion: String(at(now.document, 'info', 'version')) }),
       differs: JSON.stringify(old?.document) !== JSON.stringify(now?.document),
       changes: diffDocuments(name, old?.document ?? {}, now?.document ?? {}),
     });

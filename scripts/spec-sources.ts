@@ -12,8 +12,7 @@ export interface DocumentSource {
   /** The root document, relative to the project root. */
   file: string;
   /** The document with every reference to another part resolved. */
-  // biome-ignore lint/suspicious/noExplicitAny: a parsed YAML document
-  document: any;
+  document: unknown;
 }
 
 function git(root: string, args: string[]): string | undefined {

@@ -1,6 +1,8 @@
 // `npm test`: every stage CI runs, each an npm script run by npm-run-all2 (its Node API), every
 // stage run even when another failed, then a table of the stages with their time and result; the
-// exit code is 1 when any stage failed.
+// exit code is 1 when any stage failed. The first stages are the prerequisites: when one fails,
+// nothing else starts (each later stage would fail minutes on for the same missing tool), and the
+// table shows every other stage as not run.
 // The stages and their order: scripts/test-plan.ts.
 import { join } from 'node:path';
 import runAll from 'npm-run-all2';
@@ -13,8 +15,11 @@ const { first, lanes } = testPlan;
 interface StageResult {
   stage: string;
   seconds: number;
-  /** The exit code; undefined when the stage could not be started at all. */
-  code: number | undefined;
+  /**
+   * The exit code; undefined when the stage could not be started at all, 'not run' when a
+   * prerequisite was missing.
+   */
+  code: number | undefined | 'not run';
 }
 
 process.env[tarballVariable] ??= join(projectRoot, 'reports', 'package', 'txc-api-v4.tgz');
@@ -44,17 +49,26 @@ async function runStage(stage: string, label: boolean): Promise<StageResult> {
 const started = performance.now();
 const results: StageResult[] = [];
 for (const stage of first) results.push(await runStage(stage, false));
-const laneResults = await Promise.all(
-  lanes.map(async (lane) => {
-    const done: StageResult[] = [];
-    for (const stage of lane) done.push(await runStage(stage, true));
-    return done;
-  }),
-);
+const prerequisitesMissing = results.some((result) => result.code !== 0);
+const laneResults = prerequisitesMissing
+  ? lanes.map((lane) => lane.map((stage): StageResult => ({ stage, seconds: 0, code: 'not run' })))
+  : await Promise.all(
+      lanes.map(async (lane) => {
+        const done: StageResult[] = [];
+        for (const stage of lane) done.push(await runStage(stage, true));
+        return done;
+      }),
+    );
 results.push(...laneResults.flat());
 const totalSeconds = (performance.now() - started) / 1000;
 
-const failed = results.filter((result) => result.code !== 0);
+const failed = results.filter((result) => result.code !== 0 && result.code !== 'not run');
+const notRun = results.filter((result) => result.code === 'not run');
+const outcome = (code: StageResult['code']) => {
+  if (code === 0) return 'passed';
+  if (code === 'not run') return 'not run: a prerequisite is missing';
+  return `FAILED (exit code ${code ?? 'none: not started'})`;
+};
 const width = Math.max(...results.map((result) => result.stage.length), 'stage'.length);
 const row = (stage: string, time: string, result: string) =>
   `${stage.padEnd(width)}  ${time.padStart(8)}  ${result}`;
@@ -62,15 +76,13 @@ const lines = [
   '',
   `npm test: ${lanes.length} lanes side by side after ${first.join(', ')}`,
   row('stage', 'time', 'result'),
-  ...results.map((result) =>
-    row(
-      result.stage,
-      `${result.seconds.toFixed(1)} s`,
-      result.code === 0 ? 'passed' : `FAILED (exit code ${result.code ?? 'none: not started'})`,
-    ),
-  ),
+  ...results.map((result) => row(result.stage, `${result.seconds.toFixed(1)} s`, outcome(result.code))),
   row('total (wall)', `${totalSeconds.toFixed(1)} s`, failed.length === 0 ? 'passed' : 'FAILED'),
-  `stages: ${results.length - failed.length} passed, ${failed.length} failed`,
+  `stages: ${results.length - failed.length - notRun.length} passed, ${failed.length} failed` +
+    (notRun.length > 0 ? `, ${notRun.length} not run` : ''),
+  ...(prerequisitesMissing
+    ? [`npm test stopped: install what ${first.join(', ')} names above, then run it again`]
+    : []),
 ];
 console.log(lines.join('\n'));
 process.exitCode = failed.length === 0 ? 0 : 1;

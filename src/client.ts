@@ -7,8 +7,10 @@ import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'ope
 import { backoff, type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
-import type { CallOptions, CallParams, CallResult, Engine, EngineSettings, Hooks, Limit } from './engine.ts';
-import { ConfigurationError } from './errors.ts';
+import type { CallOptions, CallParams, Engine, EngineSettings } from './engine.ts';
+import { type CallResult, ConfigurationError } from './errors.ts';
+import type { Hooks } from './hooks.ts';
+import type { Limit } from './rate-window.ts';
 import { createRequestSigner, type SigningOptions } from './signing.ts';
 import type { FetchLike } from './transport/fetch.ts';
 import type { Transport } from './transport/types.ts';

@@ -121,6 +121,11 @@ export class ApiError<Body = unknown> extends Error {
   }
 }
 
+/** A call's result: its data and response, or an ApiError (with the response, when one came). */
+export type CallResult<Data, ErrorBody> =
+  | { data: Data; error?: undefined; response: ResponseLike }
+  | { data?: undefined; error: ApiError<ErrorBody>; response?: ResponseLike };
+
 /** Thrown at client creation when an option is wrong; names the option. */
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';

@@ -21,25 +21,29 @@ export {
   unwrap,
   type VisibleOptions,
 } from './client.ts';
-// Types only: the engine loads when a client is made, not with the package.
+// Types only: the engine and its parts load when a client is made, not with the package.
+export type { CallOptions } from './engine.ts';
+export {
+  type Answer,
+  ApiError,
+  type ApiErrorKind,
+  type CallResult,
+  ConfigurationError,
+  type ResponseLike,
+} from './errors.ts';
 export type {
   AnswerEvent,
-  BodyRules,
-  CallOptions,
-  CallResult,
   EndEvent,
   ErrorEvent,
-  FieldRule,
   Hooks,
-  Limit,
   RateLimitWaitEvent,
   RequestEvent,
   RetryEvent,
   StartEvent,
-  Violation,
-} from './engine.ts';
-export { type Answer, ApiError, type ApiErrorKind, ConfigurationError, type ResponseLike } from './errors.ts';
+} from './hooks.ts';
 export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
+export type { Limit } from './rate-window.ts';
+export type { BodyRules, FieldRule, Violation } from './request-checks.ts';
 export { createSigner, type Signature, type Signer, type SigningOptions } from './signing.ts';
 // The WebSocket streams (also the package's `./streams` entry): the client loads its WebSocket
 // when one is made, not with the package.

@@ -155,12 +155,11 @@ export async function callOperation(
 ): Promise<Outcome> {
   const facts: Facts = factsOf(operationId);
   if (facts.auth === 'none') {
-    // biome-ignore lint/suspicious/noExplicitAny: one call site for every operation, typed per case elsewhere
-    const get = clients.public.GET as (path: string, init?: any) => Promise<Outcome>;
+    // One call site for every operation, typed per case elsewhere.
+    const get = clients.public.GET as (path: string, init?: { params: object }) => Promise<Outcome>;
     return get(facts.path, body === undefined ? undefined : { params: paramsOf(facts, body) });
   }
-  // biome-ignore lint/suspicious/noExplicitAny: one call site for every operation, typed per case elsewhere
-  const post = clients.private.POST as (path: string, init: any) => Promise<Outcome>;
+  const post = clients.private.POST as (path: string, init: { body?: unknown }) => Promise<Outcome>;
   return post(facts.path, body === undefined ? {} : { body });
 }
 

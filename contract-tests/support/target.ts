@@ -93,28 +93,39 @@ type RecipesModule = {
 
 const namedTargets: Record<TargetName, () => Promise<Upstream>> = {
   sandbox: async () => {
+    // A module that does not load, or lacks what is used of it, stops the run naming it: an empty
+    // list of examples would skip sandbox-examples.contract.ts without a word.
+    const load = (path: string) =>
+      import(path).catch((cause: unknown) => {
+        throw new Error(`CONTRACT_TARGET=sandbox: ${path.slice('../../'.length)} does not load`, { cause });
+      });
     const [server, fixture, recipes] = (await Promise.all(
-      ['../../sandbox/server.ts', '../../sandbox/fixture.ts', '../../sandbox/example-recipes.ts'].map(
-        (path) => import(path).catch(() => undefined),
-      ),
-    )) as [
-      Partial<SandboxModule> | undefined,
-      Partial<FixtureModule> | undefined,
-      Partial<RecipesModule> | undefined,
-    ];
-    if (typeof server?.startSandbox !== 'function') {
+      ['../../sandbox/server.ts', '../../sandbox/fixture.ts', '../../sandbox/example-recipes.ts'].map(load),
+    )) as [Partial<SandboxModule>, Partial<FixtureModule>, Partial<RecipesModule>];
+    if (typeof server.startSandbox !== 'function') {
       throw new Error('CONTRACT_TARGET=sandbox: sandbox/server.ts does not export startSandbox');
     }
-    const state = fixture?.loadFixture?.();
-    const key = fixture?.credentialKey?.(state);
-    const plan = state?.plans?.find((candidate) => candidate.status === 'active')?.id;
-    const examples = (state && recipes?.exampleRecipes?.(state)) || [];
+    if (typeof fixture.loadFixture !== 'function' || typeof fixture.credentialKey !== 'function') {
+      throw new Error(
+        'CONTRACT_TARGET=sandbox: sandbox/fixture.ts does not export loadFixture and credentialKey',
+      );
+    }
+    if (typeof recipes.exampleRecipes !== 'function') {
+      throw new Error('CONTRACT_TARGET=sandbox: sandbox/example-recipes.ts does not export exampleRecipes');
+    }
+    const state = fixture.loadFixture();
+    const key = fixture.credentialKey(state);
+    const plan = state.plans?.find((candidate) => candidate.status === 'active')?.id;
+    const examples = recipes.exampleRecipes(state);
+    if (examples.length === 0) {
+      throw new Error('CONTRACT_TARGET=sandbox: sandbox/example-recipes.ts gives no example to request');
+    }
     const sandbox = await server.startSandbox({ port: 0, log: () => {} });
     return {
       url: sandbox.url,
       allowWrites: true,
       close: () => sandbox.close(),
-      ...(key ? { credentials: { apiKey: key.apiKey, apiSecret: key.secret } } : {}),
+      credentials: { apiKey: key.apiKey, apiSecret: key.secret },
       // The documents' example plan does not exist in the sandbox: use one of its own.
       ...(plan ? { known: { plan, planId: plan } } : {}),
       examples: examples.map(({ operationId, example, fields, key: signer }) => ({

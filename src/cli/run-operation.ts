@@ -3,8 +3,8 @@
 // before a write, calls, and prints the answer or a one-line error. Returns the exit code.
 
 import { callByPath } from '../client.ts';
-import { checkBody } from '../engine.ts';
 import { type ApiError, type CallResult, createPrivateClient, createPublicClient } from '../index.ts';
+import { checkBody } from '../request-checks.ts';
 import type { DriftEvent } from '../validation-options.ts';
 import { confirmWrite } from './confirm.ts';
 import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadApiDocuments, pathItemFile, readDocument } from '../../model/document.ts';
-import { isRecord } from '../../model/json.ts';
+import { arrayAt, at, isRecord, optionalRecordAt, stringAt } from '../../model/json.ts';
 import { fieldFlags } from '../../src/cli/flags.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 
@@ -33,22 +33,23 @@ function callerFields(): CallerField[] {
   const fields: CallerField[] = [];
   for (const api of loadApiDocuments()) {
     for (const path of Object.keys(api.document.paths as object)) {
-      const item = readDocument(pathItemFile(api, path)) as Record<string, unknown>;
+      const item = readDocument(pathItemFile(api, path));
       for (const method of methods) {
-        // biome-ignore lint/suspicious/noExplicitAny: a path item file as written
-        const operation = item[method] as Record<string, any> | undefined;
+        const operation = optionalRecordAt(item, method);
         if (!operation) continue;
-        const cli = cliOperations.find((candidate) => candidate.facts.operationId === operation.operationId);
-        if (!cli) throw new Error(`${operation.operationId} has no subcommand`);
+        const operationId = stringAt(operation, 'operationId');
+        const cli = cliOperations.find((candidate) => candidate.facts.operationId === operationId);
+        if (!cli) throw new Error(`${operationId} has no subcommand`);
         // A GET's fields are its parameters, each with its schema as written.
         const parameters = Object.fromEntries(
-          (operation.parameters ?? []).map((parameter: { name: string; schema?: unknown }) => [
-            parameter.name,
-            parameter.schema,
+          arrayAt(operation, 'parameters').map((parameter) => [
+            stringAt(parameter, 'name'),
+            at(parameter, 'schema'),
           ]),
         );
         const written =
-          operation.requestBody?.content?.['application/json']?.schema?.properties ?? parameters;
+          optionalRecordAt(operation, 'requestBody', 'content', 'application/json', 'schema', 'properties') ??
+          parameters;
         for (const flag of fieldFlags(cli.body)) {
           fields.push({
             operationId: cli.facts.operationId,

@@ -3,8 +3,8 @@
 // items), each refusal an invalid-request naming the field by its path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
-import { checkBody, compileBody } from '../../src/engine.ts';
 import { type BodyRules, createPrivateClient } from '../../src/index.ts';
+import { checkBody, compileBody } from '../../src/request-checks.ts';
 import { json, type LocalServer, sentBody, startLocalServer } from './local-server.ts';
 
 const order = { market: 'BTC_USDT', side: 'buy', amount: '0.01', price: '35000' };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { documentModel } from '../../model/model.ts';
-import { at, documents, operationAt, record, text } from './documents.ts';
+import { at, documents, list, operationAt, record, text } from './documents.ts';
 
 const model = documentModel();
 const signed = Object.values(operations).filter((facts) => facts.auth === 'signed');
@@ -15,7 +15,16 @@ describe('vendor extensions the sandbox reads', () => {
       const name = text(operationAt(facts.api, facts.method, facts.path), 'x-validation-example');
       const example = model.responseExample(operationId, name);
       expect(example.status).toBeGreaterThanOrEqual(400);
-      expect(at(example.value, 'errors')).toBeTypeOf('object');
+      // Its errors name fields of the operation's body, each with at least one message.
+      const errors = record(example.value, 'errors');
+      const fields = Object.keys(facts.body.properties);
+      expect(Object.keys(errors).length, name).toBeGreaterThan(0);
+      for (const field of Object.keys(errors)) {
+        expect(fields, `${name}: ${field}`).toContain(field);
+        const messages = list(errors, field);
+        expect(messages.length, `${name}: ${field}`).toBeGreaterThan(0);
+        for (const message of messages) expect(message, `${name}: ${field}`).toMatch(/\S/);
+      }
     },
   );
 

@@ -22,6 +22,8 @@ import {
   defaultFixture,
   documentOf,
   partnerKey,
+  present,
+  refusalOf,
   units,
   withoutCollateralSeeds,
 } from './helpers.ts';
@@ -68,12 +70,12 @@ describe('moves between balances, withdrawals and deposits', () => {
   const fixture = defaultFixture();
   const key = partnerKey(fixture);
   const suite = sandboxFor(fixture);
-  const send = (operationId: OperationId, fields: Record<string, unknown>) =>
+  const send = <Id extends OperationId>(operationId: Id, fields: Record<string, unknown>) =>
     call(suite.sandbox.url, key, operationId, { fields });
   const mainOf = async (ticker: string) =>
     units((await send('getMainBalance', { ticker })).body.main_balance as string);
   const spotOf = async (ticker: string) => {
-    const { available, freeze } = (await send('getTradeBalance', { ticker })).body[ticker];
+    const { available, freeze } = present((await send('getTradeBalance', { ticker })).body[ticker], ticker);
     return { available: units(available), freeze: units(freeze) };
   };
   const collateralOf = async (ticker: string) =>
@@ -164,7 +166,7 @@ describe('moves between balances, withdrawals and deposits', () => {
       },
     });
     const half = await send('transferBetweenBalances', { ticker: 'USDT', amount: '1', from: 'main' });
-    expect(half.body.errors).toEqual({ to: ['The to field is required.'] });
+    expect(refusalOf(half).errors).toEqual({ to: ['The to field is required.'] });
     const neither = await send('transferBetweenBalances', { ticker: 'USDT', amount: '1' });
     expect(neither.body).toEqual({
       ...(example('transferBetweenBalances', 'missingFields').value as object),
@@ -257,7 +259,7 @@ describe('moves between balances, withdrawals and deposits', () => {
     const main = decimalText(await mainOf('USDT'));
     const much = await send('createWithdrawalPay', { ...base, ticker: 'USDT', amount: main });
     expect(much.status).toBe(example('createWithdrawalPay', 'notEnoughBalance').status);
-    expect(much.body.errors).toEqual({ amount: [`Not enough money, Tether US balance = ${main}`] });
+    expect(refusalOf(much).errors).toEqual({ amount: [`Not enough money, Tether US balance = ${main}`] });
     const unknown = await send('createWithdrawal', { ...base, ticker: 'NOSUCHCOIN', amount: '10' });
     expect(unknown.body).toEqual(example('createWithdrawal', 'unknownTicker').value);
     expect(suite.sandbox.state.snapshot()).toEqual(before);
@@ -359,7 +361,7 @@ describe('assets that need a memo, or are closed to deposits or withdrawals', ()
   const account = fixture.accounts.find((candidate) => candidate.id === key.account);
   if (account) account.mainBalances = { ...account.mainBalances, XLM: '100', LTC: '1' };
   const suite = sandboxFor(fixture);
-  const send = (operationId: OperationId, fields: Record<string, unknown>) =>
+  const send = <Id extends OperationId>(operationId: Id, fields: Record<string, unknown>) =>
     call(suite.sandbox.url, key, operationId, { fields });
 
   it('answers each as its operation documents', async () => {

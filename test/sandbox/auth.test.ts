@@ -13,6 +13,7 @@ import {
   operations,
   ordinaryKey,
   partnerKey,
+  refusalOf,
   sign,
   strictSandbox,
 } from './helpers.ts';
@@ -65,7 +66,7 @@ describe('signing, as the documents describe it', () => {
   ])('a call without %s is refused', async (_, header, status, message) => {
     const reply = await call(suite.sandbox.url, partner, balance, { headers: { [header]: undefined } });
     expect(reply.status).toBe(status);
-    expect(reply.body.message).toBe(message);
+    expect(refusalOf(reply).message).toBe(message);
   });
 
   it('a signature made with another secret gets 401 code 10', async () => {
@@ -138,7 +139,7 @@ describe('signing, as the documents describe it', () => {
   it('a body without request is refused with "Request not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['request'] });
     expect(reply.status).toBe(unauthorized.status);
-    expect(reply.body.message).toBe(refusals.notProvided.request);
+    expect(refusalOf(reply).message).toBe(refusals.notProvided.request);
   });
 
   it('a request that is not the path called (another operation, or a full URL) gets 401', async () => {
@@ -156,7 +157,7 @@ describe('nonces', () => {
   it('a body without nonce is refused with "Nonce not provided."', async () => {
     const reply = await call(suite.sandbox.url, partner, balance, { omit: ['nonce'] });
     expect(reply.status).toBe(unauthorized.status);
-    expect(reply.body.message).toBe(refusals.notProvided.nonce);
+    expect(refusalOf(reply).message).toBe(refusals.notProvided.nonce);
   });
 
   it('a nonce that is not greater than the last one gets 429 "Too many requests."', async () => {
@@ -196,6 +197,10 @@ describe('nonces', () => {
       const reply = await call(suite.sandbox.url, ordinary, balance, { fields: { nonce } });
       expect(reply.status, String(nonce)).toBeGreaterThanOrEqual(400);
       expect(reply.status, String(nonce)).toBeLessThan(500);
+      // The refusal names the nonce field, and only it.
+      const { errors } = refusalOf(reply);
+      expect(Object.keys(errors), String(nonce)).toEqual(['nonce']);
+      expect(errors.nonce, String(nonce)).toEqual(expect.arrayContaining([expect.stringMatching(/nonce/i)]));
     }
   });
 
@@ -231,7 +236,7 @@ describe('nonces', () => {
         expect(nonce.length).toBeGreaterThan(maxLength);
         const reply = await call(fresh.url, partner, balance, { fields: { nonce } });
         expect(reply.status).toBe(422);
-        expect(Object.keys(reply.body.errors)).toEqual(['nonce']);
+        expect(Object.keys(refusalOf(reply).errors)).toEqual(['nonce']);
         await normalCallSucceeds();
       },
     );

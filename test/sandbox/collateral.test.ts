@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { add, multiply, subtract, sum } from '../../sandbox/decimal.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, partnerKey } from './helpers.ts';
+import { call, defaultFixture, documentOf, type OperationId, partnerKey, present } from './helpers.ts';
 
 // The default fixture's printed key holds seeded positions and OTO/OCO orders (for the documents'
 // request examples) and a large collateral balance: these tests start from an account with
@@ -38,7 +38,7 @@ afterEach(async () => {
 
 const usdt = () =>
   sandbox.state.account(key.account).collateral.find((item) => item.asset === 'USDT')?.balance;
-const post = async (operationId: Parameters<typeof call>[2], fields: Record<string, unknown>) => {
+const post = async <Id extends OperationId>(operationId: Id, fields: Record<string, unknown>) => {
   now += 1;
   return call(sandbox.url, key, operationId, { fields });
 };
@@ -66,10 +66,10 @@ describe('collateral positions', () => {
       basePrice: '35100',
       positionSide: 'BOTH',
     });
-    expect(open[0].margin).toBe('105.3'); // 1053 / 10
+    expect(open[0]?.margin).toBe('105.3'); // 1053 / 10
     sandbox.setPrice('BTC_PERP', '36100');
     open = await positions();
-    expect(open[0].unrealizedPnl).toBe('30');
+    expect(open[0]?.unrealizedPnl).toBe('30');
     const summary = (await post('getCollateralAccountSummary', {})).body;
     expect(summary.equity).toBe(add(usdt() as string, '30'));
     expect(summary.pnl).toBe('30');
@@ -98,11 +98,11 @@ describe('collateral positions', () => {
     expect(usdt()).toBe(subtract(subtract(add(seeded, realized), openFee), closeFee));
     const [pnl] = (await post('listClosedPositionPnl', {})).body;
     expect(pnl).toMatchObject({
-      positionId: position.positionId,
+      positionId: position?.positionId,
       grossPnl: realized,
       totalTradeFee: add(openFee, closeFee),
     });
-    const history = (await post('listPositionHistory', { positionId: position.positionId })).body;
+    const history = (await post('listPositionHistory', { positionId: position?.positionId })).body;
     expect(history).toHaveLength(2);
   });
 
@@ -118,9 +118,7 @@ describe('collateral positions', () => {
     await market('buy', '0.02', { positionSide: 'LONG' });
     await market('sell', '0.01', { positionSide: 'SHORT' });
     open = await positions();
-    expect(
-      open.map((p: { positionSide: string; amount: string }) => [p.positionSide, p.amount]).sort(),
-    ).toEqual([
+    expect(open.map((p) => [p.positionSide, p.amount]).sort()).toEqual([
       ['LONG', '0.02'],
       ['SHORT', '-0.01'],
     ]);
@@ -170,7 +168,7 @@ describe('collateral positions', () => {
       stopLoss: '33000',
       takeProfit: '37000',
     });
-    const otoId = placed.body.oto.otoId;
+    const otoId = present(placed.body.oto, 'the OTO order').otoId;
     const oco = await post('createCollateralOcoOrder', {
       market: 'BTC_PERP',
       side: 'buy',
@@ -198,11 +196,12 @@ describe('collateral positions', () => {
           price: '34000',
         });
       if (kind === 3)
-        return positions().then((open) =>
-          open[0]
-            ? market(open[0].amount.startsWith('-') ? 'buy' : 'sell', open[0].amount.replace('-', ''))
-            : undefined,
-        );
+        return positions().then(([first]) => {
+          const amount = first?.amount;
+          return amount
+            ? market(amount.startsWith('-') ? 'buy' : 'sell', amount.replace('-', ''))
+            : undefined;
+        });
       return post('cancelAllOrders', { market: 'BTC_PERP' });
     });
     const replies = await Promise.all(calls);
@@ -217,7 +216,7 @@ describe('collateral positions', () => {
     const summary = (await post('getCollateralAccountSummary', {})).body;
     expect(summary.equity).toBe(add(usdt() as string, unrealized));
     const closed = (await post('listClosedPositionPnl', { limit: 100 })).body as { grossPnl: string }[];
-    const partial = sum(open.map((p: { pnl: string }) => p.pnl));
+    const partial = sum(open.map((p) => present(p.pnl, "a position's pnl")));
     if (closed.length < 100)
       expect(add(sum(closed.map((row) => row.grossPnl)), partial)).toBe(ledger.realized);
   });

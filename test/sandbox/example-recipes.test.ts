@@ -9,7 +9,7 @@ import { fillTemplate, projectDocuments } from '../../sandbox/document.ts';
 import { exampleRecipes } from '../../sandbox/example-recipes.ts';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, strictSandbox } from './helpers.ts';
+import { call, defaultFixture, documentOf, refusalOf, strictSandbox } from './helpers.ts';
 
 const recipes = exampleRecipes(defaultFixture());
 const suite = strictSandbox();
@@ -147,7 +147,7 @@ describe('the named error examples, each produced from the default fixture', () 
         code: at(expected.value, 'code'),
         message: at(expected.value, 'message'),
       });
-      expect(reply.body.errors.amount).toEqual([
+      expect(refusalOf(reply).errors.amount).toEqual([
         fillTemplate(worded, {
           available: String(balance),
           amount: String(recipe.fields.amount),
@@ -223,7 +223,7 @@ describe('after every request example was accepted, as in a contract run', () =>
           code: at(expected.value, 'code'),
           message: at(expected.value, 'message'),
         });
-        expect(Object.keys(reply.body?.errors ?? {}).sort(), label).toEqual(
+        expect(Object.keys(refusalOf(reply).errors).sort(), label).toEqual(
           Object.keys((expected.value as { errors?: object }).errors ?? {}).sort(),
         );
       }

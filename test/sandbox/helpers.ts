@@ -1,15 +1,19 @@
 // Test helpers: the tests' own minimal signing code (node:crypto), independent of src/.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { SuccessResponseJSON } from 'openapi-typescript-helpers';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type OperationId, operations, signingHeaders } from '../../generated/operations.ts';
+import type { operations as PrivateOperations } from '../../generated/private-v4.ts';
+import type { operations as PublicOperations } from '../../generated/public-v4.ts';
+import { at, type JsonRecord, recordAt } from '../../model/json.ts';
 import type { DocumentModel } from '../../model/model.ts';
 import { projectDocuments } from '../../sandbox/document.ts';
 import type { Fixture, FixtureKey } from '../../sandbox/fixture.ts';
 import { defaultFixturePath } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 
-export { operations };
+export { type OperationId, operations };
 
 /** An operation of the project's documents, as the sandbox reads it (named examples, wording). */
 export const documentOf = (operationId: OperationId) => projectDocuments().operation(operationId);
@@ -42,11 +46,40 @@ export function nextNonce(): string {
   return String(lastNonce);
 }
 
-export interface Reply {
+/** Every field of a JSON answer, at every depth, as present: what a test reads, it expects there. */
+type Expected<Value> = Value extends readonly (infer Item)[]
+  ? Expected<Item>[]
+  : Value extends object
+    ? { -readonly [Key in keyof Value]-?: Expected<Exclude<Value[Key], undefined>> }
+    : Value;
+
+/** What a documented operation answers when it succeeds (its 2xx JSON), as the tests read it. */
+export type SuccessBody<Id extends OperationId> = Expected<
+  SuccessResponseJSON<(PrivateOperations & PublicOperations)[Id]>
+>;
+
+export interface Reply<Body = unknown> {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, inspected by the tests
-  body: any;
+  body: Body;
   headers: Headers;
+}
+
+/**
+ * A refusal's body as the tests read it: the error object's code and message, and its errors by
+ * field ({} when it has none); whatever the body is, nothing here throws.
+ */
+export function refusalOf(reply: Reply): { code: unknown; message: unknown; errors: JsonRecord } {
+  return {
+    code: at(reply.body, 'code'),
+    message: at(reply.body, 'message'),
+    errors: recordAt(reply.body, 'errors'),
+  };
+}
+
+/** A value the test needs there: it, or a failure naming what is missing (null or undefined). */
+export function present<Value>(value: Value | null | undefined, what: string): Value {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return value;
 }
 
 export interface CallOptions {
@@ -64,24 +97,24 @@ export interface CallOptions {
   payload?: string;
 }
 
-export function call(
+export function call<Id extends OperationId>(
   baseUrl: string,
   key: Pick<FixtureKey, 'apiKey' | 'secret'>,
-  operationId: OperationId,
+  operationId: Id,
   options: CallOptions = {},
-): Promise<Reply> {
-  return callPath(baseUrl, key, operations[operationId].path, options);
+): Promise<Reply<SuccessBody<Id>>> {
+  return callPath(baseUrl, key, operations[operationId].path, options) as Promise<Reply<SuccessBody<Id>>>;
 }
 
 /**
  * A public GET with its parameters by name (by default the document's first example of each),
  * each put in its path or query string as the document places it.
  */
-export async function get(
+export async function get<Id extends OperationId>(
   baseUrl: string,
-  operationId: OperationId,
+  operationId: Id,
   fields?: Readonly<Record<string, unknown>>,
-): Promise<Reply> {
+): Promise<Reply<SuccessBody<Id>>> {
   const view = projectDocuments().model.operation(operationId);
   const example = view.parametersExample ?? {};
   const given = fields ?? { ...example.path, ...example.query };

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, partnerKey, units } from './helpers.ts';
+import { call, defaultFixture, documentOf, type OperationId, partnerKey, units } from './helpers.ts';
 
 let fixture: Fixture;
 let sandbox: Sandbox;
@@ -22,7 +22,7 @@ afterEach(async () => {
   expect(sandbox.violations).toEqual([]);
 });
 
-const ask = (operationId: Parameters<typeof call>[2], fields: Record<string, unknown> = {}) =>
+const ask = <Id extends OperationId>(operationId: Id, fields: Record<string, unknown> = {}) =>
   call(sandbox.url, key(), operationId, { fields });
 const open = () => [...sandbox.state.account(key().account).orders.values()];
 const openIn = (market: string) => open().filter((order) => order.market === market);

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, decimalText, defaultFixture, documentOf, get, units } from './helpers.ts';
+import { call, decimalText, defaultFixture, documentOf, get, present, units } from './helpers.ts';
 
 const started: Sandbox[] = [];
 afterEach(async () => {
@@ -50,7 +50,7 @@ describe('the walk', () => {
     other.sandbox.settle();
     expect(other.sandbox.state.market('BTC_USDT').price).not.toBe(first?.price);
     // The newest trade is at the price the market is at.
-    expect(first?.trades[0].price).toBe(first?.price);
+    expect(first?.trades[0]?.price).toBe(first?.price);
   });
 
   it("a fill is a public trade, and the ticker and candles add up the day's trades", async () => {
@@ -66,7 +66,7 @@ describe('the walk', () => {
     });
     const [deal] = deals.body.records;
     const trades = await get(sandbox.url, 'listRecentTrades', { market: 'BTC_USDT', type: 'buy' });
-    expect(trades.body[0]).toMatchObject({ price: deal.price, quote_volume: deal.amount, type: 'buy' });
+    expect(trades.body[0]).toMatchObject({ price: deal?.price, quote_volume: deal?.amount, type: 'buy' });
 
     clock.now += 60_000;
     const all = sandbox.state;
@@ -75,7 +75,7 @@ describe('the walk', () => {
       quote_volume: string;
       base_volume: string;
     }[];
-    const ticker = (await get(sandbox.url, 'listTickers', {})).body.BTC_USDT;
+    const ticker = present((await get(sandbox.url, 'listTickers', {})).body.BTC_USDT, 'the BTC_USDT ticker');
     expect(ticker.last_price).toBe(all.market('BTC_USDT').price);
     const candles = await get(sandbox.url, 'listCandles', { market: 'BTC_USDT', interval: '1h' });
     expect(candles.body.success).toBe(true);
@@ -93,25 +93,25 @@ describe('the walk', () => {
     const key = credentialKey(defaultFixture());
     const price = sandbox.state.market('BTC_USDT').price;
     const before = (await get(sandbox.url, 'getOrderBook', { market: 'BTC_USDT', limit: 100 })).body;
-    const level = before.bids[5][0] as string;
+    const level = present(before.bids[5]?.[0], 'the sixth bid');
     const resting = await call(sandbox.url, key, 'createLimitOrder', {
       fields: { market: 'BTC_USDT', side: 'buy', amount: '0.25', price: level },
     });
     expect(resting.status).toBe(200);
     const after = (await get(sandbox.url, 'getOrderBook', { market: 'BTC_USDT', limit: 100 })).body;
-    const amountAt = (book: { bids: [string, string][] }) =>
-      book.bids.find(([at]) => at === level)?.[1] ?? '0';
+    const amountAt = (book: { bids: string[][] }) => book.bids.find(([at]) => at === level)?.[1] ?? '0';
     expect(decimalText(units(amountAt(after)) - units(amountAt(before)))).toBe('0.25');
     // Asks start at the price a buy fills at; bids below it.
-    expect(after.asks[0][0]).toBe(price);
-    expect(units(after.bids[0][0])).toBeLessThan(units(price));
+    expect(after.asks[0]?.[0]).toBe(price);
+    expect(units(present(after.bids[0]?.[0], 'the best bid'))).toBeLessThan(units(price));
   });
   it('the futures market list reads the perpetual market as the ticker, the book and the positions do', async () => {
     const { sandbox, clock } = await moving();
     const key = credentialKey(defaultFixture());
     clock.now += 30 * 60_000;
-    const interest = async () =>
-      (await get(sandbox.url, 'listFuturesMarkets', {})).body.result[0].open_interest;
+    const perpetual = async () =>
+      present((await get(sandbox.url, 'listFuturesMarkets', {})).body.result[0], 'the perpetual market');
+    const interest = async () => (await perpetual()).open_interest;
     const before = await interest();
     const opened = await call(sandbox.url, key, 'createCollateralMarketOrder', {
       fields: { market: 'BTC_PERP', side: 'buy', amount: '0.05' },
@@ -119,16 +119,16 @@ describe('the walk', () => {
     expect(opened.status).toBe(200);
     // A long position grew by what the order bought: so did the open interest.
     expect(decimalText(units(await interest()) - units(before))).toBe('0.05');
-    const [row] = (await get(sandbox.url, 'listFuturesMarkets', {})).body.result;
-    const ticker = (await get(sandbox.url, 'listTickers', {})).body.BTC_PERP;
+    const row = await perpetual();
+    const ticker = present((await get(sandbox.url, 'listTickers', {})).body.BTC_PERP, 'the BTC_PERP ticker');
     const book = (await get(sandbox.url, 'getOrderBook', { market: 'BTC_PERP', limit: 1 })).body;
     expect(row).toMatchObject({
       ticker_id: 'BTC_PERP',
       last_price: ticker.last_price,
       stock_volume: ticker.base_volume,
       money_volume: ticker.quote_volume,
-      bid: book.bids[0][0],
-      ask: book.asks[0][0],
+      bid: book.bids[0]?.[0],
+      ask: book.asks[0]?.[0],
       index_price: sandbox.state.market('BTC_PERP').price,
     });
     // The next settlement is ahead on the sandbox's clock, within one interval.

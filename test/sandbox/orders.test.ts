@@ -12,7 +12,9 @@ import {
   documentOf,
   feeUp,
   findKey,
+  type OperationId,
   partnerKey,
+  refusalOf,
   times,
   units,
 } from './helpers.ts';
@@ -41,7 +43,7 @@ afterEach(async () => {
   expect(sandbox.violations).toEqual([]);
 });
 
-const place = (operationId: Parameters<typeof call>[2], fields: Record<string, unknown>, signer = key()) =>
+const place = <Id extends OperationId>(operationId: Id, fields: Record<string, unknown>, signer = key()) =>
   call(sandbox.url, signer, operationId, { fields });
 const balance = (ticker: string, accountId = key().account) => {
   const found = sandbox.state.account(accountId).trade.get(ticker) ?? { available: '0', frozen: '0' };
@@ -414,9 +416,9 @@ describe('modify', () => {
       body: operation.example('orderNotFound').value,
     });
     const noOrder = await place('modifyOrder', { market: 'BTC_USDT', price: '34000' });
-    expect(noOrder.body.errors).toEqual({ orderId: [operation.message('orderIdOrClientOrderId')] });
+    expect(refusalOf(noOrder).errors).toEqual({ orderId: [operation.message('orderIdOrClientOrderId')] });
     const noChange = await place('modifyOrder', { market: 'BTC_USDT', orderId: 4180284841 });
-    expect(noChange.body.errors).toEqual({ amount: [operation.message('nothingToChange')] });
+    expect(refusalOf(noChange).errors).toEqual({ amount: [operation.message('nothingToChange')] });
   });
 });
 
@@ -470,7 +472,7 @@ describe('bulk limit orders', () => {
     const reply = await place('createBulkLimitOrders', { orders: Array.from({ length: 21 }, () => order) });
     const operation = documentOf('createBulkLimitOrders');
     expect(reply.status).toBe(operation.example('ordersNotArray').status);
-    expect(reply.body.errors).toEqual({ orders: [operation.message('ordersCount')] });
+    expect(refusalOf(reply).errors).toEqual({ orders: [operation.message('ordersCount')] });
   });
 });
 

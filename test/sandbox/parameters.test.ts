@@ -29,7 +29,7 @@ describe("a GET's parameters", () => {
     const reply = await get(suite.sandbox.url, 'getOrderBook', { market: 'BTC_USDT', limit: 101 });
     expect(reply.status).toBe(validation.status);
     expect(Object.keys(reply.body)).toEqual(['limit']);
-    expect(reply.body.limit[0]).toMatch(/100/);
+    expect(at(reply.body, 'limit', 0)).toMatch(/100/);
   });
 
   it('answer 404 for a path the templates do not match', async () => {

@@ -1,36 +1,44 @@
 // The spec diff on a small fixture document: each case changes one thing and checks the change
 // found, its class for a caller and for a server, and the reason given.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { diffDocuments, type SpecChange, vendorFacts } from '../../scripts/spec-diff.ts';
+import {
+  createOrder,
+  type FixtureDocument,
+  listOrders,
+  parameter,
+  property,
+  rateLimit,
+  readFixture,
+  response,
+} from './fixture-document.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a parsed fixture document
-type Json = any;
-
-const base: Json = parse(readFileSync(new URL('./fixtures/base.yaml', import.meta.url), 'utf8'));
+const base = readFixture();
 
 /** The fixture with one edit applied: a fixture document per kind of change. */
-function changed(edit: (document: Json) => void): Json {
+function changed(edit: (document: FixtureDocument) => void): FixtureDocument {
   const copy = structuredClone(base);
   edit(copy);
   return copy;
 }
 
-const diff = (edit: (document: Json) => void): SpecChange[] => diffDocuments('fixture', base, changed(edit));
-const create = (document: Json) => document.paths['/orders'].post;
-const list = (document: Json) => document.paths['/orders/list'].get;
-const schemas = (document: Json) => document.components.schemas;
+const diff = (edit: (document: FixtureDocument) => void): SpecChange[] =>
+  diffDocuments('fixture', base, changed(edit));
+const create = createOrder;
+const list = listOrders;
+const schemas = (document: FixtureDocument) => document.components.schemas;
 /** The order createOrder answers, made its own copy so that listOrders keeps the shared one. */
-const createdOrder = (document: Json) => {
-  const media = create(document).responses['201'].content['application/json'];
-  media.schema = structuredClone(schemas(document).Order);
-  return media.schema;
+const createdOrder = (document: FixtureDocument) => {
+  const media = response(create(document), '201').content?.['application/json'];
+  if (!media) throw new Error('the fixture has no JSON answer of createOrder');
+  const schema = structuredClone(schemas(document).Order);
+  media.schema = schema;
+  return schema;
 };
 
 interface Case {
   name: string;
-  edit: (document: Json) => void;
+  edit: (document: FixtureDocument) => void;
   expected: Partial<Omit<SpecChange, 'caller' | 'server'>> & {
     caller: boolean;
     server: boolean;
@@ -140,7 +148,7 @@ const cases: Case[] = [
   {
     name: 'a query parameter newly required',
     edit: (document) => {
-      create(document).parameters[0].required = true;
+      parameter(create(document), 0).required = true;
     },
     expected: {
       kind: 'field-newly-required',
@@ -166,7 +174,7 @@ const cases: Case[] = [
   {
     name: 'a request field type changed',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.amount.type = 'number';
+      property(schemas(document).OrderRequest, 'amount').type = 'number';
     },
     expected: {
       kind: 'type-changed',
@@ -179,7 +187,7 @@ const cases: Case[] = [
   {
     name: 'a request field type widened',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.amount.type = ['string', 'number'];
+      property(schemas(document).OrderRequest, 'amount').type = ['string', 'number'];
     },
     expected: {
       kind: 'type-changed',
@@ -192,7 +200,7 @@ const cases: Case[] = [
   {
     name: 'a request format changed',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.clientId.format = 'email';
+      property(schemas(document).OrderRequest, 'clientId').format = 'email';
     },
     expected: {
       kind: 'format-changed',
@@ -205,7 +213,7 @@ const cases: Case[] = [
   {
     name: 'a request format dropped',
     edit: (document) => {
-      delete schemas(document).OrderRequest.properties.clientId.format;
+      delete property(schemas(document).OrderRequest, 'clientId').format;
     },
     expected: {
       kind: 'format-changed',
@@ -218,7 +226,7 @@ const cases: Case[] = [
   {
     name: 'a request pattern changed',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.market.pattern = '^[A-Z]+-[A-Z]+$';
+      property(schemas(document).OrderRequest, 'market').pattern = '^[A-Z]+-[A-Z]+$';
     },
     expected: {
       kind: 'pattern-changed',
@@ -231,7 +239,7 @@ const cases: Case[] = [
   {
     name: 'a request pattern added',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.amount.pattern = '^[0-9]+$';
+      property(schemas(document).OrderRequest, 'amount').pattern = '^[0-9]+$';
     },
     expected: {
       kind: 'pattern-changed',
@@ -244,7 +252,7 @@ const cases: Case[] = [
   {
     name: 'an enum of a request field introduced',
     edit: (document) => {
-      schemas(document).OrderRequest.properties.amount.enum = ['1', '2'];
+      property(schemas(document).OrderRequest, 'amount').enum = ['1', '2'];
     },
     expected: {
       kind: 'enum-added',
@@ -302,7 +310,7 @@ const cases: Case[] = [
   {
     name: 'a response header removed',
     edit: (document) => {
-      delete create(document).responses['201'].headers;
+      delete response(create(document), '201').headers;
     },
     expected: {
       kind: 'field-removed',
@@ -343,7 +351,7 @@ const cases: Case[] = [
   {
     name: 'a response field type changed',
     edit: (document) => {
-      createdOrder(document).properties.id.type = 'integer';
+      property(createdOrder(document), 'id').type = 'integer';
     },
     expected: {
       kind: 'type-changed',
@@ -357,7 +365,7 @@ const cases: Case[] = [
   {
     name: 'a response pattern added',
     edit: (document) => {
-      createdOrder(document).properties.id.pattern = '^[0-9]+$';
+      property(createdOrder(document), 'id').pattern = '^[0-9]+$';
     },
     expected: {
       kind: 'pattern-changed',
@@ -410,7 +418,7 @@ const cases: Case[] = [
   {
     name: 'a rate limit lowered',
     edit: (document) => {
-      create(document)['x-rate-limit'].requests = 10;
+      rateLimit(create(document)).requests = 10;
     },
     expected: {
       kind: 'vendor-fact-changed',
@@ -423,7 +431,7 @@ const cases: Case[] = [
   {
     name: 'a rate limit raised',
     edit: (document) => {
-      create(document)['x-rate-limit'].windowSeconds = 1;
+      rateLimit(create(document)).windowSeconds = 1;
     },
     expected: {
       kind: 'vendor-fact-changed',
@@ -518,8 +526,8 @@ describe('spec diff, across the document', () => {
     expect(
       diff((document) => {
         document.info.description = 'Now described.';
-        schemas(document).Order.properties.id.description = 'The order id.';
-        schemas(document).Order.properties.id.examples = ['abc'];
+        property(schemas(document).Order, 'id').description = 'The order id.';
+        property(schemas(document).Order, 'id').examples = ['abc'];
       }),
     ).toEqual([]);
   });

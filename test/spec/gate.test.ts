@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { changelogVersions, runGate } from '../../scripts/spec-gate.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: a parsed fixture document
-type Json = any;
+import type { FixtureDocument } from './fixture-document.ts';
 
 const fixture = readFileSync(new URL('./fixtures/base.yaml', import.meta.url), 'utf8');
 const changelog = '# Changelog\n\n## 1.0.0\n\nThe first version.\n';
@@ -41,20 +39,20 @@ function repository(branch = 'main', prepare?: (root: string) => void): string {
   return root;
 }
 
-function editDocument(root: string, edit: (document: Json) => void): void {
+function editDocument(root: string, edit: (document: FixtureDocument) => void): void {
   const file = join(root, 'openapi/fixture.yaml');
-  const document = parse(readFileSync(file, 'utf8'));
+  const document: FixtureDocument = parse(readFileSync(file, 'utf8'));
   edit(document);
   writeFileSync(file, stringify(document));
 }
 
-const removeListOrders = (document: Json) => {
+const removeListOrders = (document: FixtureDocument) => {
   delete document.paths['/orders/list'];
 };
-const addOptionalField = (document: Json) => {
+const addOptionalField = (document: FixtureDocument) => {
   document.components.schemas.OrderRequest.properties.tag = { type: 'string' };
 };
-const setVersion = (version: string) => (document: Json) => {
+const setVersion = (version: string) => (document: FixtureDocument) => {
   document.info.version = version;
 };
 

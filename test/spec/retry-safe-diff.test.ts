@@ -2,15 +2,11 @@
 // body carries a key whose repeat the service refuses ({ idempotencyKey, source, description }).
 // Fewer repeats allowed break callers, more break servers, another key breaks both; its
 // description is words and is not compared.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { diffDocuments } from '../../scripts/spec-diff.ts';
+import { createOrder, readFixture } from './fixture-document.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a parsed fixture document
-type Json = any;
-
-const base: Json = parse(readFileSync(new URL('./fixtures/base.yaml', import.meta.url), 'utf8'));
+const base = readFixture();
 const byKey = (
   idempotencyKey: string,
   source = 'observed-upstream',
@@ -25,7 +21,7 @@ const byKey = (
 function retryChange(before: unknown, after: unknown) {
   const documents = [before, after].map((value) => {
     const copy = structuredClone(base);
-    copy.paths['/orders'].post['x-retry-safe'] = value;
+    createOrder(copy)['x-retry-safe'] = value;
     return copy;
   });
   return diffDocuments('fixture', documents[0], documents[1]);

@@ -1,8 +1,8 @@
 // The watch loop of `npm start` on a temporary copy of the project's documents: a save shows in
-// the open docs page (which is told to reload), in generated/ and in a mock's answer; a save that
-// breaks lint changes nothing served and says where the problem is; a sample's save rebuilds the
-// docs only; a stream document's save rebuilds the stream pages and generated/, and one that
-// breaks the AsyncAPI parser's lint changes nothing served.
+// the open docs page (which is told to reload), in generated/, in a mock's answer and in the
+// sandbox's; a save that breaks lint changes nothing served and says where the problem is; a
+// sample's save rebuilds the docs only; a stream document's save rebuilds the stream pages and
+// generated/, and one that breaks the AsyncAPI parser's lint changes nothing served.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,14 +104,16 @@ describe('the watch loop of npm start', () => {
   const channelFile = join(copy, streamChannel.file);
   const streamFactsFile = join(copy, 'generated/streams.ts');
   const streamPage = () => get(new URL(`${streamPageName(streamChannel.document)}.html`, dev.docsUrl).href);
+  // The sandbox answers a public GET with the operation's first named 2xx example.
+  const sandboxAnswer = () => get(`${dev.sandboxUrl}${path}`);
 
   it('serves pages that reload themselves, a mock per document and the sandbox', async () => {
     expect(await page()).toContain("new EventSource('/__live-reload')");
     expect(await mockAnswer()).toContain(`"${word}"`);
-    expect(await get(dev.sandboxUrl as string)).toBeTypeOf('string');
+    expect(await sandboxAnswer()).toContain(`"${word}"`);
   });
 
-  it('follows a saved operation file into the docs, generated/ and the mock', async () => {
+  it('follows a saved operation file into the docs, generated/, the mock and the sandbox', async () => {
     const before = {
       reloads,
       sandboxStarts: logLines.filter((line) => /Sandbox listening/.test(line)).length,
@@ -127,6 +129,7 @@ describe('the watch loop of npm start', () => {
     expect(readFileSync(typesFile, 'utf8')).toContain(`"${edited}"`);
     expect(await mockAnswer()).toContain(`"${edited}"`);
     expect(logLines.filter((line) => /Sandbox listening/.test(line)).length).toBe(before.sandboxStarts + 1);
+    expect(await sandboxAnswer()).toContain(`"${edited}"`);
     for (const step of ['codegen', `page ${publicApi.name}`, `mock ${publicApi.name}`, 'sandbox'])
       expect(outcome.done).toHaveProperty([step]);
     log(

@@ -7,7 +7,7 @@
 // example, and --help says which; the argument never does (an example's market is not one the
 // caller chose). Values are checked by the HTTP client's own rules before anything is sent.
 import type { StreamValueShape } from '../../../generated/streams.ts';
-import { type BodyRules, checkBody, type FieldRule } from '../../engine.ts';
+import { type BodyRules, checkBody, type FieldRule } from '../../request-checks.ts';
 import { bodyFrom, type FieldFlag, fieldFlags, flagOfField } from '../flags.ts';
 import type { BodyFacts, FieldFacts } from '../operations.ts';
 
