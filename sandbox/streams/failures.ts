@@ -1,6 +1,6 @@
-// The errors the sandbox's streams answer a request with. The stream documents show no failed
-// answer; the operator's own WebSocket pages do (observed upstream): `result` null and `error` an
-// object of `code` and `message`, from a fixed table. The sandbox uses these entries of it:
+// The errors the sandbox's streams answer a request with, as the stream documents' descriptions
+// give them (observed upstream; no message of the documents has their schema yet): `result` null
+// and `error` an object of `code` and `message`, from a fixed table. The sandbox uses these:
 // 1 for parameters it cannot take (a token it did not hand out among them), 4 for a method the
 // documents do not name, 6 for an account channel before `authorize`, 7 past the rate limit.
 

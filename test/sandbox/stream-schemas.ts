@@ -1,8 +1,8 @@
 // Every message a test stream received, checked against the stream documents: an update against
 // the update message of the channel its method belongs to, an answer against the message that
-// answers its request (generated/streams.ts's `reply`). The documents show no failed answer: the
-// operator's own pages give its form (`result` null, `error` an object of an integer `code` and a
-// `message`), which a failed answer is held to here.
+// answers its request (generated/streams.ts's `reply`). The documents describe a failed answer in
+// words only (`result` null, `error` an object of an integer `code` and a `message`): a failed
+// answer is held to that here.
 import type { ValidateFunction } from 'ajv';
 import {
   type StreamChannelFacts,
