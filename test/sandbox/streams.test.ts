@@ -237,6 +237,19 @@ describe('the sandbox streams its market', () => {
     expect((await stream.closed).code).toBe(1003);
   });
 
+  it('refuses a request past 200 a minute on a connection with code 7, until the window moves on', async () => {
+    const stream = await open();
+    const answers = await Promise.all(Array.from({ length: 201 }, () => stream.request('ping', [])));
+    expect(answers.slice(0, 200).every((answer) => answer.result === 'pong')).toBe(true);
+    expect(answers[200]).toMatchObject({ result: null, error: { code: 7, message: 'too many requests' } });
+    // Another connection has a window of its own.
+    expect((await (await open()).request('ping', [])).result).toBe('pong');
+    await control(suite.sandbox.url, 'clock', { advanceSeconds: 30 });
+    expect((await stream.request('ping', [])).error?.code).toBe(7);
+    await control(suite.sandbox.url, 'clock', { advanceSeconds: 31 });
+    expect((await stream.request('ping', [])).result).toBe('pong');
+  });
+
   it('serves nothing but the streams at other paths', async () => {
     await expect(TestStream.open(suite.sandbox.streamUrl.replace(/\/ws$/, '/ws/other'))).rejects.toThrow(
       /404/,
