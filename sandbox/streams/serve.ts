@@ -60,8 +60,8 @@ export function serveStreams(server: Server, sandbox: StreamSandbox): Streams {
   };
 
   function update() {
-    if (connections.size === 0) return;
     books.stale();
+    if (connections.size === 0) return;
     const realNow = performance.now();
     const idleSince = sandbox.clock() - keepalive.idleCloseSeconds * 1000;
     for (const connection of connections) {
@@ -70,8 +70,20 @@ export function serveStreams(server: Server, sandbox: StreamSandbox): Streams {
         connection.close(1000, `no request for ${keepalive.idleCloseSeconds} seconds`);
         continue;
       }
-      connection.update(host.view(connection.account), realNow);
+      try {
+        connection.update(host.view(connection.account), realNow);
+      } catch (error) {
+        // A fault of the streams ends that connection, never the call that changed the state.
+        failed(connection, error);
+      }
     }
+  }
+
+  function failed(connection: StreamConnection, error: unknown) {
+    process.stderr.write(
+      `sandbox streams: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    connection.close(1011, 'internal error');
   }
   const stopListening = sandbox.changes.listen(update);
 
@@ -88,7 +100,13 @@ export function serveStreams(server: Server, sandbox: StreamSandbox): Streams {
       connections.add(connection);
       socket.on('message', (data, binary) => {
         if (binary) connection.close(1003, 'not JSON');
-        else connection.request(data.toString());
+        else {
+          try {
+            connection.request(data.toString());
+          } catch (error) {
+            failed(connection, error);
+          }
+        }
       });
       socket.on('close', () => {
         connections.delete(connection);
