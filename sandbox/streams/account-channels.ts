@@ -152,6 +152,11 @@ function balanceFeed(
 ): Feed {
   let sent: { account: AccountState; values: Map<string, string> } | undefined;
   return {
+    again(view) {
+      const values = current(view, accountOf(view));
+      const held = [...values].filter(([, value]) => named.length > 0 || !isNothing(value));
+      return held.length > 0 ? send(new Map(held)) : [];
+    },
     next(view) {
       const account = accountOf(view);
       const values = current(view, account);
@@ -309,6 +314,7 @@ function positionRecords(view: StreamView, account: AccountState) {
 function accountValueFeed(read: (view: StreamView, account: AccountState) => unknown): Feed {
   let sent: string | undefined;
   return {
+    again: (view) => [read(view, accountOf(view))],
     next(view) {
       const value = read(view, accountOf(view));
       const text = JSON.stringify(value);

@@ -31,6 +31,12 @@ export interface Feed {
   /** What an unsubscribe request may name it by (a market), when it takes one. */
   readonly key?: string;
   next(view: StreamView): readonly unknown[];
+  /**
+   * What a subscriber gets again when the channel's interval passes with nothing new: the current
+   * value, for a channel whose documents say it is sent every interval. None for a channel that
+   * sends only what happens.
+   */
+  again?(view: StreamView): readonly unknown[];
 }
 
 /** A request's parameters, as its message's schema let them through. */

@@ -70,8 +70,9 @@ export class StreamConnection {
     try {
       payload = JSON.parse(text);
     } catch {
-      // Observed upstream: a frame that is not JSON ends the connection at once.
-      this.close(1003, 'not JSON');
+      // Observed upstream: a frame that is not JSON ends the connection at once. The close code
+      // is not shown: 1007, a text frame whose data its type cannot hold (as the stream mock).
+      this.close(1007, 'not JSON');
       return;
     }
     const request =
@@ -100,9 +101,10 @@ export class StreamConnection {
     this.#requests.push(now);
     const facts = typeof request.method === 'string' ? streamMethods.get(request.method) : undefined;
     if (!facts) return { refused: streamErrors.methodNotFound };
-    if (!isValidRequest(facts.message, payload)) return { refused: streamErrors.invalidArgument };
+    // An account channel refuses a connection not authorized whatever it asks (observed upstream).
     if (facts.requiresAuthorization && this.#account === undefined)
       return { refused: streamErrors.requireAuthentication };
+    if (!isValidRequest(facts.method, payload)) return { refused: streamErrors.invalidArgument };
     const source = this.#sources[facts.channel];
     const params = request.params as never[];
     const view = this.#host.view(this.#account);
@@ -136,7 +138,9 @@ export class StreamConnection {
     const update = streamUpdates.get(channel);
     if (!subscription || !update) return;
     if (!always && realNow - subscription.sentAt < update.intervalMs) return;
-    const due = subscription.feeds.flatMap((feed) => feed.next(view));
+    let due = subscription.feeds.flatMap((feed) => feed.next(view));
+    if (due.length === 0 && !always && update.intervalMs > 0)
+      due = subscription.feeds.flatMap((feed) => feed.again?.(view) ?? []);
     for (const params of due) this.#send({ id: null, method: update.method, params });
     if (due.length > 0) subscription.sentAt = realNow;
   }

@@ -164,6 +164,11 @@ function klineFeed(market: string, interval: number): Feed {
       if (newest) sent = { state: view.state, candle: newest };
       return changed.map((candle) => [[...candle, market]]);
     },
+    again(view) {
+      const now = wholeSecondsOf(view);
+      const forming = candlesOf(view.state, market, interval, now - (now % interval), now).at(-1);
+      return forming ? [[[...forming, market]]] : [];
+    },
   };
 }
 
@@ -177,6 +182,11 @@ function valueFeed(
 ): Feed {
   const sent = new Map<string, string>();
   return {
+    again: (view) =>
+      markets.flatMap((name) => {
+        const market = view.state.markets.get(name);
+        return market ? [[name, read(view, market)]] : [];
+      }),
     next(view) {
       return markets.flatMap((name) => {
         const market = view.state.markets.get(name);
