@@ -18,8 +18,13 @@ export interface StreamHost {
   clock(): number;
 }
 
-/** The requests a connection may send per window (observed upstream: per connection). */
-const { requests: requestLimit, windowSeconds } = streamRateLimits['private-v4'];
+/**
+ * The requests a connection may send per window: one connection carries both documents' channels,
+ * so the stricter of their limits (they state the same; observed upstream, counted per connection).
+ */
+const { requests: requestLimit, windowSeconds } = Object.values(streamRateLimits).reduce((stricter, limit) =>
+  limit.requests / limit.windowSeconds < stricter.requests / stricter.windowSeconds ? limit : stricter,
+);
 
 interface Subscription {
   feeds: readonly Feed[];
