@@ -141,9 +141,9 @@ const knownAssets = (view: StreamView, names: readonly unknown[]) =>
     : undefined;
 
 /**
- * Per-asset values, sent as those that changed since the last update: every named asset at first
- * (for no name, every asset the account holds something of), then each that changed, an asset no
- * longer held among them (as zero).
+ * Per-asset values: every named asset at first (for no name, every asset the account holds
+ * something of), then each that changed, an asset no longer held among them (as zero), and every
+ * interval with nothing new, all of them again.
  */
 function balanceFeed(
   named: readonly string[],

@@ -10,8 +10,6 @@ export interface MethodFacts {
   readonly method: string;
   readonly channel: StreamChannelName;
   readonly kind: RequestKind;
-  /** The request's message name in the documents (its payload schema). */
-  readonly message: string;
   readonly requiresAuthorization: boolean;
 }
 
@@ -40,7 +38,6 @@ export const streamMethods: ReadonlyMap<string, MethodFacts> = new Map(
                 method: request.method,
                 channel,
                 kind: kindOf(request.method),
-                message: request.message,
                 requiresAuthorization: facts.requiresAuthorization,
               },
             ] as const,
