@@ -148,8 +148,9 @@ type Candle = [number, string, string, string, string, string, string];
 
 /**
  * The candle of one market and interval as it forms: each update is a candle that changed since
- * the last, from the last one sent on (so the close of a candle that ended is sent too). Candles
- * are the REST candles': a period without trades has none.
+ * the last, from the last one sent on (so the close of a candle that ended is sent too), and every
+ * interval with nothing new the forming one again. Candles are the REST candles'; only a period
+ * without a trade, which REST lists no candle for, is streamed as a flat candle at the last price.
  */
 function klineFeed(market: string, interval: number): Feed {
   let sent: { state: unknown; candle: Candle } | undefined;
@@ -166,8 +167,13 @@ function klineFeed(market: string, interval: number): Feed {
     },
     again(view) {
       const now = wholeSecondsOf(view);
-      const forming = candlesOf(view.state, market, interval, now - (now % interval), now).at(-1);
-      return forming ? [[[...forming, market]]] : [];
+      const start = now - (now % interval);
+      const forming = candlesOf(view.state, market, interval, start, now).at(-1);
+      if (forming) return [[[...forming, market]]];
+      // A period without a trade yet: the documents send the forming candle all the same, its close
+      // the latest price, so it is flat at that price with no volume. REST lists no candle for it.
+      const price = lastPrice(view, view.state.market(market));
+      return [[[start, price, price, price, price, '0', '0', market]]];
     },
   };
 }

@@ -189,6 +189,23 @@ describe('the sandbox streams its market', () => {
     expect(requested.result).toEqual(rest.body.result.map((row: unknown[]) => [...row, 'ETH_USDT']));
   });
 
+  it('a candle period without a trade streams flat at the last price, with no volume; REST lists none', async () => {
+    const stream = await open();
+    await stream.request('candles_subscribe', ['BTC_USD', 900]);
+    const [candle] = (await stream.next('candles_update')).params;
+    const now = (await get(suite.sandbox.url, 'getServerTime', {})).body.time;
+    const start = now - (now % 900);
+    const last = (await get(suite.sandbox.url, 'listTickers', {})).body.BTC_USD.last_price;
+    expect(candle).toEqual([start, last, last, last, last, '0', '0', 'BTC_USD']);
+    const rest = await get(suite.sandbox.url, 'listCandles', {
+      market: 'BTC_USD',
+      interval: '15m',
+      start,
+      end: now,
+    });
+    expect(rest.body.result).toEqual([]);
+  });
+
   it('the last price and the day are the REST ticker and market activity', async () => {
     const stream = await open();
     const tickers = (await get(suite.sandbox.url, 'listTickers', {})).body;
@@ -234,7 +251,7 @@ describe('the sandbox streams its market', () => {
     );
     expect((await stream.request('trades_request', ['BTC_USDT', 101, 0])).error).toEqual(invalidArgument);
     stream.raw('{"id": 9, "method"');
-    expect((await stream.closed).code).toBe(1003);
+    expect((await stream.closed).code).toBe(1007);
   });
 
   it('refuses a request past 200 a minute on a connection with code 7, until the window moves on', async () => {
