@@ -6,7 +6,7 @@
 // per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it),
 // SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk).
 
-import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { contractVariables, environmentVariables, streamVariables } from '../model/environment.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
 import { controlLines } from './control.ts';
@@ -61,6 +61,7 @@ const sandbox = await startSandbox({
 const lines = [
   `# Sandbox listening on ${sandbox.url}${faults ? ` (faults: ${JSON.stringify(faults)})` : ''}`,
   `# Streams (WebSocket, same origin): ${sandbox.streamUrl}; its account channels take the token of POST /api/v4/profile/websocket_token (txc websocket-token)`,
+  `${streamVariables.url}=${sandbox.streamUrl}`,
 ];
 const firstActivePlan = fixture.plans.find((plan) => plan.status === 'active' && !plan.specialOffer);
 if (isDefaultFixture) {

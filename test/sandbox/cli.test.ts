@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
-import { environmentVariables } from '../../model/environment.ts';
+import { environmentVariables, streamVariables } from '../../model/environment.ts';
 import { runScript } from '../../scripts/run-node.ts';
 import { call, defaultFixture } from './helpers.ts';
 import { TestStream } from './stream-client.ts';
@@ -71,6 +71,7 @@ describe('npm run sandbox', () => {
     // The streams, on the same origin: the line names their URL, and a ping there is answered.
     const streamUrl = /^# Streams \(WebSocket, same origin\): (ws:\/\/\S+?);/m.exec(output())?.[1];
     expect(streamUrl).toBe(`${(url as string).replace(/^http/, 'ws')}/ws`);
+    expect(line(output(), streamVariables.url)).toBe(streamUrl);
     const stream = await TestStream.open(streamUrl as string);
     expect((await stream.request('ping', [])).result).toBe('pong');
     await stream.close();
