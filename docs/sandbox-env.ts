@@ -1,9 +1,10 @@
 // The .env file `npm start` writes for its sandbox: the three variables the client, the README's
-// examples and txc read, so a reader runs an example against the sandbox already running
+// examples and txc read, and the streams' URL, so a reader runs an example against the sandbox already running
 // (`npx tsx --env-file=.env example.ts`) instead of starting a second one on the same port. A
 // .env that npm start did not write is the reader's own and is never overwritten.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { environmentVariables } from '../model/environment.ts';
+import { environmentVariables, streamVariables } from '../model/environment.ts';
+import { streamUrlOf } from '../sandbox/streams/methods.ts';
 
 /** The first line of every .env file npm start writes: how it knows the file is its own. */
 export const sandboxEnvMarker = '# Written by npm start for its sandbox; rewritten at every start.';
@@ -20,6 +21,8 @@ export function sandboxEnvText({ url, apiKey, secret }: SandboxCredentials): str
     `${environmentVariables.baseUrl}=${url}`,
     `${environmentVariables.apiKey}=${apiKey}`,
     `${environmentVariables.apiSecret}=${secret}`,
+    // The sandbox's streams, on its origin: what the stream samples and `txc watch` connect to.
+    `${streamVariables.url}=${streamUrlOf(url)}`,
     '',
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
+import { streamUrlOf } from '../sandbox/streams/methods.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { PortInUseError, pickFreePorts, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
 import { streamMockPort } from '../scripts/stream-mock.ts';
@@ -128,6 +129,7 @@ if (dev.sandboxUrl) {
   console.log(
     `  ${'sandbox'.padEnd(18)} ${dev.sandboxUrl}  ${environmentVariables.apiKey}=${key.apiKey} ${environmentVariables.apiSecret}=${key.secret}`,
   );
+  console.log(`  ${'sandbox streams'.padEnd(18)} ${streamUrlOf(dev.sandboxUrl)}  (WebSocket, same origin)`);
   const envFile = process.env.SANDBOX_ENV_FILE || join(root, '.env');
   const credentials = { url: dev.sandboxUrl, apiKey: key.apiKey, secret: key.secret };
   const variables = `${environmentVariables.baseUrl}, ${environmentVariables.apiKey} and ${environmentVariables.apiSecret}`;

@@ -4000,6 +4000,68 @@ export const operations = {
       }
     }
   },
+  "getWebSocketToken": {
+    "operationId": "getWebSocketToken",
+    "summary": "Get a token that authorizes a WebSocket connection",
+    "cliName": "websocket-token",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/profile/websocket_token",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 10,
+      "windowSeconds": 60,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/profile/websocket_token"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    }
+  },
   "listAccountFees": {
     "operationId": "listAccountFees",
     "summary": "List the deposit and withdrawal fees and limits of each asset, for the account",

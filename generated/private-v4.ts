@@ -2557,6 +2557,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/profile/websocket_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a token that authorizes a WebSocket connection
+         * @description A token for the account of the signing key, which a WebSocket connection
+         *     presents in its `authorize` request before it uses the account channels
+         *     (the balances, orders, deals, positions and borrows of the private
+         *     stream document). Not in the specification: every fact of this operation
+         *     is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - The answer is one field, `websocket_token`, a string.
+         *     - Tokens are short-lived: a client asks for a fresh one before each new
+         *       connection. How long one lasts: not shown.
+         *     - A refusal besides the common signing ones: 422, code 30, with
+         *       `errors.user` when the key's user cannot be found.
+         *
+         *     The answer is not cached (observed upstream).
+         *
+         *     Whether asking again hands out the same token or a new one, and whether
+         *     a new one ends the old: not shown (the operator's example calls it the
+         *     current token). Either way the call changes no balance, order or
+         *     setting, so it is not marked as writing, and repeating it is safe: every
+         *     token it answers authorizes a connection.
+         */
+        post: operations["getWebSocketToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7613,6 +7653,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Observed upstream: the request was refused, `Validation failed`, with `errors` by field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebSocketToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/profile/websocket_token";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The token (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The token to present in the stream's `authorize` request. A secret: whoever holds it reads the account's streams. Its format and length: not shown. */
+                        websocket_token: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the user of the key cannot be found (code 30, `errors.user`). The request-validation failure takes the same form, this document's (see its example). */
             422: {
                 headers: {
                     [name: string]: unknown;

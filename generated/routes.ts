@@ -1919,6 +1919,20 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/profile/websocket_token": {
+    "operationId": "getWebSocketToken",
+    "method": "post",
+    "path": "/api/v4/profile/websocket_token",
+    "rateLimit": {
+      "requests": 10,
+      "windowSeconds": 60
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
   "post /api/v4/main-account/fee": {
     "operationId": "listAccountFees",
     "method": "post",

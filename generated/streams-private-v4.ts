@@ -483,7 +483,7 @@ export interface components {
             /** @description The order's identifier. Changing an order through the HTTP API gives the replacement a new one; a stop order keeps its own when it activates (observed upstream). */
             id?: components["schemas"]["OrderId"];
             market?: components["schemas"]["Market"];
-            /** @description The order type, as a number. The operator names 3 (spot stop-limit), 4 (spot stop-market), 9 (margin stop-limit) and 10 (margin stop-market); spot markets use 3 and 4, margin and futures markets 9 and 10. The numbers of the other types: not shown in the stream descriptions. */
+            /** @description The order type, as a number (observed upstream, from the operator's table for the account streams): 1 limit, 2 market, 202 stock market, 3 stop-limit, 4 stop-market; 7 margin limit, 8 margin market, 9 margin stop-limit, 10 margin stop-market, 14 margin normalization. Spot markets use 1 to 4 and 202, margin and futures markets 7 to 10. The stream descriptions themselves name only 3, 4, 9 and 10, so any integer is accepted. */
             type?: number;
             side?: components["schemas"]["OrderSideCode"];
             /** @description Whether the order may only rest on the book as a maker. */

@@ -359,6 +359,22 @@ export function transferableCollateral(state: SandboxState, account: AccountStat
   return isNegative(transferable) ? '0' : normalize(transferable);
 }
 
+/**
+ * A position's figures at its market's price now, as the REST positions and the positions stream
+ * both show them: its entry price, unrealized profit and loss, margin, and the free margin of its
+ * settlement asset.
+ */
+export function positionFigures(state: SandboxState, account: AccountState, position: Position) {
+  const collateral = collateralOf(state, account);
+  const market = state.market(position.market);
+  return {
+    basePrice: entryPrice(position),
+    unrealized: unrealizedPnl(position, market.price),
+    margin: positionMargin(position, collateral.leverage),
+    freeMargin: figures(state, account, market.money).freeMargin,
+  };
+}
+
 export function positionKey(market: string, side: PositionSide) {
   return `${market}:${side}`;
 }

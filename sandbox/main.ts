@@ -1,13 +1,13 @@
-// `npm run sandbox`: starts the sandbox and prints its URL, the default fixture's test
-// credentials and what it holds (plans, markets), every line ready for a .env file (comments or
-// KEY=VALUE): `node --env-file=.env`, `tsx --env-file=.env`, `txc --env-file .env`.
+// `npm run sandbox`: starts the sandbox and prints its URL and its streams' URL, the default
+// fixture's test credentials and what it holds (plans, markets), every line ready for a .env file
+// (comments or KEY=VALUE): `node --env-file=.env`, `tsx --env-file=.env`, `txc --env-file .env`.
 // SANDBOX_PORT (default 4012), SANDBOX_FIXTURE (a fixture file), SANDBOX_FAULTS (JSON fault
 // options), SANDBOX_STRICT=1 (validate every answer against the document), SANDBOX_QUIET=1 (no
 // per-request lines), SANDBOX_CORS_ORIGINS (comma-separated origins whose pages may call it),
 // SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk),
 // SANDBOX_DOCUMENTS (a project root whose documents it serves; default this project's).
 
-import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { contractVariables, environmentVariables, streamVariables } from '../model/environment.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
 import { controlLines } from './control.ts';
@@ -63,6 +63,8 @@ const sandbox = await startSandbox({
 // Every line below is a comment or KEY=VALUE, so the whole start-up output is a valid .env file.
 const lines = [
   `# Sandbox listening on ${sandbox.url}${faults ? ` (faults: ${JSON.stringify(faults)})` : ''}`,
+  `# Streams (WebSocket, same origin): ${sandbox.streamUrl}; its account channels take the token of POST /api/v4/profile/websocket_token (txc websocket-token)`,
+  `${streamVariables.url}=${sandbox.streamUrl}`,
 ];
 const firstActivePlan = fixture.plans.find((plan) => plan.status === 'active' && !plan.specialOffer);
 if (isDefaultFixture) {

@@ -136,17 +136,36 @@ export type Levels = [string, string][];
  * book shows). With `level` above 0, prices are grouped into steps of 10^level ticks.
  */
 export function bookOf(state: SandboxState, market: MarketState, depth: number, level = 0) {
+  return bookGroupedBy(
+    state,
+    market,
+    depth,
+    level > 0 ? multiply(tickOf(market), `1${'0'.repeat(level)}`) : undefined,
+  );
+}
+
+/**
+ * The book of `bookOf`, its prices grouped into steps of `step` (an ask's level rounded up to a
+ * step, a bid's down), or not grouped without one: the REST book's `level` and the stream's price
+ * interval are both a step.
+ */
+export function bookGroupedBy(
+  state: SandboxState,
+  market: MarketState,
+  depth: number,
+  step: string | undefined,
+) {
   const tick = tickOf(market);
   // Other participants' orders are whole multiples of the market's smallest order.
-  const step = isZero(market.minAmount) ? stepOf(market) : market.minAmount;
+  const lot = isZero(market.minAmount) ? stepOf(market) : market.minAmount;
   const asks = new Map<string, string>();
   const bids = new Map<string, string>();
   const seedOf = (side: string, price: string) => hashOf(`${market.name} ${side} ${price}`);
   for (let index = 0; index < depth; index++) {
     const ask = normalize(add(market.price, multiply(String(index), tick)));
-    asks.set(ask, multiply(String(1 + (seedOf('ask', ask) % 200)), step));
+    asks.set(ask, multiply(String(1 + (seedOf('ask', ask) % 200)), lot));
     const bid = normalize(subtract(market.price, multiply(String(index + 1), tick)));
-    if (compare(bid, '0') > 0) bids.set(bid, multiply(String(1 + (seedOf('bid', bid) % 200)), step));
+    if (compare(bid, '0') > 0) bids.set(bid, multiply(String(1 + (seedOf('bid', bid) % 200)), lot));
   }
   for (const account of state.accounts.values()) {
     for (const order of account.orders.values()) {
@@ -158,8 +177,8 @@ export function bookOf(state: SandboxState, market: MarketState, depth: number, 
     }
   }
   const group = (levels: Map<string, string>, up: boolean): Levels => {
-    if (level <= 0) return [...levels];
-    const size = multiply(tick, `1${'0'.repeat(level)}`);
+    if (step === undefined || isZero(step)) return [...levels];
+    const size = step;
     const grouped = new Map<string, string>();
     for (const [price, amount] of levels) {
       const units = divide(price, size, 0);
@@ -178,7 +197,14 @@ export function bookOf(state: SandboxState, market: MarketState, depth: number, 
 
 /** A market's figures over the 24 hours before `now` (seconds), from its public trades. */
 export function dayOf(state: SandboxState, market: MarketState, now: number) {
-  const since = now - 24 * 60 * 60;
+  return periodOf(state, market, now - 24 * 60 * 60, now);
+}
+
+/**
+ * A market's figures over its public trades after `since` up to `now` (seconds): volumes, the
+ * first, last, highest and lowest price (the market's price when it had none), and the change.
+ */
+export function periodOf(state: SandboxState, market: MarketState, since: number, now: number) {
   const trades = tradesOf(state, market.name).filter((trade) => trade.time > since && trade.time <= now);
   let stock = '0';
   let money = '0';

@@ -2,7 +2,8 @@
 // through one pipeline (route, signature, rate limit, nonce, key and partner access, request
 // validation); then the operation's state transition (transitions.ts) carries it out, or, for an
 // operation without one, its document's first named success example answers it. Optional
-// response validation (strict) and fault injection.
+// response validation (strict) and fault injection. Beside HTTP, on the same port, the WebSocket
+// streams of the same state (streams/serve.ts), told of every change.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DocumentModel } from '../model/model.ts';
@@ -21,6 +22,9 @@ import { seconds } from './orders.ts';
 import { readParameters } from './parameters.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 import { SandboxState } from './state.ts';
+import { StateChanges } from './state-changes.ts';
+import { streamUrlOf } from './streams/methods.ts';
+import { serveStreams } from './streams/serve.ts';
 import { transitionOf } from './transitions.ts';
 import { validateRequest } from './validation.ts';
 
@@ -64,6 +68,8 @@ export interface ResponseViolation {
 export interface Sandbox {
   url: string;
   port: number;
+  /** The WebSocket streams' URL, on the same origin (`ws://127.0.0.1:<port>/ws`). */
+  streamUrl: string;
   /** The exchange's state (a new object after `reset`). */
   readonly state: SandboxState;
   /** The current fault injector, with counts of what it injected. */
@@ -143,6 +149,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const nonces = new NonceTracker(options.nonceWindowMs ?? documents.nonceWindowSeconds * 1000);
   const violations: ResponseViolation[] = [];
   let faults = new Faults(options.faults);
+  // Said after everything that may change the state: a call, a control request, a catch-up.
+  const changes = new StateChanges();
 
   /**
    * The rate limit's refusal when the bucket is full. With `count`, a call with room is counted at
@@ -298,6 +306,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         url.pathname,
         raw === 'too-large' || raw === 'hung-up' ? undefined : raw,
       );
+      changes.changed();
       send(response, undefined, reply);
       return;
     }
@@ -337,6 +346,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } else {
       reply = handlePrivate(operation, request, raw);
     }
+    changes.changed();
     if (decision === 'drop-after') {
       request.socket.destroy();
       return;
@@ -362,9 +372,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const { port } = server.address() as AddressInfo;
+  const streams = serveStreams(server, {
+    get state() {
+      return state;
+    },
+    clock,
+    settle() {
+      catchUp(clock());
+      changes.changed();
+    },
+    changes,
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    streamUrl: streamUrlOf(`http://127.0.0.1:${port}`),
     get state() {
       return state;
     },
@@ -378,10 +400,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const now = clock();
       catchUp(now);
       movePrice(state, market, price, now);
+      changes.changed();
     },
     advanceClock(milliseconds: number) {
       clockOffsetMs += milliseconds;
       catchUp(clock());
+      changes.changed();
     },
     deposit(request: DepositRequest) {
       const now = clock();
@@ -391,13 +415,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     settle() {
       catchUp(clock());
+      changes.changed();
     },
     reset() {
       state = new SandboxState(fixture, seconds(clock()));
+      changes.changed();
     },
     violations,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        streams.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

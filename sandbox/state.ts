@@ -1,7 +1,7 @@
 // The sandbox's mutable state, built from a fixture. Every change happens synchronously inside
 // one request's handling, so concurrent requests cannot interleave between a check and a debit.
 // Every balance is kept in one ledger (ledger.ts) and changes only by its balanced entries.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { HistoryRecord } from './api-types.ts';
 import { add, normalize, subtract } from './decimal.ts';
 import type {
@@ -227,6 +227,11 @@ export class SandboxState {
   #lastDealId = 149_160_000;
   #lastQuoteId: number;
   #lastConversionId: number;
+  /**
+   * The WebSocket tokens handed out, each to the account it authorizes: a private field, so that
+   * no inspection or snapshot of the state shows one.
+   */
+  readonly #streamTokens = new Map<string, string>();
 
   /** `createdAt`: Unix seconds that seeded orders without a timestamp were placed at. */
   constructor(fixture: Fixture, createdAt: number) {
@@ -411,6 +416,25 @@ export class SandboxState {
       });
     }
     return investment;
+  }
+
+  /**
+   * The account's WebSocket token: random, made at the first request and handed out again until
+   * the state is reset (the documents do not say how long a token lasts; this one lasts as long as
+   * the state).
+   */
+  streamToken(accountId: string): string {
+    this.account(accountId);
+    for (const [token, owner] of this.#streamTokens) if (owner === accountId) return token;
+    const token = randomBytes(24).toString('base64url');
+    this.#streamTokens.set(token, accountId);
+    return token;
+  }
+
+  /** The account a WebSocket token authorizes, or undefined for a token this state never handed out. */
+  accountOfStreamToken(token: string): AccountState | undefined {
+    const owner = this.#streamTokens.get(token);
+    return owner === undefined ? undefined : this.account(owner);
   }
 
   /** A plain copy of the state, for tests and debugging. */

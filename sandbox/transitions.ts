@@ -55,6 +55,7 @@ import {
   listOpenOrders,
   readTradeBalance,
 } from './handlers/queries.ts';
+import { issueStreamToken } from './handlers/stream-token.ts';
 import {
   listWalletHistory,
   moveBetweenBalances,
@@ -144,6 +145,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   moveBetweenBalances,
   listWalletHistory,
   readTransferFees,
+  issueStreamToken,
 };
 
 /** The state change `operation`'s document names, or undefined when it names none. */

@@ -218,8 +218,10 @@ describe('npm start', () => {
       'mock private-v4',
       'stream mock',
       'sandbox',
+      'sandbox streams',
     ]);
     expect(rows[4]).toContain(`http://127.0.0.1:${sandbox}`);
+    expect(rows[5]).toContain(`ws://127.0.0.1:${sandbox}/ws`);
     const all = output.stdout + output.stderr.replace(/^npm warn.*\n/gm, '');
     expect(all).not.toContain(pingPath);
     expect(all).not.toMatch(

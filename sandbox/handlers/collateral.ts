@@ -9,7 +9,6 @@ import {
   type CollateralOrderInfo,
   collateralBalance,
   collateralOf,
-  entryPrice,
   figures,
   fundingSettlements,
   isCollateralMarket,
@@ -17,8 +16,8 @@ import {
   nextConditionalId,
   openCollateralOrders,
   type PositionSide,
+  positionFigures,
   positionKey,
-  positionMargin,
   trade,
   unrealizedPnl,
 } from '../collateral.ts';
@@ -494,23 +493,21 @@ export function listPositions(context: CallContext, body: { market?: string }): 
   );
   return ok(
     rows.map((position) => {
-      const market = context.state.market(position.market);
-      const unrealized = unrealizedPnl(position, market.price);
-      const margin = positionMargin(position, collateral.leverage);
+      const { basePrice, unrealized, margin, freeMargin } = positionFigures(context.state, account, position);
       return {
         positionId: position.positionId,
         market: position.market,
         openDate: position.openDate,
         modifyDate: position.modifyDate,
         amount: position.size,
-        basePrice: entryPrice(position),
+        basePrice,
         liquidationPrice: null,
         liquidationState: null,
         pnl: position.realized,
         pnlPercent: isZero(margin) ? '0' : divide(multiply(unrealized, '100'), margin, 2),
         unrealizedPnl: unrealized,
         margin,
-        freeMargin: figures(context.state, account, market.money).freeMargin,
+        freeMargin,
         // Funding on perpetual markets is settled to the balance, not kept on the position.
         funding: '0',
         unrealizedFunding: '0',

@@ -25,18 +25,27 @@ function byMarket<Row extends { market: string }, View>(rows: readonly Row[], vi
   return grouped;
 }
 
+/**
+ * The trade balances of the named assets (each, held or not), or without names of every asset
+ * the account holds something of: what is available and what open orders hold (`freeze`). The
+ * REST balance and the spot balance stream both answer these.
+ */
+export function tradeBalances(account: AccountState, tickers?: readonly string[]) {
+  const named = tickers ?? [...account.trade.keys()].sort();
+  const balances: Record<string, { available: string; freeze: string }> = {};
+  for (const ticker of named) {
+    const { available, frozen } = account.trade.get(ticker) ?? { available: '0', frozen: '0' };
+    if (tickers === undefined && isZero(available) && isZero(frozen)) continue;
+    balances[ticker] = { available, freeze: frozen };
+  }
+  return balances;
+}
+
 export function readTradeBalance(context: CallContext, body: { ticker?: string }): Answer {
   const { account } = caller(context);
   if (body.ticker !== undefined && !context.state.assets.has(body.ticker))
     return refuse(context, 'unknownTicker');
-  const tickers = body.ticker === undefined ? [...account.trade.keys()].sort() : [body.ticker];
-  const balances: Record<string, { available: string; freeze: string }> = {};
-  for (const ticker of tickers) {
-    const { available, frozen } = account.trade.get(ticker) ?? { available: '0', frozen: '0' };
-    if (body.ticker === undefined && isZero(available) && isZero(frozen)) continue;
-    balances[ticker] = { available, freeze: frozen };
-  }
-  return ok(balances);
+  return ok(tradeBalances(account, body.ticker === undefined ? undefined : [body.ticker]));
 }
 
 export interface ActiveOrdersQuery {
@@ -192,6 +201,13 @@ function closedBetween(account: AccountState, start: number, end: number, keep: 
     .reverse();
 }
 
+/**
+ * Whether the order history keeps a finished order: a filled one always, a cancelled one while
+ * the account records cancelled orders. The executed-orders stream keeps the same ones.
+ */
+export const keptInHistory = (account: AccountState, order: Order) =>
+  order.status !== 'CANCELED' || account.recordCancelledOrders;
+
 export interface OrderHistoryQuery {
   market?: string;
   startDate?: number;
@@ -218,9 +234,7 @@ export function listClosedOrders(context: CallContext, body: OrderHistoryQuery):
     account,
     start,
     end,
-    (order) =>
-      (order.status !== 'CANCELED' || account.recordCancelledOrders) &&
-      (body.market === undefined || order.market === body.market),
+    (order) => keptInHistory(account, order) && (body.market === undefined || order.market === body.market),
   );
   const { rows } = page(context, closed, body);
   return ok(byMarket(rows, (order) => historyView(order, context.state.market(order.market).money)));

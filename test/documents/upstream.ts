@@ -17,6 +17,7 @@ export const notCachedUpstream = [
   '/api/v4/main-account/transfer',
   '/api/v4/main-account/history',
   '/api/v4/main-account/fee',
+  '/api/v4/profile/websocket_token',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -56,11 +57,12 @@ export const writingPaths = [
 /**
  * The operations added from the operator's own files (`openapi/private/http-trade-v4.yaml`, its
  * spot group, `openapi/public/http-v4.yaml`, and the candles of `openapi/public/http-v1.yaml`),
- * with the rate limit it states for each (requests per 10 seconds; `null` where it states none;
- * for a public v4 endpoint with no figure of its own, the public 2000), and of its collateral,
- * convert and market fee groups; and of its account file (`openapi/private/main_api_v4.yaml`),
- * the wallet: deposit addresses, withdrawals, transfers between balances, the deposit and
- * withdrawal history and the fees.
+ * with the rate limit it states for each (requests per 10 seconds, or per `windowSeconds` where it
+ * states another window; `null` where it states none; for a public v4 endpoint with no figure of
+ * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
+ * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
+ * transfers between balances, the deposit and withdrawal history and the fees, and the WebSocket
+ * token.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -144,6 +146,14 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/main-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/main-account/history', api: 'private-v4', requests: 200 },
   { method: 'post', path: '/api/v4/main-account/fee', api: 'private-v4', requests: 1000 },
+  // The token of the WebSocket streams, of its account group: its limit is per minute.
+  {
+    method: 'post',
+    path: '/api/v4/profile/websocket_token',
+    api: 'private-v4',
+    requests: 10,
+    windowSeconds: 60,
+  },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */

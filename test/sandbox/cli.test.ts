@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../model/document.ts';
-import { environmentVariables } from '../../model/environment.ts';
+import { environmentVariables, streamVariables } from '../../model/environment.ts';
 import { runScript } from '../../scripts/run-node.ts';
 import { call, defaultFixture } from './helpers.ts';
+import { TestStream } from './stream-client.ts';
 
 const children: ChildProcess[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
@@ -67,6 +68,13 @@ describe('npm run sandbox', () => {
       'getMainBalance',
     );
     expect(reply.status).toBe(200);
+    // The streams, on the same origin: the line names their URL, and a ping there is answered.
+    const streamUrl = /^# Streams \(WebSocket, same origin\): (ws:\/\/\S+?);/m.exec(output())?.[1];
+    expect(streamUrl).toBe(`${(url as string).replace(/^http/, 'ws')}/ws`);
+    expect(line(output(), streamVariables.url)).toBe(streamUrl);
+    const stream = await TestStream.open(streamUrl as string);
+    expect((await stream.request('ping', [])).result).toBe('pong');
+    await stream.close();
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
