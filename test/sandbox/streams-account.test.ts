@@ -7,8 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationId } from '../../generated/operations.ts';
 import type { FixtureKey } from '../../sandbox/fixture.ts';
-import { call, defaultFixture, ordinaryKey, partnerKey, strictSandbox } from './helpers.ts';
+import { call, defaultFixture, ordinaryKey, partnerKey, present, strictSandbox } from './helpers.ts';
 import { type StreamMessage, TestStream } from './stream-client.ts';
 import { schemaProblems } from './stream-schemas.ts';
 
@@ -54,9 +55,9 @@ async function control(path: 'price' | 'clock', body: unknown) {
   expect(response.status).toBe(200);
 }
 
-async function rest(
+async function rest<Id extends OperationId>(
   key: FixtureKey,
-  operationId: Parameters<typeof call>[2],
+  operationId: Id,
   fields?: Record<string, unknown>,
 ) {
   const reply = await call(suite.sandbox.url, key, operationId, fields ? { fields } : {});
@@ -160,7 +161,7 @@ describe('orders placed over REST, as the account streams show them', () => {
     const holding = await rest(trader, 'getTradeBalance');
     await stream.next(
       'balanceSpot_update',
-      (message) => message.params[0].USDT?.freeze === holding.USDT.freeze,
+      (message) => message.params[0].USDT?.freeze === holding.USDT?.freeze,
     );
     expect((await stream.request('ordersPending_request', ['ETH_USDT', 0, 100])).result.records).toEqual(
       expect.arrayContaining([pending]),
@@ -172,7 +173,9 @@ describe('orders placed over REST, as the account streams show them', () => {
     expect(finished).toBe(3);
     expect(filled).toMatchObject({ id: order.orderId, status: 'FILLED', left: '0', deal_stock: '0.01' });
 
-    const [deal] = await rest(trader, 'listExecutedDeals', { market: 'ETH_USDT' });
+    // With a market named, the deals are a list (without one, lists keyed by market).
+    const restDeals = await rest(trader, 'listExecutedDeals', { market: 'ETH_USDT' });
+    const deal = present(Array.isArray(restDeals) ? restDeals[0] : undefined, 'the deal');
     expect((await stream.next('deals_update')).params).toEqual([
       deal.id,
       deal.time,
@@ -189,8 +192,14 @@ describe('orders placed over REST, as the account streams show them', () => {
     expect(deal).toMatchObject({ orderId: order.orderId, role: 1, price: '2000' });
     expect(filled.mtime).toBe(deal.time);
 
-    const history = (await rest(trader, 'listOrderHistory', { market: 'ETH_USDT' })).ETH_USDT;
-    const record = history.find((row: { id: number }) => row.id === order.orderId);
+    const history = present(
+      (await rest(trader, 'listOrderHistory', { market: 'ETH_USDT' })).ETH_USDT,
+      'ETH_USDT',
+    );
+    const record = present(
+      history.find((row: { id: number }) => row.id === order.orderId),
+      'the order in the history',
+    );
     const [executed] = (await stream.next('ordersExecuted_update')).params;
     expect(executed).toMatchObject({
       id: record.id,
@@ -314,7 +323,7 @@ describe('the collateral account, as the account streams show it', () => {
     );
     const requested = (await stream.request('balanceMargin_request', ['BTC'])).result;
     expect(requested.BTC.balance).toBe(
-      summary.find((item: { asset: string }) => item.asset === 'BTC').balance,
+      summary.find((item: { asset: string }) => item.asset === 'BTC')?.balance,
     );
 
     const expectPositions = async (update: StreamMessage) => {
@@ -349,7 +358,10 @@ describe('the collateral account, as the account streams show it', () => {
     await expectPositions(first);
     await control('price', { market: 'BTC_USDT', price: '36000' });
     const positions = await rest(partner, 'listOpenPositions');
-    const btc = positions.find((position: { market: string }) => position.market === 'BTC_USDT');
+    const btc = present(
+      positions.find((position: { market: string }) => position.market === 'BTC_USDT'),
+      'the BTC_USDT position',
+    );
     const moved = await stream.next('positionsMargin_update', (message) =>
       message.params.records.some(
         (record: { market: string; pnl: string }) =>

@@ -6,7 +6,7 @@
 // received is checked against the stream documents.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, get, ordinaryKey, strictSandbox } from './helpers.ts';
+import { call, defaultFixture, get, ordinaryKey, present, strictSandbox } from './helpers.ts';
 import { type StreamMessage, TestStream } from './stream-client.ts';
 import { schemaProblems } from './stream-schemas.ts';
 
@@ -39,7 +39,8 @@ type Levels = [string, string][];
 async function restBook(market: string): Promise<{ asks: Levels; bids: Levels }> {
   const reply = await get(suite.sandbox.url, 'getOrderBook', { market, limit: 100, level: 0 });
   expect(reply.status).toBe(200);
-  return { asks: reply.body.asks, bids: reply.body.bids };
+  const levels = (rows: string[][]): Levels => rows.map(([price = '', amount = '']) => [price, amount]);
+  return { asks: levels(reply.body.asks), bids: levels(reply.body.bids) };
 }
 
 /** Test-side: the levels of `after` that differ from `before`, a level gone as "0", sorted by price. */
@@ -148,7 +149,7 @@ describe('the sandbox streams its market', () => {
     });
     expect(sold.status).toBe(200);
     const recent = await get(suite.sandbox.url, 'listRecentTrades', { market: 'ETH_USDT' });
-    const newest = recent.body[0];
+    const newest = present(recent.body[0], 'the newest trade');
     const update = await stream.next('trades_update', (message) =>
       message.params[1].some((trade: { id: number }) => trade.id === newest.tradeID),
     );
@@ -177,16 +178,17 @@ describe('the sandbox streams its market', () => {
       start,
       end: now,
     });
-    expect(rest.body.result.length).toBe(1);
+    const rows = present(rest.body.result, 'the REST candles');
+    expect(rows.length).toBe(1);
     // Updates come at most every half second: the last one is the REST candle.
-    const expected = JSON.stringify([[...rest.body.result[0], 'ETH_USDT']]);
+    const expected = JSON.stringify([[...present(rows[0], 'the REST candle'), 'ETH_USDT']]);
     const candle = await stream.next(
       'candles_update',
       (message) => JSON.stringify(message.params) === expected,
     );
     expect(candle.params[0][0]).toBe(start);
     const requested = await stream.request('candles_request', ['ETH_USDT', start, now, 60]);
-    expect(requested.result).toEqual(rest.body.result.map((row: unknown[]) => [...row, 'ETH_USDT']));
+    expect(requested.result).toEqual(rows.map((row: unknown[]) => [...row, 'ETH_USDT']));
   });
 
   it('a candle period without a trade streams flat at the last price, with no volume; REST lists none', async () => {
@@ -195,7 +197,10 @@ describe('the sandbox streams its market', () => {
     const [candle] = (await stream.next('candles_update')).params;
     const now = (await get(suite.sandbox.url, 'getServerTime', {})).body.time;
     const start = now - (now % 900);
-    const last = (await get(suite.sandbox.url, 'listTickers', {})).body.BTC_USD.last_price;
+    const last = present(
+      (await get(suite.sandbox.url, 'listTickers', {})).body.BTC_USD,
+      'BTC_USD',
+    ).last_price;
     expect(candle).toEqual([start, last, last, last, last, '0', '0', 'BTC_USD']);
     const rest = await get(suite.sandbox.url, 'listCandles', {
       market: 'BTC_USD',
@@ -208,11 +213,12 @@ describe('the sandbox streams its market', () => {
 
   it('the last price and the day are the REST ticker and market activity', async () => {
     const stream = await open();
-    const tickers = (await get(suite.sandbox.url, 'listTickers', {})).body;
-    const activity = (await get(suite.sandbox.url, 'getMarketActivity', { market: 'BTC_USDT' })).body.result;
-    expect((await stream.request('lastprice_request', ['BTC_USDT'])).result).toBe(
-      tickers.BTC_USDT.last_price,
+    const ticker = present((await get(suite.sandbox.url, 'listTickers', {})).body.BTC_USDT, 'BTC_USDT');
+    const activity = present(
+      (await get(suite.sandbox.url, 'getMarketActivity', { market: 'BTC_USDT' })).body.result,
+      'the market activity',
     );
+    expect((await stream.request('lastprice_request', ['BTC_USDT'])).result).toBe(ticker.last_price);
     const day = (await stream.request('market_request', ['BTC_USDT', 86_400])).result;
     expect(day).toEqual({
       period: 86_400,
@@ -227,7 +233,7 @@ describe('the sandbox streams its market', () => {
     await stream.request('lastprice_subscribe', ['BTC_USDT']);
     await stream.request('market_subscribe', ['BTC_USDT']);
     await stream.request('marketToday_subscribe', ['BTC_USDT']);
-    expect((await stream.next('lastprice_update')).params).toEqual(['BTC_USDT', tickers.BTC_USDT.last_price]);
+    expect((await stream.next('lastprice_update')).params).toEqual(['BTC_USDT', ticker.last_price]);
     expect((await stream.next('market_update')).params).toEqual(['BTC_USDT', day]);
     expect((await stream.next('marketToday_update')).params[1]).toMatchObject({ last: activity.last });
     expect((await stream.request('marketToday_query', ['BTC_USDT'])).result.last).toBe(activity.last);
@@ -322,14 +328,17 @@ describe('the walk, moved by the control clock', () => {
       ]),
     );
     const now = Math.floor(clock.now / 1000) + 30;
-    const candles = (
-      await get(sandbox.url, 'listCandles', {
-        market: 'ETH_BTC',
-        interval: '1m',
-        start: now - 120,
-        end: now,
-      })
-    ).body.result;
+    const candles = present(
+      (
+        await get(sandbox.url, 'listCandles', {
+          market: 'ETH_BTC',
+          interval: '1m',
+          start: now - 120,
+          end: now,
+        })
+      ).body.result,
+      'the REST candles',
+    );
     let streamed: unknown[] = [];
     while (JSON.stringify(streamed) !== JSON.stringify([...(candles.at(-1) as unknown[]), 'ETH_BTC'])) {
       streamed = (await stream.next('candles_update')).params[0];
