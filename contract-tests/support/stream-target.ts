@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { contractVariables } from '../../model/environment.ts';
 import { startStreamMock } from '../../scripts/stream-mock.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
+import { createPrivateClient, unwrap } from '../../src/index.ts';
 import { describeTarget } from './variables.ts';
 
 declare module 'vitest' {
@@ -71,11 +72,23 @@ function refusal(url: string): Promise<string | undefined> {
   });
 }
 
+/** A WebSocket token for the account channels, from the REST operation that issues one. */
+async function streamTokenOf(origin: string, credentials: { apiKey: string; apiSecret: string }) {
+  const client = createPrivateClient({ baseUrl: origin, ...credentials });
+  try {
+    const answer = await unwrap(client.POST('/api/v4/profile/websocket_token', { body: {} }));
+    return answer.websocket_token;
+  } finally {
+    await client.close();
+  }
+}
+
 /** Starts (or names) the stream target for the HTTP target `target`, whose server is at `origin`. */
 export async function startStreamTarget(
   target: string,
   origin: string | undefined,
   env: NodeJS.ProcessEnv,
+  credentials?: { apiKey: string; apiSecret: string },
 ): Promise<{ context: StreamContext; close(): Promise<void> }> {
   const none = async () => {};
   const given = env[contractVariables.streamTarget]?.trim();
@@ -97,16 +110,20 @@ export async function startStreamTarget(
   if (target === 'sandbox' && origin) {
     const url = streamUrlOf(origin);
     const refused = await refusal(url);
-    // The sandbox brings its own credentials; its stream tokens come from its own REST operation,
-    // which the suite does not call yet: its account channels are not checked.
+    if (refused)
+      return {
+        context: {
+          target: 'sandbox',
+          mock: false,
+          notRun: `the sandbox serves no stream endpoint at ${url} (${refused})`,
+        },
+        close: none,
+      };
+    // The sandbox brings its own credentials: its account channels are checked with a token from
+    // its own REST operation, as a user's program gets one.
+    const sandboxToken = credentials ? await streamTokenOf(origin, credentials) : undefined;
     return {
-      context: refused
-        ? {
-            target: 'sandbox',
-            mock: false,
-            notRun: `the sandbox serves no stream endpoint at ${url} (${refused})`,
-          }
-        : { target: 'sandbox', url, mock: false },
+      context: { target: 'sandbox', url, mock: false, ...(sandboxToken ? { token: sandboxToken } : {}) },
       close: none,
     };
   }

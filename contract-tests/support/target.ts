@@ -191,7 +191,7 @@ export async function startTarget(
       }),
     );
     const allowWrites = upstream ? upstream.allowWrites || env[contractVariables.allowWrites] === '1' : true;
-    const stream = await startStreamTarget(target, upstream?.url, env);
+    const stream = await startStreamTarget(target, upstream?.url, env, upstream?.credentials);
     streams = stream;
     return {
       context: {
