@@ -35,11 +35,14 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The complete program (the client guide's): the block that makes both clients. */
-const program = blockWith('createPublicClient(', 'createPrivateClient(').code;
+/** The complete program (the client guide's): the block that makes both clients, for concurrent callers. */
+const program = blockWith('createPublicClient(', 'createPrivateClient(', 'nonceWindow: true').code;
 
 /** The openapi-fetch snippet: the shortest complete program, for the new-project runs. */
 const middlewareSnippet = blockWith('createSigningMiddleware(').code;
+
+/** The README's one program: health and one balance, before anything has changed the account. */
+const readmeProgram = manual.find((block) => block.source === 'README.md')?.code;
 
 /** The hooks example: a program that logs each call's end. */
 const hooksExample = blockWith('hooks: {', 'end: [').code;
@@ -77,6 +80,8 @@ describe('the code blocks of the README and the guides', () => {
   });
 
   it("type-check, every guide's in one tsc run", () => {
+    // Each guide with code contributes: the README's program moved, it did not vanish.
+    expect(new Set(manual.map((block) => block.source)).size).toBeGreaterThan(5);
     blocks.forEach((code, index) => {
       writeFileSync(files[index] as string, `${code}\nexport {};\n`);
     });
@@ -162,7 +167,7 @@ describe('the code blocks of the README and the guides', () => {
     }
   });
 
-  it('the complete program succeeds at all six operations against the sandbox, with its printed .env; the hooks example logs its call', async () => {
+  it("the README's program, the complete program's six operations and the hooks example succeed against the sandbox, with its printed .env", async () => {
     // Six operations of the documents are in it, each called by its path.
     const called = Object.values(operations).filter(({ method, path }) =>
       program.includes(`${method.toUpperCase()}('${path}'`),
@@ -195,6 +200,24 @@ describe('the code blocks of the README and the guides', () => {
           .map((name) => sandbox.values[name])
           .join(' '),
       );
+
+      /** Runs one block as a reader's program with the sandbox's .env, in a clean environment. */
+      const runBlock = (code: string) => {
+        writeFileSync(programFile, `${code}\nexport {};\n`);
+        return spawnSync(join(projectRoot, 'node_modules/.bin/tsx'), [`--env-file=${envFile}`, programFile], {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          env: { ...clean, NO_COLOR: '1' },
+          timeout: timeLimits.runMs,
+        });
+      };
+
+      // The README's program first, on the fixture's balances.
+      if (!readmeProgram) throw new Error('the README has no program');
+      const first = runBlock(readmeProgram);
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      expect(first.stdout).toBe("[ 'pong' ]\nUSDT { main_balance: '25000.5' }\n");
 
       writeFileSync(programFile, `${program}\nexport {};\n`);
       const run = spawnSync(
@@ -229,12 +252,7 @@ describe('the code blocks of the README and the guides', () => {
       expect(after).toEqual({ main_balance: '24900.5' });
 
       // The hooks guide's example, on the same sandbox: one line from its `end` hook.
-      writeFileSync(programFile, `${hooksExample}\nexport {};\n`);
-      const hooked = spawnSync(
-        join(projectRoot, 'node_modules/.bin/tsx'),
-        [`--env-file=${envFile}`, programFile],
-        { cwd: projectRoot, encoding: 'utf8', env: { ...clean, NO_COLOR: '1' }, timeout: timeLimits.runMs },
-      );
+      const hooked = runBlock(hooksExample);
       expect(hooked.stderr).toBe('');
       expect(hooked.status).toBe(0);
       expect(hooked.stdout).toMatch(/^getMainBalance ok [\d.]+ ms\n$/);
