@@ -1,4 +1,4 @@
-// The README's CI recipe, run as written against a target the suite cannot look into: the
+// The CI recipe of docs/guides/contract-tests.md, run as written against a target the suite cannot look into: the
 // sandbox started by `npm run sandbox`'s program and given to the suite as a plain URL, with the
 // values it prints in the recipe's environment. The run passes and writes the JUnit file it names,
 // and the sandbox's own log shows that it got every read operation and no write: a URL target is
@@ -18,8 +18,8 @@ import { context } from './support/context.ts';
 import { isWrite, operationIds } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
 
-const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-const recipe = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+const guide = readFileSync(join(projectRoot, 'docs/guides/contract-tests.md'), 'utf8');
+const recipe = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)]
   .flatMap((match) => parse(match[1] as string) as { run?: string; env?: Record<string, string> }[])
   .find((step) => step.run?.includes('npm run contract'));
 /** vitest filters: each operation's schema-valid call through the real client, on the first transport. */
@@ -28,11 +28,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'txc-ci-recipe-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
-  "the README's CI recipe, against the sandbox as a URL",
+  "the contract-tests guide's CI recipe, against the sandbox as a URL",
   () => {
     it('passes read-only and writes a JUnit file with every operation and no failure', async () => {
       if (!recipe?.run || !recipe.env)
-        throw new Error('the README has no CI step that runs npm run contract');
+        throw new Error('docs/guides/contract-tests.md has no CI step that runs npm run contract');
       // Not quiet: it logs each operation it answers, on stderr.
       const sandbox = await startSandboxProcess();
       try {

@@ -278,7 +278,7 @@ describe.skipIf(!context.mock || inject('transport') !== transportNames[0])(
       const { code, output } = await runContract(['--target', 'http://127.0.0.1:9'], env);
       expect(code).toBe(2);
       expect(output.trim()).toBe(
-        'contract: the target http://127.0.0.1:9 needs CONTRACT_TICKER (an asset the key holds), CONTRACT_MARKET (a market it lists) in the environment (see README, Contract tests)',
+        'contract: the target http://127.0.0.1:9 needs CONTRACT_TICKER (an asset the key holds), CONTRACT_MARKET (a market it lists) in the environment (see docs/guides/contract-tests.md)',
       );
     });
 

@@ -52,7 +52,7 @@ ${siteHeader('./cli.html')}
   <main>
     <h1>The <code>txc</code> command line</h1>
     <p><a href="./index.html">Back to the docs</a>. One subcommand per operation, its flags generated from
-    the request schemas. The README has examples and the exit codes.</p>
+    the request schemas. <a href="./guide-txc.html">The txc guide</a> has examples, credentials and the exit codes.</p>
 ${sections}
   </main>
 </body>

@@ -28,7 +28,7 @@ function streamTitle(root: string, name: string, file: string): string {
   }
 }
 
-/** Home, each document's reference page, each stream document's page, the signing recipes and txc. */
+/** Home, each document's reference page, each stream document's page, the guides, the signing recipes and txc. */
 export function navItems(root = projectRoot): NavItem[] {
   return [
     { href: './index.html', label: 'Overview' },
@@ -40,6 +40,7 @@ export function navItems(root = projectRoot): NavItem[] {
       href: `./${streamPageName(name)}.html`,
       label: streamTitle(root, name, file),
     })),
+    { href: './index.html#guides', label: 'Guides' },
     { href: './signing.html', label: 'Signing without the package' },
     { href: './cli.html', label: 'txc command line' },
   ];

@@ -153,7 +153,7 @@ export function renderFieldTable(rows: readonly FieldRow[]): string {
       const description = [
         row.description ? renderMarkdown(row.description, 6) : '',
         row.constraints.length > 0
-          ? `<p class="constraints">${row.constraints.map(renderInline).join('; ')}</p>`
+          ? `<p class="constraints">${row.constraints.map((constraint) => renderInline(constraint)).join('; ')}</p>`
           : '',
       ].join('');
       const place = row.label === row.path ? '' : ` <span class="path">${escapeHtml(row.path)}</span>`;

@@ -18,6 +18,7 @@ import { documentsWithSamples, firstCallSample } from '../scripts/code-samples.t
 import { documentInputs } from '../scripts/input-hashes.ts';
 import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
 import { collectCliHelp, renderCliPage } from './cli-help.ts';
+import { type Guide, loadGuides, renderGuideList, renderGuidePage } from './guides.ts';
 import { escapeHtml, operationGroups, renderOperationGroups } from './landing.ts';
 import { headerStyle, siteHeader } from './layout.ts';
 import {
@@ -239,6 +240,7 @@ export function renderIndex(
   gettingStarted: string,
   operationList = '',
   streams: StreamIndex = { pages: [], channelList: '' },
+  guides: readonly Guide[] = [],
 ): string {
   const items = pages.map((page) => documentItem(page, page.document)).join('\n');
   const streamItems = streams.pages.map((page) => documentItem(page, page.source)).join('\n');
@@ -264,7 +266,8 @@ export function renderIndex(
     .badge { display: inline-block; font-size: 0.75rem; padding: 0 0.5rem; border-radius: 999px; border: 1px solid; margin-right: 0.25rem; }
     .rate-limit { color: #59636e; border-color: #d0d7de; }
     .partner-only { color: #8250df; border-color: #c297ff; }
-    .writes { color: #bc4c00; border-color: #fb8f44; }`,
+    .writes { color: #bc4c00; border-color: #fb8f44; }
+    .guide-summary { color: #59636e; }`,
   )}
 <body>
 ${siteHeader('./index.html')}
@@ -292,6 +295,12 @@ ${items}
     examples and a sample per channel.</p>
     <ul id="stream-documents">
 ${streamItems}
+    </ul>
+    <h2 id="guides">Guides</h2>
+    <p>How to use each part, beside the references: a page each, with programs you can run against the
+    sandbox (<code>npm test</code> type-checks every one and runs them).</p>
+    <ul id="guide-list">
+${renderGuideList(guides)}
     </ul>
     <h2 id="quick-start">Quick start</h2>
     <ol class="steps">
@@ -384,12 +393,21 @@ export async function buildSite(
   // The stream pages are rendered here, in this process, in a moment: never reused from a build before.
   const streams = streamPages(root);
   for (const page of streams.pages) writeFileSync(join(outDir, page.file), page.html);
+  // The guides too (docs/guides/ of the root being built): Markdown rendered in a moment.
+  const guides = loadGuides(root);
+  for (const guide of guides) writeFileSync(join(outDir, guide.file), renderGuidePage(guide, root));
   writeFileSync(
     join(outDir, 'index.html'),
-    renderIndex(pages, gettingStarted, renderOperationGroups(operationGroups(loadApiDocuments(root))), {
-      pages: streams.pages,
-      channelList: renderStreamChannels(streams.pages, streams.channels),
-    }),
+    renderIndex(
+      pages,
+      gettingStarted,
+      renderOperationGroups(operationGroups(loadApiDocuments(root))),
+      {
+        pages: streams.pages,
+        channelList: renderStreamChannels(streams.pages, streams.channels),
+      },
+      guides,
+    ),
   );
   // The recipes are code, like txc: read from the project wherever the documents being built live.
   writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());

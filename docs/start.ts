@@ -5,7 +5,7 @@
 // (SIGINT or SIGTERM), which stops every child process and closes the docs server. One line per
 // service; the mocks' and the sandbox's log of every request only with --verbose. A port in use
 // is one line naming it and its variable, before anything is built. It writes the sandbox's
-// credentials to .env (SANDBOX_ENV_FILE moves it; docs/sandbox-env.ts) for the README's examples.
+// credentials to .env (SANDBOX_ENV_FILE moves it; docs/sandbox-env.ts) for the README's and the guides' examples.
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadApiDocuments } from '../model/document.ts';

@@ -5,7 +5,8 @@
 // pages the save touched (side by side; the stream pages with any save of theirs), then write
 // `generated/`, swap the pages in (open pages reload themselves), bring the mocks of changed
 // documents up to date (Prism reloads a last-good copy in place, scripts/dev-mock.ts) and restart
-// the stream mock and the sandbox when what they read changed. Every step hashes its inputs and is
+// the stream mock and the sandbox when what they read changed. It watches the guides
+// (docs/guides/*.md) too: a guide's save rebuilds the guides' pages and nothing else. Every step hashes its inputs and is
 // skipped when they are as when it last succeeded (scripts/input-hashes.ts). A save that breaks
 // lint or codegen changes nothing that is served: the last good docs and mocks stay up, and the
 // log says so, with each problem's file and line, once (the same problems again are not repeated).
@@ -25,6 +26,7 @@ import { documentInputs, filesUnder, InputHashes } from '../scripts/input-hashes
 import { PortInUseError } from '../scripts/port-in-use.ts';
 import { streamMockPort, streamMockUrl } from '../scripts/stream-mock.ts';
 import { discardDocs, draftDocs, lint, lintStreams, streamDocumentsInputs, swapDocs } from './dev-build.ts';
+import { guideInputs, guidesDirectory } from './guides.ts';
 import { serveStatic } from './serve.ts';
 import { cliPage, writeCliPage } from './site.ts';
 
@@ -60,7 +62,7 @@ export interface BuildOutcome {
   /**
    * The steps that ran, each with the milliseconds from the change to its result being served:
    * `lint`, `lint streams`, `codegen`, `page <document>`, `page streams` (the stream documents'
-   * pages, rendered together), `page cli`, `mock <document>`, `stream mock`, `sandbox`.
+   * pages, rendered together), `page guides` (every guide's page), `page cli`, `mock <document>`, `stream mock`, `sandbox`.
    */
   done: Record<string, number>;
   /** The steps skipped because their inputs were as when they last succeeded. */
@@ -79,7 +81,7 @@ export interface DevServer {
 }
 
 /** A source file's name (not an editor's swap or backup file), tested on the last segment of a path. */
-const watchedSource = /(^|\/)[^./~#][^/~#]*\.(ya?ml|json|ts)$/;
+const watchedSource = /(^|\/)[^./~#][^/~#]*\.(ya?ml|json|ts|md)$/;
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const { root } = options;
@@ -240,8 +242,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }));
     // The stream pages are rendered in a moment, in this thread, with every draft: never reused.
     const streamPagesHash = due('page streams', root, streamInputs());
+    // So are the guides' pages: Markdown rendered in this thread.
+    const guidesHash = due('page guides', root, guideInputs(root));
     const reuse = pageHashes.filter((page) => page.hash === undefined).map((page) => page.name);
-    const docsDue = reuse.length < apis.length || streamPagesHash !== undefined;
+    const docsDue = reuse.length < apis.length || streamPagesHash !== undefined || guidesHash !== undefined;
     // Started in this order on purpose: lint and build-docs are processes of their own, spawned
     // before codegen, which runs in this thread, holds it; started after it, build-docs would wait.
     // The cli page is made after codegen has written the operation table it reads.
@@ -314,7 +318,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         if (!draft) await draftDocs(root, siteDir, [...apis.map((api) => api.name), cliPage]);
         if (cliHash) await writeCliPage(`${siteDir}.next`);
         swapDocs(siteDir);
-        for (const page of [...pageHashes, { name: 'streams', hash: streamPagesHash }]) {
+        for (const page of [
+          ...pageHashes,
+          { name: 'streams', hash: streamPagesHash },
+          { name: 'guides', hash: guidesHash },
+        ]) {
           if (!page.hash) continue;
           hashes.succeeded(`page ${page.name}`, page.hash);
           done[`page ${page.name}`] = elapsed();
@@ -399,8 +407,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   // Recursive: a split document keeps its paths and components in directories under openapi/, a
   // stream document its channels under asyncapi/. The code samples derive from the documents:
-  // watching the two follows them too.
-  const watchers: FSWatcher[] = ['openapi', 'asyncapi']
+  // watching the two follows them too. The guides are Markdown files under docs/guides/.
+  const watchers: FSWatcher[] = ['openapi', 'asyncapi', guidesDirectory]
     .filter((directory) => existsSync(join(root, directory)))
     .map((directory) =>
       watch(join(root, directory), { recursive: true }, (_event, file) => {

@@ -17,7 +17,7 @@ export const streamVariables = {
   token: 'TXC_STREAM_TOKEN',
 } as const;
 
-/** The contract suite's settings (README, Contract tests); `npm run contract`'s flags set some. */
+/** The contract suite's settings (docs/guides/contract-tests.md); `npm run contract`'s flags set some. */
 export const contractVariables = {
   /** `mock`, `sandbox` or an http(s) origin. */
   target: 'CONTRACT_TARGET',

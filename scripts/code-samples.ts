@@ -24,7 +24,7 @@ export const sampleLineWidth = 100;
 /** Where an operation's sample is written, relative to the project root. */
 export const samplePath = (operationId: string) => `generated/samples/${operationId}.ts`;
 
-/** The mocks `npm start` serves, by API (the README's ports): a sample runs against them as it is. */
+/** The mocks `npm start` serves, by API (the client guide's ports): a sample runs against them as it is. */
 const mockOrigins: Readonly<Record<string, string>> = {
   'public-v4': 'http://127.0.0.1:4010',
   'private-v4': 'http://127.0.0.1:4011',

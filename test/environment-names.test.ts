@@ -1,5 +1,5 @@
-// One set of names for where to call and as whom: every place a reader copies from (README,
-// docs samples, the sandbox's printout) and every program of ours (txc, the contract suite, the
+// One set of names for where to call and as whom: every place a reader copies from (README, the
+// guides, docs samples, the sandbox's printout) and every program of ours (txc, the contract suite, the
 // bench) uses the names of model/environment.ts, so a .env file written once works everywhere;
 // and the contract suite's settings are the ones it names too.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../model/document.ts';
 import { contractVariables, environmentVariables } from '../model/environment.ts';
+import { manualCodeBlocks, manualFiles } from './manual.ts';
 
 const names = new Set<string>(Object.values(environmentVariables));
 const filesUnder = (directory: string): string[] =>
@@ -15,7 +16,7 @@ const filesUnder = (directory: string): string[] =>
     .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
 
 const sources = [
-  'README.md',
+  ...manualFiles(),
   'sandbox/main.ts',
   ...filesUnder('generated/samples'),
   ...filesUnder('contract-tests'),
@@ -33,7 +34,7 @@ describe('environment names', () => {
     expect(used.filter((name) => !names.has(name))).toEqual([]);
   });
 
-  it.each(['README.md', 'sandbox/main.ts', ...filesUnder('contract-tests')])(
+  it.each([...manualFiles(), 'sandbox/main.ts', ...filesUnder('contract-tests')])(
     '%s names only the contract settings model/environment.ts names',
     (file) => {
       const known = new Set<string>(Object.values(contractVariables));
@@ -43,10 +44,9 @@ describe('environment names', () => {
     },
   );
 
-  it('every sample and README block that makes a private client reads all three', () => {
-    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+  it('every sample and README or guide block that makes a private client reads all three', () => {
     const blocks = [
-      ...[...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string),
+      ...manualCodeBlocks().map((block) => block.code),
       ...filesUnder('generated/samples').map((file) => readFileSync(join(projectRoot, file), 'utf8')),
     ].filter((code) => code.includes('createPrivateClient(') || code.includes('createSigningMiddleware('));
     expect(blocks.length).toBeGreaterThan(5);

@@ -1,7 +1,7 @@
-// The README's OpenTelemetry recipe, run as it is written there against the sandbox, with an
+// The hooks guide's OpenTelemetry recipe (docs/guides/hooks.md), run as it is written there against the sandbox, with an
 // in-memory span exporter registered as the global tracer provider: one client span per call, a
 // retry and its attempts as span events, a refused call's error status, nothing secret in a span.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
@@ -17,10 +17,9 @@ import { environmentVariables } from '../model/environment.ts';
 import { credentialKey, loadFixture } from '../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../sandbox/server.ts';
 import { createPrivateClient, type Hooks } from '../src/index.ts';
+import { blockWith } from './manual.ts';
 
-const recipe = [...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
-  .map((match) => match[1] as string)
-  .find((code) => code.includes("from '@opentelemetry/api'"));
+const recipe = blockWith("from '@opentelemetry/api'").code;
 // At the project root, where a reader runs it: `txc-api-v4` resolves to the package itself.
 const file = join(projectRoot, '.readme-example-opentelemetry.ts');
 const key = credentialKey(loadFixture());
@@ -30,7 +29,6 @@ const saved = Object.values(environmentVariables).map((name) => [name, process.e
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  if (!recipe) throw new Error('the README has no OpenTelemetry recipe');
   writeFileSync(file, `${recipe}\nexport {};\n`);
   trace.setGlobalTracerProvider(provider);
   sandbox = await startSandbox({ port: 0 });
@@ -52,10 +50,10 @@ afterAll(async () => {
 
 const eventNames = (span: ReadableSpan | undefined) => span?.events.map((event) => event.name);
 
-describe('README: OpenTelemetry recipe', () => {
+describe('the hooks guide: OpenTelemetry recipe', () => {
   let tracingHooks: () => Hooks;
 
-  it("traces the README's call as one client span", async () => {
+  it("traces the recipe's call as one client span", async () => {
     ({ tracingHooks } = (await import(file)) as { tracingHooks: () => Hooks });
     const spans = exporter.getFinishedSpans();
     expect(spans.map((span) => span.name)).toEqual([operations.getMainBalance.operationId]);

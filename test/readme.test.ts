@@ -1,7 +1,10 @@
-// The README's TypeScript examples are type-checked against the real client and generated types,
-// so that they cannot drift from the API.
+// The TypeScript examples of the README and of every guide (docs/guides/*.md) are type-checked
+// against the real client and generated types, in one tsc run, so that they cannot drift from the
+// API; they are lint-clean as files of their own; and the ones that are programs a reader runs
+// (found by what they do: test/manual.ts) run against the sandbox. The OpenTelemetry recipe runs in
+// test/readme-opentelemetry.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,13 +14,19 @@ import { environmentVariables } from '../model/environment.ts';
 import { startSandboxProcess } from '../sandbox/process.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 import { createPrivateClient, unwrap } from '../src/index.ts';
+import { blockWith, manualCodeBlocks } from './manual.ts';
 
-const blocks = [
-  ...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),
-].map((match) => match[1] as string);
+const manual = manualCodeBlocks();
+const blocks = manual.map((block) => block.code);
 // At the project root, where a reader runs them: `import … from 'txc-api-v4'` resolves to the
-// package itself and `./sandbox/…` to the sandbox.
-const files = blocks.map((_, index) => join(projectRoot, `.readme-example-${index}.ts`));
+// package itself and `./sandbox/…` to the sandbox. Named by where they are written, so that a
+// tsc or Biome message says which guide's block it is: `.manual-example-hooks-1.ts`.
+const files = manual.map(({ source, index }) =>
+  join(
+    projectRoot,
+    `.manual-example-${source.replace(/^docs\/guides\/|\.md$/g, '').toLowerCase()}-${index}.ts`,
+  ),
+);
 const tsconfig = join(projectRoot, '.readme-examples.tsconfig.json');
 const programFile = join(projectRoot, '.readme-example-program.ts');
 const scratch = mkdtempSync(join(tmpdir(), 'txc-readme-'));
@@ -26,13 +35,17 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The README's complete program: the block that makes both clients. */
-const program = blocks.find(
-  (code) => code.includes('createPublicClient(') && code.includes('createPrivateClient('),
-);
+/** The complete program (the client guide's): the block that makes both clients, for concurrent callers. */
+const program = blockWith('createPublicClient(', 'createPrivateClient(', 'nonceWindow: true').code;
 
-/** The README's openapi-fetch snippet: the shortest complete program, for the new-project runs. */
-const middlewareSnippet = blocks.find((code) => code.includes('createSigningMiddleware('));
+/** The openapi-fetch snippet: the shortest complete program, for the new-project runs. */
+const middlewareSnippet = blockWith('createSigningMiddleware(').code;
+
+/** The README's one program: health and one balance, before anything has changed the account. */
+const readmeProgram = manual.find((block) => block.source === 'README.md')?.code;
+
+/** The hooks example: a program that logs each call's end. */
+const hooksExample = blockWith('hooks: {', 'end: [').code;
 
 /** Runs `tsx <args>` in `cwd` with only the environment a reader has (no TXC_* of this machine). */
 function tsx(cwd: string, args: string[]) {
@@ -46,10 +59,10 @@ function tsx(cwd: string, args: string[]) {
   });
 }
 
-describe('README examples', () => {
-  // The README shows a few operations by hand; every operation's own sample is derived from its
+describe('the code blocks of the README and the guides', () => {
+  // The guides show a few operations by hand; every operation's own sample is derived from its
   // request example (generated/samples/, shown on its docs page), so a new operation costs no
-  // README line. What the README calls must still be operations of the documents.
+  // guide line. What the guides call must still be operations of the documents.
   it('call only operations of the documents, and every operation has its generated sample', () => {
     const documented = new Set(
       Object.values(operations).map(({ method, path }) => `${method.toUpperCase()}('${path}'`),
@@ -66,7 +79,9 @@ describe('README examples', () => {
     }
   });
 
-  it('type-check', () => {
+  it("type-check, every guide's in one tsc run", () => {
+    // Each guide with code contributes: the README's program moved, it did not vanish.
+    expect(new Set(manual.map((block) => block.source)).size).toBeGreaterThan(5);
     blocks.forEach((code, index) => {
       writeFileSync(files[index] as string, `${code}\nexport {};\n`);
     });
@@ -102,7 +117,6 @@ describe('README examples', () => {
   });
 
   it('run in a new project: as example.mts when it is CommonJS (npm init -y), as example.ts with "type": "module"', async () => {
-    if (!middlewareSnippet) throw new Error('the README has no openapi-fetch snippet');
     const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
     try {
       const project = mkdtempSync(join(scratch, 'project-'));
@@ -128,7 +142,7 @@ describe('README examples', () => {
       symlinkSync(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
       writeFileSync(join(project, 'example.ts'), middlewareSnippet);
       writeFileSync(join(project, 'example.mts'), middlewareSnippet);
-      // Why the README says so: as .ts in a CommonJS project, top-level await does not compile.
+      // Why the client guide says so: as .ts in a CommonJS project, top-level await does not compile.
       const commonJs = tsx(project, ['--env-file=.env', 'example.ts']);
       expect(commonJs.stderr).toContain(
         'Top-level await is currently not supported with the "cjs" output format',
@@ -153,8 +167,7 @@ describe('README examples', () => {
     }
   });
 
-  it('the complete program succeeds at all six operations against the sandbox, with its printed .env', async () => {
-    if (!program) throw new Error('the README has no complete program');
+  it("the README's program, the complete program's six operations and the hooks example succeed against the sandbox, with its printed .env", async () => {
     // Six operations of the documents are in it, each called by its path.
     const called = Object.values(operations).filter(({ method, path }) =>
       program.includes(`${method.toUpperCase()}('${path}'`),
@@ -188,6 +201,24 @@ describe('README examples', () => {
           .join(' '),
       );
 
+      /** Runs one block as a reader's program with the sandbox's .env, in a clean environment. */
+      const runBlock = (code: string) => {
+        writeFileSync(programFile, `${code}\nexport {};\n`);
+        return spawnSync(join(projectRoot, 'node_modules/.bin/tsx'), [`--env-file=${envFile}`, programFile], {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          env: { ...clean, NO_COLOR: '1' },
+          timeout: timeLimits.runMs,
+        });
+      };
+
+      // The README's program first, on the fixture's balances.
+      if (!readmeProgram) throw new Error('the README has no program');
+      const first = runBlock(readmeProgram);
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      expect(first.stdout).toBe("[ 'pong' ]\nUSDT { main_balance: '25000.5' }\n");
+
       writeFileSync(programFile, `${program}\nexport {};\n`);
       const run = spawnSync(
         join(projectRoot, 'node_modules/.bin/tsx'),
@@ -219,6 +250,12 @@ describe('README examples', () => {
       const after = await unwrap(client.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } }));
       await client.close();
       expect(after).toEqual({ main_balance: '24900.5' });
+
+      // The hooks guide's example, on the same sandbox: one line from its `end` hook.
+      const hooked = runBlock(hooksExample);
+      expect(hooked.stderr).toBe('');
+      expect(hooked.status).toBe(0);
+      expect(hooked.stdout).toMatch(/^getMainBalance ok [\d.]+ ms\n$/);
     } finally {
       await sandbox.stop();
     }

@@ -19,7 +19,7 @@ export const transportBoundFiles = [
 
 /**
  * The suite's checks of itself: each runs the whole runner as a child against a target made to
- * fail it (meta: one target with two faults) or against the sandbox as the README's CI recipe has it. They
+ * fail it (meta: one target with two faults) or against the sandbox as the CI recipe of docs/guides/contract-tests.md has it. They
  * prove the suite can fail; they check no target of their own, so `npm run contract` leaves them
  * out and `npm run contract:self-check` (`--self-check`) runs them alone.
  */

@@ -56,7 +56,7 @@ export function missingForUrlTarget(env: NodeJS.ProcessEnv): string[] {
 /** The one line that says what is missing and what each is for. */
 export function missingLine(target: string, missing: string[]): string {
   const names = missing.map((name) => `${name} (${purpose[name] ?? name})`).join(', ');
-  return `contract: the target ${target} needs ${names} in the environment (see README, Contract tests)`;
+  return `contract: the target ${target} needs ${names} in the environment (see docs/guides/contract-tests.md)`;
 }
 
 /** The local servers a target may name (support/target.ts starts each). */

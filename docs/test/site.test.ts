@@ -2,7 +2,8 @@
 // and counted as a failure. The expected operations come from generated/operations.ts, the stream
 // pages' channels from generated/streams.ts. Each page of the site is loaded once, and the checks
 // of a page share it, in order: the index, and each page its links lead to, opened from it in a
-// tab of the same browser context.
+// tab of the same browser context. Each guide is opened once, from the index, and the pages its
+// links lead to are fetched once for all of them, not loaded.
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { streamSamplePath } from '../../scripts/stream-samples.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { createPrivateClient } from '../../src/index.ts';
+import { loadGuides } from '../guides.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { streamPageName } from '../layout.ts';
 import {
@@ -167,9 +169,11 @@ describe('docs site: the landing page', () => {
       './index.html',
       ...apis.map((api) => `./${api.name}.html`),
       ...Object.keys(streamDocumentFiles).map((name) => `./${streamPageName(name)}.html`),
+      './index.html#guides',
       './signing.html',
       './cli.html',
     ]);
+    expect(await page.locator('h2#guides + p + ul#guide-list').count()).toBe(1);
     for (const href of nav) {
       const response = await page.request.get(new URL(href ?? '', inject('docsUrl')).href);
       expect(response.status(), href ?? '').toBe(200);
@@ -533,6 +537,67 @@ describe('docs site: the signing recipes', () => {
     for (const name of Object.values(signingHeaders)) expect(headers).toContain(name);
     await page.screenshot({ path: join(reports, 'docs-signing.png') });
   });
+});
+
+describe('docs site: the guides', () => {
+  const guides = loadGuides(projectRoot);
+  /** Each page a guide links to, fetched once for all the guides (not loaded in a tab). */
+  const fetched = new Map<string, string>();
+
+  it('the index links every guide of docs/guides/, by its title, beside the references', async () => {
+    const listed = await index
+      .locator('#guide-list a')
+      .evaluateAll((anchors) =>
+        anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent })),
+      );
+    expect(listed).toEqual(guides.map((guide) => ({ href: `./${guide.file}`, text: guide.title })));
+    expect(guides.length).toBeGreaterThanOrEqual(11);
+  });
+
+  for (const guide of guides) {
+    // One tab per guide, opened from the index once; every check of the guide reads that tab.
+    it(`${guide.name}: renders its Markdown, no link is broken, it fits a phone, and it asks for nothing outside 127.0.0.1`, async () => {
+      const tab = await openFromIndex(index.locator(`#guide-list a[href="./${guide.file}"]`));
+      try {
+        expect(tab.url()).toBe(`${inject('docsUrl')}${guide.file}`);
+        expect(await tab.locator('main h1').innerText()).toBe(guide.title.replace(/`/g, ''));
+        const fences = (guide.markdown.match(/^```/gm)?.length ?? 0) / 2;
+        expect(await tab.locator('main pre > code').count()).toBe(fences);
+        const tables = guide.markdown.match(/^\|[-|: ]+\|$/gm)?.length ?? 0;
+        expect(await tab.locator('main table').count()).toBe(tables);
+        // No Markdown left unrendered: no fence, table rule or link syntax in the text.
+        const text = await tab.locator('main').innerText();
+        expect(text).not.toMatch(/^```|^\|---|\]\(\.\//m);
+
+        const links = await tab
+          .locator('a[href]')
+          .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+        for (const href of new Set(links)) {
+          const target = new URL(href);
+          expect(target.origin, `${guide.file}: ${href}`).toBe(new URL(inject('docsUrl')).origin);
+          const path = `${target.origin}${target.pathname}`;
+          if (!fetched.has(path)) {
+            const response = await tab.request.get(path);
+            expect(response.status(), `${guide.file}: ${href}`).toBe(200);
+            fetched.set(path, await response.text());
+          }
+          // A reference page's hash is a Redoc route (`#/tag/…`), not an element's id.
+          const id = decodeURIComponent(target.hash.slice(1));
+          if (id && !id.startsWith('/'))
+            expect(fetched.get(path), `${guide.file}: ${href}`).toContain(`id="${id}"`);
+        }
+
+        await tab.setViewportSize({ width: 390, height: 844 });
+        const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, guide.file).toBeLessThanOrEqual(0);
+        await expectNothingMissing(tab, guide.file);
+        expect(watchOf(tab).blocked).toEqual([]);
+        expect(watchOf(tab).consoleErrors).toEqual([]);
+      } finally {
+        await tab.close();
+      }
+    });
+  }
 });
 
 /** Every x-field-name written in a schema, at any depth: the names a positional field is shown by. */

@@ -1,4 +1,4 @@
-// Exit codes by what went wrong, so a script can branch on them (documented in the README).
+// Exit codes by what went wrong, so a script can branch on them (documented in docs/guides/txc.md).
 import type { ApiErrorKind } from '../index.ts';
 
 export const exitCodes = {

@@ -1,12 +1,7 @@
-// Bad flags, missing credentials, refused writes and failed calls: the exit code of each kind,
-// one clear line on stderr, and never the secret.
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operations } from '../../generated/operations.ts';
-import { projectRoot } from '../../model/document.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { documentModel } from '../../model/model.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
@@ -16,6 +11,7 @@ import { exitCodes } from '../../src/cli/exit-codes.ts';
 import { fieldFlag, fieldFlags, flagName } from '../../src/cli/flags.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { type ApiError, createPrivateClient, type PrivateClient } from '../../src/index.ts';
+import { guideText } from '../manual.ts';
 import { credentials, outputs, runTxc, runTxcInProcess, scratchDirectory } from './helpers.ts';
 
 const fixture = loadFixture();
@@ -302,10 +298,10 @@ describe('txc --help', () => {
   );
 });
 
-describe('the README', () => {
+describe('the txc guide', () => {
   it('documents every exit code', () => {
-    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('| exit code | when |'));
+    const guide = guideText('txc');
+    const section = guide.slice(guide.indexOf('| exit code | when |'));
     const documented = [...section.matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
     expect(documented.sort()).toEqual(Object.values(exitCodes).sort());
   });

@@ -65,7 +65,7 @@ describe('txc against the sandbox', () => {
     );
   });
 
-  it('npm run txc runs the sources through tsx, as the README shows', async () => {
+  it('npm run txc runs the sources through tsx, as the txc guide shows', async () => {
     // The other tests run txc as built once (./txc-bundle.setup.ts): this is the path a user takes.
     const run = await runProgram('npm', ['run', '--silent', 'txc', '--', 'balance'], {
       env: { ...cleanEnvironment(), ...env },

@@ -1,17 +1,16 @@
-// README's subcommand table lists every subcommand txc has, each operation's with its
-// operationId, and no other: a new operation's subcommand (or any other, such as `watch`) is
-// missing from the README until its row is added.
-import { readFileSync } from 'node:fs';
+// The txc guide's subcommand table (docs/guides/txc.md) lists every subcommand txc has, each
+// operation's with its operationId, and no other: a new operation's subcommand (or any other, such
+// as `watch`) is missing from the guide until its row is added.
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../model/document.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
 import { buildProgram } from '../../src/cli/program.ts';
+import { guideText } from '../manual.ts';
 
-const readme = readFileSync(`${projectRoot}/README.md`, 'utf8');
-const start = readme.slice(readme.indexOf('| subcommand | operation |'));
+const guide = guideText('txc');
+const start = guide.slice(guide.indexOf('| subcommand | operation |'));
 const table = start.slice(0, start.indexOf('\n\n'));
 
-describe('README subcommand table', () => {
+describe('the txc guide: subcommand table', () => {
   it('lists every subcommand with its operation, and nothing else', () => {
     const rows = [...table.matchAll(/^\| `([a-z-]+)` \| `(\w+)`/gm)].map(
       ([, name, operationId]) => `${name} ${operationId}`,

@@ -2,7 +2,8 @@
 // the open docs page (which is told to reload), in generated/, in a mock's answer and in the
 // sandbox's; a save that breaks lint changes nothing served and says where the problem is; a
 // sample's save rebuilds the docs only; a stream document's save rebuilds the stream pages and
-// generated/, and one that breaks the AsyncAPI parser's lint changes nothing served.
+// generated/, and one that breaks the AsyncAPI parser's lint changes nothing served; a guide's
+// save rebuilds the guides' pages and nothing else.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
-for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated']) {
+for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated', 'docs/guides']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
 const apis = loadApiDocuments(copy);
@@ -198,6 +199,8 @@ describe('the watch loop of npm start', () => {
       [
         ...otherApis.flatMap((name) => [`page ${name}`, `mock ${name}`]),
         'page cli',
+        // The guides read no document.
+        'page guides',
         // The stream documents share the HTTP API's schemas, not its root documents.
         'lint streams',
         'page streams',
@@ -233,6 +236,21 @@ describe('the watch loop of npm start', () => {
     log(
       `stream document edit: stream pages served after ${outcome.done['page streams']} ms, all after ${outcome.ms} ms`,
     );
+  });
+
+  it("a guide's save rebuilds the guides' pages, nothing else", async () => {
+    const guideFile = join(copy, 'docs', 'guides', 'hooks.md');
+    const good = readFileSync(guideFile, 'utf8');
+    const before = reloads;
+    writeFileSync(guideFile, `${good}\nWatch-test paragraph.\n`);
+    const outcome = await dev.nextBuild();
+    expect(outcome).toMatchObject({ ok: true });
+    expect(await get(new URL('guide-hooks.html', dev.docsUrl).href)).toContain(
+      '<p>Watch-test paragraph.</p>',
+    );
+    expect(reloads).toBeGreaterThan(before);
+    expect(Object.keys(outcome.done)).toEqual(['page guides']);
+    log(`guide edit: guide pages served after ${outcome.done['page guides']} ms`);
   });
 
   it('a save that changes nothing, or a file no document reads, skips every step', async () => {
