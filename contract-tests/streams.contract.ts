@@ -47,9 +47,10 @@ function begin(
   return false;
 }
 
-// Against the mock, every check runs side by side; against another target one after another, as
-// the HTTP checks do (its request limit counts them all).
-(stream?.mock ? describe.concurrent : describe)('streams', () => {
+// Against the mock and the sandbox, every check runs side by side, each on its connection (the
+// sandbox counts requests per connection, as the operator states); against another target one
+// after another, as the HTTP checks do (who its request limit counts is its own).
+(stream?.mock || stream?.target === 'sandbox' ? describe.concurrent : describe)('streams', () => {
   for (const channel of catalog.channels) {
     it(`stream ${channel.name} › every request example answered as documented`, async ({ task, skip }) => {
       if (!begin(task, skip, channel, false) || !stream) return;
