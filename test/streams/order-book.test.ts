@@ -53,6 +53,10 @@ describe('compareDecimals', () => {
     ['99999999999999999999.000000001', '99999999999999999999', 1],
     ['0.00000001', '0.000000009', 1],
     ['2', '10.5', -1],
+    // As many digits before and after the point: compared as the strings are.
+    ['35100.25', '35099.87', 1],
+    ['09.50', '10.50', -1],
+    ['0.020846', '0.020850', -1],
   ])('%s against %s is %i', (a, b, expected) => {
     expect(compareDecimals(a, b)).toBe(expected);
     expect(compareDecimals(b, a)).toBe(-expected || 0);
