@@ -10,29 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Dispatcher, Pool } from 'undici';
 import { operations, signedBodyFields, signingHeaders } from '../generated/operations.ts';
-import { bundleSources } from '../scripts/bundle-sources.ts';
-import { buildPackage, builtEntry } from './package.ts';
+import { type ClientBuild, clientPackage, type Package } from './package.ts';
 import { percentile } from './stats.ts';
-
-type Package = typeof import('../src/index.ts');
-
-/**
- * Which client the contenders call: `built`, as a user runs it (dist/, tsc's output), not the
- * sources through tsx, whose transform adds work to every call (about 3 µs in process: each
- * closure a call makes is named at run time); or `bundled` (--quick, whose figures mean nothing):
- * the sources bundled by esbuild, which proves the bench runs without tsc's build (about 11 CPU-s
- * here, most of the smoke test's time).
- */
-export type ClientBuild = 'built' | 'bundled';
-
-async function clientPackage(build: ClientBuild): Promise<Package> {
-  if (build === 'built')
-    return (await import(pathToFileURL(join(buildPackage(), builtEntry)).href)) as Package;
-  const bundle = await bundleSources('src/index.ts', 'client');
-  // The client loads its chunks when it is made: the directory goes when the bench ends.
-  process.once('exit', () => rmSync(dirname(bundle), { recursive: true, force: true }));
-  return (await import(pathToFileURL(bundle).href)) as Package;
-}
 
 export const balancePath = operations.getMainBalance.path;
 export const apiKey = 'bench-key';

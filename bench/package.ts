@@ -1,7 +1,10 @@
-// The size and start-up figures are the built package's, as a user installs it: `npm run build`
-// writes dist/ once per bench run.
+// The client the bench measures is the built package, as a user installs it: `npm run build`
+// writes dist/ once per bench run. --quick bundles the sources instead (see `ClientBuild`).
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleSources } from '../scripts/bundle-sources.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let built = false;
@@ -21,3 +24,35 @@ export const builtMiddleware = 'dist/src/middleware.js';
 export const builtTransport = 'dist/src/transport/undici.js';
 export const builtRoutes = 'dist/generated/routes.js';
 export const builtCli = 'dist/src/cli/txc.js';
+
+export type Package = typeof import('../src/index.ts');
+
+/**
+ * Which client the contenders call: `built`, as a user runs it (dist/, tsc's output), not the
+ * sources through tsx, whose transform adds work to every call (about 3 µs in process: each
+ * closure a call makes is named at run time); or `bundled` (--quick, whose figures mean nothing):
+ * the sources bundled by esbuild, which proves the bench runs without tsc's build (about 11 CPU-s
+ * here, most of the smoke test's time).
+ */
+export type ClientBuild = 'built' | 'bundled';
+
+const loaded = new Map<ClientBuild, Promise<Package>>();
+
+async function load(build: ClientBuild): Promise<Package> {
+  if (build === 'built')
+    return (await import(pathToFileURL(join(buildPackage(), builtEntry)).href)) as Package;
+  const bundle = await bundleSources('src/index.ts', 'client');
+  // The client loads its chunks when it is made: the directory goes when the bench ends.
+  process.once('exit', () => rmSync(dirname(bundle), { recursive: true, force: true }));
+  return (await import(pathToFileURL(bundle).href)) as Package;
+}
+
+/** The package's main entry as `build` makes it, built or bundled once per process. */
+export function clientPackage(build: ClientBuild): Promise<Package> {
+  let entry = loaded.get(build);
+  if (!entry) {
+    entry = load(build);
+    loaded.set(build, entry);
+  }
+  return entry;
+}
