@@ -5,8 +5,8 @@
 //   --write          also replace the results between the markers in bench/README.md
 //   --before REF     add the client as of git REF (e.g. a commit before a change) as an extra
 //                    contender, interleaved with the others, for before/after figures
-//   --only LIST      comma-separated sections: signing,http,limiter,hooks,runtimes,size,startup,pipeline,
-//                    growth (growth, about 8 minutes on a quiet machine, is not part of the default run)
+//   --only LIST      comma-separated sections: signing,http,streams,limiter,hooks,runtimes,size,startup,
+//                    pipeline,growth (growth, about 8 minutes on a quiet machine, is not part of the default run)
 //   --extra N        growth: synthetic operations added (default 12)
 //   --rounds N       growth: interleaved rounds (default 3)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,8 @@ import { type RuntimeResult, runRuntimes } from './runtimes.ts';
 import { runSigning, type SigningResult } from './signing.ts';
 import { runSize, type SizeResult } from './size.ts';
 import { runStartup, type StartupResult } from './startup.ts';
-import { count, fixed, kb, median, ms, ratio } from './stats.ts';
+import { count, fixed, kb, median, ms, percentile, ratio } from './stats.ts';
+import { pairedStreamRatio, runStreams, type StreamResult } from './streams.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +39,8 @@ const { values } = parseArgs({
 const quick = values.quick ?? false;
 const sections = new Set(
   (
-    values.only ?? (quick ? 'signing,http' : 'signing,http,limiter,hooks,runtimes,size,startup,pipeline')
+    values.only ??
+    (quick ? 'signing,http,streams' : 'signing,http,streams,limiter,hooks,runtimes,size,startup,pipeline')
   ).split(','),
 );
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -81,6 +83,17 @@ const pairedName = 'median of per-round ratios';
 /** The judged ratio, then the ratio of the totals over all rounds, so that both are in view. */
 const pairedMeasured = (value: number, ours: HttpResult, theirs: HttpResult) =>
   `${ratio(value)} (totals ${ratio(ours.rps / theirs.rps)})`;
+
+/**
+ * A stream contender's rate over all its rounds: every flood has the same number of updates, so
+ * the total over the total time is the harmonic mean of the rounds' rates.
+ */
+const totalRate = (row: StreamResult) => {
+  const rates = row.rates.filter(Number.isFinite);
+  return rates.length / rates.reduce((sum, rate) => sum + 1 / rate, 0);
+};
+/** Milliseconds shown in microseconds: loopback latencies are a fraction of a millisecond. */
+const micros = (milliseconds: number) => `${count(milliseconds * 1000)} µs`;
 
 const verdict = (pass: boolean | undefined) => (pass === undefined ? 'n/a' : pass ? 'PASS' : 'MISS');
 
@@ -130,6 +143,24 @@ async function main(): Promise<string> {
             maxRequestsPerRound: 1_000_000,
             log,
           },
+    );
+  }
+
+  let streams: StreamResult[] | undefined;
+  if (sections.has('streams')) {
+    log('streams…');
+    streams = await runStreams(
+      quick
+        ? {
+            rounds: 1,
+            slices: 1,
+            floodUpdates: 200,
+            pacedUpdates: 20,
+            intervalMs: 1,
+            client: 'bundled',
+            log,
+          }
+        : { rounds: 7, slices: 4, floodUpdates: 50_000, pacedUpdates: 1000, intervalMs: 1, log },
     );
   }
 
@@ -280,6 +311,58 @@ async function main(): Promise<string> {
       }
     }
   }
+  if (streams) {
+    const at = (id: string) => streams?.find((row) => row.id === id);
+    const client = at('client');
+    const again = at('client-again');
+    const ccxt = at('ccxt');
+    targets.push({
+      name: "stream consumers applied every update: each one's book equals the server's after every phase",
+      measured: streams.map((row) => `${row.id} ${row.matchingPhases}/${row.phases}`).join(', '),
+      goal: 'every phase',
+      pass: streams.every((row) => row.phases > 0 && row.matchingPhases === row.phases),
+    });
+    // A client that missed an update wins nothing, however fast.
+    const clientWhole = client !== undefined && client.phases > 0 && client.matchingPhases === client.phases;
+    if (client && ccxt) {
+      const throughput = pairedStreamRatio(client.rates, ccxt.rates);
+      targets.push({
+        name: `stream client depth updates parsed and applied per second vs ccxt.pro, ${pairedName}`,
+        measured: `${ratio(throughput)} (totals ${ratio(totalRate(client) / totalRate(ccxt))})`,
+        goal: '≥ 1.0x',
+        pass: clientWhole && throughput >= 1,
+      });
+      for (const [name, ours, theirs, pooled] of [
+        ['p50', client.roundP50, ccxt.roundP50, 50],
+        ['p99', client.roundP99, ccxt.roundP99, 99],
+      ] as const) {
+        const value = pairedStreamRatio(ours, theirs);
+        targets.push({
+          name: `stream client delivery latency ${name} vs ccxt.pro, ${pairedName}`,
+          measured: `${ratio(value)} (all rounds: ${micros(percentile(client.latencies, pooled))} vs ${micros(percentile(ccxt.latencies, pooled))})`,
+          goal: '≤ 1.0x',
+          pass: clientWhole && value <= 1,
+        });
+      }
+    }
+    if (client && again) {
+      // Not a target: the same client on two connections, whose ratios would be 1.00x on a bench
+      // that resolved every difference. How far they land from it is how fine a ratio this run can tell.
+      for (const [name, ours, theirs] of [
+        ['updates per second', again.rates, client.rates],
+        ['latency p50', again.roundP50, client.roundP50],
+        ['latency p99', again.roundP99, client.roundP99],
+      ] as const) {
+        const ratios = ours.map((value, round) => value / (theirs[round] as number)).filter(Number.isFinite);
+        targets.push({
+          name: `stream bench resolution: (a) against itself ((a2), the same code), ${name}, ${pairedName} (their range)`,
+          measured: `${ratio(median(ratios))} (${ratio(Math.min(...ratios))} to ${ratio(Math.max(...ratios))})`,
+          goal: 'reported',
+          pass: undefined,
+        });
+      }
+    }
+  }
   if (limiter) {
     for (const row of limiter) {
       targets.push({
@@ -380,6 +463,40 @@ async function main(): Promise<string> {
         rows,
       ),
     );
+  }
+
+  if (streams) {
+    out.push('', '#### Streams: a depth order book kept on loopback', '');
+    const ccxt = streams.find((row) => row.id === 'ccxt');
+    out.push(
+      table(
+        [
+          'contender',
+          'updates/s',
+          'rounds min–max',
+          'vs (c)',
+          'CPU/update',
+          'latency p50',
+          'latency p99',
+          'phases matching the server',
+        ],
+        streams.map((row) => {
+          const finite = row.rates.filter(Number.isFinite);
+          return [
+            row.label,
+            count(totalRate(row)),
+            `${count(Math.min(...finite))}–${count(Math.max(...finite))}`,
+            ccxt ? ratio(totalRate(row) / totalRate(ccxt)) : 'n/a',
+            `${fixed(median(row.roundCpu), 1)} µs`,
+            micros(percentile(row.latencies, 50)),
+            micros(percentile(row.latencies, 99)),
+            `${row.matchingPhases}/${row.phases}`,
+          ];
+        }),
+      ),
+    );
+    const failures = streams.flatMap((row) => row.failures.map((failure) => `- ${row.id}: ${failure}`));
+    if (failures.length > 0) out.push('', 'Phases that failed:', '', ...failures.slice(0, 20));
   }
 
   if (signing) {
