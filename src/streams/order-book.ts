@@ -20,9 +20,9 @@ export type DepthUpdate = StreamUpdate<'depth'>;
 /** A book as its reader sees it. */
 export interface OrderBookView {
   readonly market: string;
-  /** Highest price first. */
+  /** Highest price first. Changed in place by the next update: copy what you keep. */
   readonly bids: readonly PriceLevel[];
-  /** Lowest price first. */
+  /** Lowest price first. Changed in place by the next update: copy what you keep. */
   readonly asks: readonly PriceLevel[];
   /** The `update_id` of the last update applied, when the server sent one. */
   readonly updateId: number | undefined;
@@ -63,6 +63,20 @@ function setLevel(levels: PriceLevel[], [price, amount]: PriceLevel, order: 1 | 
     else levels[index] = [price, amount];
   } else if (!zero) levels.splice(index, 0, [price, amount]);
 }
+
+/** The highest bid (`order` -1) or lowest ask (1) that `levels` set to an amount, if any. */
+function outermost(levels: readonly PriceLevel[], order: 1 | -1): string | undefined {
+  let best: string | undefined;
+  for (const [price, amount] of levels) {
+    if (!isZeroDecimal(amount) && (best === undefined || compareDecimals(price, best) * order < 0))
+      best = price;
+  }
+  return best;
+}
+
+/** Whether a bid at `bid` stays below an ask at `ask` (true when either is missing). */
+const below = (bid: string | undefined, ask: string | undefined) =>
+  bid === undefined || ask === undefined || compareDecimals(bid, ask) < 0;
 
 /**
  * One market's book. `apply` takes each depth update in order: a whole book replaces the book, a
@@ -108,8 +122,18 @@ export class OrderBook implements OrderBookView {
         );
       }
     }
-    const nextBids = fullReload === true ? [] : [...this.bids];
-    const nextAsks = fullReload === true ? [] : [...this.asks];
+    // A change is made in place when it cannot cross the book: removing levels only moves the
+    // sides apart, so it can only if a price it sets reaches the other side. Otherwise it is made
+    // on copies, so that a book that comes out crossed is left as it was.
+    const topBid = outermost(bids, -1);
+    const topAsk = outermost(asks, 1);
+    const inPlace =
+      fullReload !== true &&
+      below(topBid, topAsk) &&
+      below(topBid, this.asks[0]?.[0]) &&
+      below(this.bids[0]?.[0], topAsk);
+    const nextBids = fullReload === true ? [] : inPlace ? this.bids : [...this.bids];
+    const nextAsks = fullReload === true ? [] : inPlace ? this.asks : [...this.asks];
     for (const level of bids) setLevel(nextBids, level, -1);
     for (const level of asks) setLevel(nextAsks, level, 1);
     const bestBid = nextBids[0];

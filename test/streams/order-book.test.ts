@@ -124,15 +124,45 @@ describe('OrderBook', () => {
   it('a change that would cross the book, or a level that is not decimal, throws', () => {
     const book = new OrderBook('ETH_BTC');
     book.apply(snapshot);
-    expect(() => book.apply(change({ past_update_id: 214403, bids: [['0.020846', '1']] }))).toThrow(
-      /crossed/,
-    );
+    const before = { bids: [...book.bids], asks: [...book.asks] };
+    expect(() =>
+      book.apply(
+        change({
+          past_update_id: 214403,
+          asks: [['0.020855', '0']],
+          bids: [
+            ['0.020825', '0'],
+            ['0.020846', '1'],
+          ],
+        }),
+      ),
+    ).toThrow(/crossed/);
+    // Nothing of the refused change stays: not the removals made before the crossing showed.
+    expect({ bids: book.bids, asks: book.asks }).toEqual(before);
     for (const level of [['abc', '1'], ['1e-3', '1'], [0.02, '1'], ['0.02'], ['-1', '1']]) {
       expect(() => book.apply(change({ past_update_id: 214403, asks: [level as [string, string]] }))).toThrow(
         OrderBookGapError,
       );
     }
     expect(() => book.apply(change({ past_update_id: 214403 }, 'BTC_USDT'))).toThrow(/BTC_USDT/);
+  });
+
+  it('takes a bid above the best ask when the same change removes the asks it passes', () => {
+    const book = new OrderBook('ETH_BTC');
+    book.apply(snapshot);
+    book.apply(
+      change({
+        update_id: 214404,
+        past_update_id: 214403,
+        asks: [
+          ['0.020846', '0'],
+          ['0.020850', '0'],
+        ],
+        bids: [['0.020848', '2']],
+      }),
+    );
+    expect(book.asks).toEqual([['0.020855', '8.456']]);
+    expect(book.bids[0]).toEqual(['0.020848', '2']);
   });
 
   it('skips changes until a whole book has arrived, and a whole book replaces everything', () => {
