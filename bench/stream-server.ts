@@ -7,12 +7,13 @@
 // does not see it). A `depth_subscribe` is answered as the documents' example answers it, followed
 // by a whole book, and the parent is told. The parent then asks for phases on one consumer's
 // connection, each a whole book and then changes (bench/depth-stream.ts):
-// - `flood`: as fast as the consumer takes them (a batch at a time, the next once the last is
-//   written out), for the rate a consumer parses and applies them;
+// - `flood`: as fast as the consumer takes them (a batch at a time, written to the socket in one
+//   go, the next once the last is written out), for the rate a consumer parses and applies them;
 // - `paced`: one change every `intervalMs`, each one's send time kept (the system's monotonic
 //   clock, which every process reads alike), for the delivery latency.
 // Each phase ends with the server's book, for the parent to compare with the consumer's.
 
+import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { loadStreamCatalog } from '../model/stream-catalog.ts';
 import { monotonicMicros } from './clock.ts';
@@ -38,6 +39,12 @@ export type ServerMessage =
 /** Frames written before waiting for them to go out: enough to keep the socket busy, not the memory. */
 const floodBatch = 256;
 
+/** A consumer's WebSocket, and the TCP socket under it (the upgrade request's), to batch writes on. */
+interface Consumer {
+  socket: WebSocket;
+  tcp: Duplex;
+}
+
 const catalog = loadStreamCatalog();
 const depth = catalog.channels.find((channel) => channel.name === 'depth');
 const subscribeRequest = depth?.requests.find((request) => request.role === 'subscribe');
@@ -50,7 +57,7 @@ if (!subscribeRequest || !confirmed || !pong)
 /** The market streamed, as the parent gives it (the first argument, JSON). */
 const market = JSON.parse(process.argv[2] ?? 'null') as DepthMarket;
 const report = (message: ServerMessage) => process.send?.(message);
-const consumers = new Map<string, WebSocket>();
+const consumers = new Map<string, Consumer>();
 
 /** What a subscribe is answered with, then the whole book the documents say comes first. */
 function subscribed(socket: WebSocket, consumer: string, id: unknown, params: unknown): void {
@@ -118,11 +125,18 @@ function cachedFrames(command: PhaseCommand) {
   return entry;
 }
 
-async function flood(socket: WebSocket, frames: readonly string[]): Promise<void> {
+/**
+ * Sends every frame, a batch at a time: the batch's frames are held in the TCP socket (cork) and
+ * written together, so that the server spends no system call per frame and outpaces a consumer.
+ */
+async function flood({ socket, tcp }: Consumer, frames: readonly string[]): Promise<void> {
   for (let start = 0; start < frames.length; start += floodBatch) {
     const end = Math.min(frames.length, start + floodBatch);
+    tcp.cork();
     for (let index = start; index < end - 1; index++) socket.send(frames[index] as string);
-    await flushed(socket, frames[end - 1] as string);
+    const written = flushed(socket, frames[end - 1] as string);
+    tcp.uncork();
+    await written;
   }
 }
 
@@ -142,15 +156,16 @@ function paced(socket: WebSocket, frames: readonly string[], intervalMs: number)
 }
 
 async function runPhase(command: PhaseCommand): Promise<void> {
-  const socket = consumers.get(command.consumer);
-  if (!socket || socket.readyState !== socket.OPEN) {
+  const consumer = consumers.get(command.consumer);
+  const socket = consumer?.socket;
+  if (!consumer || !socket || socket.readyState !== socket.OPEN) {
     report({ type: 'failed', phase: command.phase, reason: `no open connection of ${command.consumer}` });
     return;
   }
   const { frames, book } = cachedFrames(command);
   try {
     if (command.type === 'flood') {
-      await flood(socket, frames);
+      await flood(consumer, frames);
       report({ type: 'phase', phase: command.phase, book });
     } else {
       const sentAt = await paced(socket, frames, command.intervalMs ?? 1);
@@ -164,10 +179,10 @@ async function runPhase(command: PhaseCommand): Promise<void> {
 const server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: catalog.address });
 server.on('connection', (socket, request) => {
   const consumer = new URL(request.url ?? '/', 'ws://127.0.0.1').searchParams.get('consumer') ?? '';
-  consumers.set(consumer, socket);
+  consumers.set(consumer, { socket, tcp: request.socket });
   socket.on('message', (data) => receive(socket, consumer, data));
   socket.on('close', () => {
-    if (consumers.get(consumer) === socket) consumers.delete(consumer);
+    if (consumers.get(consumer)?.socket === socket) consumers.delete(consumer);
   });
 });
 
