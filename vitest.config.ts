@@ -5,7 +5,7 @@ import { sourceAliases } from './vitest.resolve.ts';
 
 /**
  * Tests that spawn processes or take long (codegen drift, the README type-check, bench smoke and
- * the bench's grown copy, txc (txc watch too), the sandbox command, npm start, the Redocly wrapper and the
+ * the bench's grown copy, txc (txc watch too), the sandbox command (ccxt.pro's streams against it too), npm start, the Redocly wrapper and the
  * prerequisites check, the spec watch loop and gate, the type tests' self-test, a hook's uncaught
  * error, a slow transport load, and the ones making thousands of calls: nonce sequences, window-mode freshness, the sandbox's rate limits): the slow
  * project. Everything else is the unit project, quick feedback (`npm run test:unit`, under 30 s
@@ -39,6 +39,7 @@ const slow = [
   'test/client/fresh-nonces.test.ts',
   'test/client/nonce.test.ts',
   'test/sandbox/limits.test.ts',
+  'test/sandbox/ccxt-pro-streams.test.ts',
   'test/docs/recipes.test.ts',
 ];
 // The installed package has its own config: npm run test:package.
