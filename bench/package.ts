@@ -26,6 +26,8 @@ export const builtRoutes = 'dist/generated/routes.js';
 export const builtCli = 'dist/src/cli/txc.js';
 
 export type Package = typeof import('../src/index.ts');
+/** The streams' entry (`txc-api-v4/streams`): the main entry does not carry them. */
+export type StreamsPackage = typeof import('../src/streams/index.ts');
 
 /**
  * Which client the contenders call: `built`, as a user runs it (dist/, tsc's output), not the
@@ -36,23 +38,29 @@ export type Package = typeof import('../src/index.ts');
  */
 export type ClientBuild = 'built' | 'bundled';
 
-const loaded = new Map<ClientBuild, Promise<Package>>();
+const loaded = new Map<string, Promise<unknown>>();
 
-async function load(build: ClientBuild): Promise<Package> {
-  if (build === 'built')
-    return (await import(pathToFileURL(join(buildPackage(), builtEntry)).href)) as Package;
-  const bundle = await bundleSources('src/index.ts', 'client');
-  // The client loads its chunks when it is made: the directory goes when the bench ends.
-  process.once('exit', () => rmSync(dirname(bundle), { recursive: true, force: true }));
-  return (await import(pathToFileURL(bundle).href)) as Package;
+/** An entry of the package as `build` makes it, built or bundled once per process. */
+function entryOf<Entry>(build: ClientBuild, built: string, source: string, name: string): Promise<Entry> {
+  const key = `${build} ${source}`;
+  let entry = loaded.get(key);
+  if (!entry) {
+    entry = (async () => {
+      if (build === 'built') return import(pathToFileURL(join(buildPackage(), built)).href);
+      const bundle = await bundleSources(source, name);
+      // The client loads its chunks when it is made: the directory goes when the bench ends.
+      process.once('exit', () => rmSync(dirname(bundle), { recursive: true, force: true }));
+      return import(pathToFileURL(bundle).href);
+    })();
+    loaded.set(key, entry);
+  }
+  return entry as Promise<Entry>;
 }
 
 /** The package's main entry as `build` makes it, built or bundled once per process. */
-export function clientPackage(build: ClientBuild): Promise<Package> {
-  let entry = loaded.get(build);
-  if (!entry) {
-    entry = load(build);
-    loaded.set(build, entry);
-  }
-  return entry;
-}
+export const clientPackage = (build: ClientBuild): Promise<Package> =>
+  entryOf<Package>(build, builtEntry, 'src/index.ts', 'client');
+
+/** The package's streams entry as `build` makes it, built or bundled once per process. */
+export const streamsPackage = (build: ClientBuild): Promise<StreamsPackage> =>
+  entryOf<StreamsPackage>(build, 'dist/src/streams/index.js', 'src/streams/index.ts', 'streams');

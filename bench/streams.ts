@@ -23,7 +23,7 @@ import {
   type HeldLevel,
   sequenceOf,
 } from './depth-stream.ts';
-import { type ClientBuild, clientPackage } from './package.ts';
+import { type ClientBuild, streamsPackage } from './package.ts';
 import { median, percentile } from './stats.ts';
 import type { PhaseCommand, ServerMessage } from './stream-server.ts';
 
@@ -63,7 +63,7 @@ const ours = (id: string, label: string): StreamContender => ({
   id,
   label,
   async open(url, build, watch) {
-    const { createStreamClient, watchOrderBook } = await clientPackage(build);
+    const { createStreamClient, watchOrderBook } = await streamsPackage(build);
     const failures: string[] = [];
     const client = createStreamClient({
       url,

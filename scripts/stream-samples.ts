@@ -103,7 +103,7 @@ export function renderStreamSample(sample: StreamSampleChannel): string {
       ? `{ url: ${url} }`
       : `{\n  url: ${url},\n${comment('A WebSocket token from the HTTP API: the client authorizes each connection with it.', '  ')}  token: process.env.${streamVariables.token} ?? ${literal(sample.token, '  ')},\n}`;
   const blocks = [
-    `${header}import { createStreamClient } from 'txc-api-v4';\n`,
+    `${header}import { createStreamClient } from 'txc-api-v4/streams';\n`,
     `const client = createStreamClient(${options});\n`,
   ];
   const [first] = sample.requests;

@@ -45,9 +45,6 @@ export { type CallerPaths, createSigningMiddleware } from './middleware.ts';
 export type { Limit } from './rate-window.ts';
 export type { BodyRules, FieldRule, Violation } from './request-checks.ts';
 export { createSigner, type Signature, type Signer, type SigningOptions } from './signing.ts';
-// The WebSocket streams (also the package's `./streams` entry): the client loads its WebSocket
-// when one is made, not with the package.
-export * from './streams/index.ts';
 export type { FetchLike } from './transport/fetch.ts';
 export type { Lease, Outgoing, Target, Transport } from './transport/types.ts';
 export type { Drift, DriftCheck, DriftEvent, ValidationOptions } from './validation-options.ts';

@@ -224,7 +224,7 @@ describe('the stream client from the sources, against the stream mock', () => {
       cause: 'StreamConnectionError',
       code: 1006,
     });
-    expect(expectedStreams).toMatchObject({ sameFromRoot: true, pong: 'pong', resnapshots: [] });
+    expect(expectedStreams).toMatchObject({ notInRoot: true, pong: 'pong', resnapshots: [] });
     expect(expectedStreams.time).toBeTypeOf('number');
     expect(update).toEqual(['BTC_USDT', expect.stringMatching(/^\d+(\.\d+)?$/)]);
     expect(expectedStreams.afterUnsubscribe).toBe('pong');

@@ -9,14 +9,13 @@
 // reader gone from the pipe ends it the same way. A connection that never opens, a subscription
 // refused, or a token that cannot be had ends it with one line and the exit code of its kind
 // (failure.ts). After a drop the client reconnects and subscribes again by itself, and txc says so.
+import { createPrivateClient, type PrivateClient } from '../../index.ts';
 import {
-  createPrivateClient,
   createStreamClient,
-  type PrivateClient,
   type StreamClient,
   type StreamHooks,
   type TokenOption,
-} from '../../index.ts';
+} from '../../streams/index.ts';
 import { privateClientOptions } from '../connection.ts';
 import { exitCodes } from '../exit-codes.ts';
 import type { FieldFlag } from '../flags.ts';

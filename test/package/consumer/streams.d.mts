@@ -2,7 +2,7 @@
 export interface StreamsUsed {
   /** What a request through a connection the server refuses gave: its error's and its cause's. */
   refused: unknown;
-  sameFromRoot: boolean;
+  notInRoot: boolean;
   /** The WebSocket each connection was, as the open hook says: `global`, `undici`. */
   webSockets: string[];
   pong: unknown;

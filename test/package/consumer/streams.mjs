@@ -38,7 +38,8 @@ export async function useStreams(url) {
     const afterBook = await client.request('time', []);
     return {
       refused,
-      sameFromRoot: root.createStreamClient === createStreamClient && root.watchOrderBook === watchOrderBook,
+      // The root entry stays small: the streams are an entry of their own.
+      notInRoot: !('createStreamClient' in root) && !('watchOrderBook' in root),
       webSockets,
       pong,
       time,
