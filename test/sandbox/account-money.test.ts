@@ -13,9 +13,8 @@ import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { withdrawalProcessingMs } from '../../sandbox/wallet.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
-import { createDefaultTransport } from '../../src/transport/undici.ts';
-import { burst, latchedTransport, type Outcome, outcome } from './burst.ts';
+import { unwrap } from '../../src/index.ts';
+import { loadSuite, type Outcome, outcome } from './burst.ts';
 import {
   call,
   decimalText,
@@ -436,26 +435,7 @@ describe('300 concurrent transfers and withdrawals through the client', {
       availableWithBorrow: '1500',
     },
   ];
-  let now = Date.UTC(2024, 0, 1);
-  const clock = () => now;
-  let sandbox: Sandbox;
-  let client: PrivateClient;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, strict: true, fixture, clock });
-    client = createPrivateClient({
-      apiKey: key.apiKey,
-      apiSecret: key.secret,
-      baseUrl: sandbox.url,
-      nonceWindow: true,
-      clock,
-      transport: latchedTransport(createDefaultTransport()),
-    });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await sandbox?.close();
-    expect(sandbox?.violations).toEqual([]);
-  });
+  const suite = loadSuite(fixture, key, Date.UTC(2024, 0, 1));
 
   /** Every balance of the account by asset: main, spot available and held, collateral. */
   async function totals(): Promise<Balances> {
@@ -463,12 +443,12 @@ describe('300 concurrent transfers and withdrawals through the client', {
     const count = (ticker: string, amount: string) => {
       all[ticker] = (all[ticker] ?? 0n) + units(amount);
     };
-    const main = (await unwrap(client.POST('/api/v4/main-account/balance', { body: {} }))) as Record<
+    const main = (await unwrap(suite.client.POST('/api/v4/main-account/balance', { body: {} }))) as Record<
       string,
       { main_balance: string }
     >;
     for (const [ticker, { main_balance }] of Object.entries(main)) count(ticker, main_balance);
-    const spot = (await unwrap(client.POST('/api/v4/trade-account/balance', { body: {} }))) as Record<
+    const spot = (await unwrap(suite.client.POST('/api/v4/trade-account/balance', { body: {} }))) as Record<
       string,
       { available: string; freeze: string }
     >;
@@ -477,7 +457,7 @@ describe('300 concurrent transfers and withdrawals through the client', {
       count(ticker, freeze);
     }
     const collateral = (await unwrap(
-      client.POST('/api/v4/collateral-account/balance', { body: {} }),
+      suite.client.POST('/api/v4/collateral-account/balance', { body: {} }),
     )) as Record<string, string>;
     for (const [ticker, amount] of Object.entries(collateral)) count(ticker, amount);
     return all;
@@ -506,7 +486,9 @@ describe('300 concurrent transfers and withdrawals through the client', {
           ticker === 'USDT' ? `${10 + Math.floor(next() * 90)}.5` : `0.0${1 + Math.floor(next() * 9)}`;
         const body = { ticker, amount, from, to };
         calls.push(() =>
-          client.POST('/api/v4/main-account/transfer', { body }).then(outcome('transferBetweenBalances')),
+          suite.client
+            .POST('/api/v4/main-account/transfer', { body })
+            .then(outcome('transferBetweenBalances')),
         );
         continue;
       }
@@ -519,14 +501,12 @@ describe('300 concurrent transfers and withdrawals through the client', {
       const operation = kind === 'withdraw' ? 'createWithdrawal' : 'createWithdrawalPay';
       const path =
         kind === 'withdraw' ? '/api/v4/main-account/withdraw' : '/api/v4/main-account/withdraw-pay';
-      const start = () => client.POST(path, { body }).then(outcome(`${operation} ${sent.uniqueId}`));
+      const start = () => suite.client.POST(path, { body }).then(outcome(`${operation} ${sent.uniqueId}`));
       calls.push(start);
       // Every fifth withdrawal is sent twice at once, as a repeat would be: one of the two at most.
       if (withdrawals.length % 5 === 0 && calls.length < 300) calls.push(start);
     }
-    const results = await burst(calls, () => {
-      now += 2_000;
-    });
+    const results = await suite.burst(calls);
 
     // Every answer is a success or one of its operation's documented refusals (the balance
     // refusal worded with the real figures).
@@ -568,7 +548,7 @@ describe('300 concurrent transfers and withdrawals through the client', {
     // The history: each accepted withdrawal once, pending, with its fee; none of the refused.
     type Page = { records: HistoryRecord[]; total: number };
     const page = (await unwrap(
-      client.POST('/api/v4/main-account/history', { body: { transactionMethod: 2, limit: 500 } }),
+      suite.client.POST('/api/v4/main-account/history', { body: { transactionMethod: 2, limit: 500 } }),
     )) as Page;
     const burstRows = page.records.filter((row) => row.unique_id?.startsWith('burst-'));
     expect(burstRows.map((row) => row.unique_id).sort()).toEqual(
@@ -608,13 +588,13 @@ describe('300 concurrent transfers and withdrawals through the client', {
 
     // Once the clock passes them, every withdrawal is done: the fees in the fee account, the rest
     // gone outside, and the ledger balanced.
-    now += withdrawalProcessingMs;
+    suite.clock.now += withdrawalProcessingMs;
     const done = (await unwrap(
-      client.POST('/api/v4/main-account/history', { body: { transactionMethod: 2, limit: 500 } }),
+      suite.client.POST('/api/v4/main-account/history', { body: { transactionMethod: 2, limit: 500 } }),
     )) as Page;
     for (const row of done.records.filter((candidate) => candidate.unique_id?.startsWith('burst-')))
       expect(row.status, String(row.unique_id)).toBe(code('withdrawal', 'successful'));
-    const { ledger, accounts } = sandbox.state;
+    const { ledger, accounts } = suite.sandbox.state;
     for (const ticker of ['USDT', 'BTC']) {
       expect(units(ledger.house('fees', ticker)), ticker).toBe(charged[ticker] ?? 0n);
       expect(units(ledger.house('withdrawals', ticker)), ticker).toBe(0n);

@@ -1,8 +1,12 @@
 // Overlap without timing: a latch in the client's transport holds every call of a burst until all
 // of them have reached it (or ended without reaching it), then lets them go at once, as many on
-// the wire together as the transport has connections. Shared by the load tests.
-import { expect } from 'vitest';
-import type { Transport } from '../../src/index.ts';
+// the wire together as the transport has connections. Shared by the load tests, with the suite
+// they share: a strict sandbox and the client on one fake clock.
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Fixture } from '../../sandbox/fixture.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { createPrivateClient, type PrivateClient, type Transport } from '../../src/index.ts';
+import { createDefaultTransport } from '../../src/transport/undici.ts';
 
 class Latch {
   arrived = 0;
@@ -79,4 +83,48 @@ export async function burst(calls: (() => Promise<Outcome>)[], after: () => void
   });
   after();
   return results;
+}
+
+/**
+ * A strict sandbox for a load suite and the real client in front of it, through the latch, with
+ * window-mode nonces; both on one fake clock that moves only when the suite moves it. Opened in
+ * beforeAll, closed in afterAll, which also asks that no answer broke the documents.
+ */
+export function loadSuite(fixture: Fixture, key: { apiKey: string; secret: string }, start: number) {
+  const clock = { now: start };
+  let sandbox: Sandbox | undefined;
+  let client: PrivateClient | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => clock.now });
+    client = createPrivateClient({
+      apiKey: key.apiKey,
+      apiSecret: key.secret,
+      baseUrl: sandbox.url,
+      nonceWindow: true,
+      clock: () => clock.now,
+      transport: latchedTransport(createDefaultTransport()),
+    });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sandbox?.close();
+    expect(sandbox?.violations).toEqual([]);
+  });
+  /** Moves the clock past every nonce a burst signed (at most 500, each one above the last). */
+  const step = () => {
+    clock.now += 2_000;
+  };
+  return {
+    clock,
+    step,
+    burst: (calls: (() => Promise<Outcome>)[]) => burst(calls, step),
+    get sandbox(): Sandbox {
+      if (!sandbox) throw new Error('the sandbox starts in beforeAll');
+      return sandbox;
+    },
+    get client(): PrivateClient {
+      if (!client) throw new Error('the client starts in beforeAll');
+      return client;
+    },
+  };
 }

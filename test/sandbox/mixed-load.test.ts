@@ -8,14 +8,12 @@
 //
 // No timing: the latch in the client's transport (./burst.ts) makes the calls overlap, and the
 // clock is a fake one shared by the client's nonces and the sandbox, stepped between phases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
 import type { Fixture, FixtureMarket } from '../../sandbox/fixture.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
-import { createDefaultTransport } from '../../src/transport/undici.ts';
-import { burst as burstOf, latchedTransport, type Outcome, outcome } from './burst.ts';
+import { unwrap } from '../../src/index.ts';
+import { loadSuite, type Outcome, outcome } from './burst.ts';
 import {
   decimalText,
   defaultFixture,
@@ -49,32 +47,10 @@ const traded = ['BTC_USDT', 'ETH_USDT', 'ETH_BTC'].map(marketNamed);
 const perpetual = marketNamed('BTC_PERP');
 const { next, pick, priceNear, amountFor, steps } = draws(20261126);
 
-let now = Date.now() + 1_000;
-const clock = () => now;
-/** Moves the clock past every nonce a burst signed (at most 500, each one above the last). */
-const step = () => {
-  now += 2_000;
-};
-const burst = (calls: (() => Promise<Outcome>)[]) => burstOf(calls, step);
-
-let sandbox: Sandbox;
-let client: PrivateClient;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, fixture, clock });
-  client = createPrivateClient({
-    apiKey: key.apiKey,
-    apiSecret: key.secret,
-    baseUrl: sandbox.url,
-    nonceWindow: true,
-    clock,
-    transport: latchedTransport(createDefaultTransport()),
-  });
-});
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.close();
-  expect(sandbox?.violations).toEqual([]);
-});
+// The clock starts a little ahead of the real one, so that no nonce this process signed earlier
+// with the same key is above it, and moves only when the suite steps it.
+const suite = loadSuite(fixture, key, Date.now() + 1_000);
+const { burst, step } = suite;
 
 /** Each call's kind starts with its operation, whose documented refusals it may get. */
 const refusal = (operationId: OperationId, name: string) =>
@@ -85,6 +61,7 @@ describe('500 concurrent orders, cancels, conversions and position closes', {
   timeout: timeLimits.processTestMs,
 }, () => {
   it('reconcile exactly in every ledger: nothing created or lost, no call counted twice', async () => {
+    const { client, sandbox } = suite;
     // Resting spot orders far from the price, to be cancelled twice each during the burst.
     const resting = traded.slice(0, 2).flatMap((market) =>
       Array.from({ length: 20 }, (_, i) => ({

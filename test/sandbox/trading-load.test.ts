@@ -7,13 +7,10 @@
 // No timing: the calls overlap because a latch in the client's transport holds every one of them
 // until all have arrived, and time is a fake clock shared by the client (its nonces) and the
 // sandbox (its nonce window, timestamps), stepped explicitly between phases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Fixture, FixtureMarket } from '../../sandbox/fixture.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { createPrivateClient, type PrivateClient } from '../../src/index.ts';
-import { createDefaultTransport } from '../../src/transport/undici.ts';
-import { burst as burstOf, latchedTransport, type Outcome, outcome } from './burst.ts';
+import { loadSuite, type Outcome, outcome } from './burst.ts';
 import { defaultFixture, documentOf, partnerKey } from './helpers.ts';
 import { draws, expectSpotReconciled, leastSteps, pricePercent, stepOf, tradeTotals } from './spot-ledger.ts';
 
@@ -35,38 +32,16 @@ const { next, pick, steps, priceNear, amountFor } = draws(20261124);
  * The shared fake clock: it starts a little ahead of the real one, so that no nonce this process
  * signed earlier with the same key is above it, and moves only when `step` is called.
  */
-let now = Date.now() + 1_000;
-const clock = () => now;
-/** Moves the clock past every nonce a burst signed (at most 500, each one above the last). */
-const step = () => {
-  now += 2_000;
-};
-
-const burst = (calls: (() => Promise<Outcome>)[]) => burstOf(calls, step);
-
-let sandbox: Sandbox;
-let client: PrivateClient;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, fixture, clock });
-  client = createPrivateClient({
-    apiKey: key.apiKey,
-    apiSecret: key.secret,
-    baseUrl: sandbox.url,
-    nonceWindow: true,
-    clock,
-    transport: latchedTransport(createDefaultTransport()),
-  });
-});
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.close();
-  expect(sandbox?.violations).toEqual([]);
-});
+// The clock starts a little ahead of the real one, so that no nonce this process signed earlier
+// with the same key is above it, and moves only when the suite steps it.
+const suite = loadSuite(fixture, key, Date.now() + 1_000);
+const { burst, step } = suite;
 
 describe('the exchange under 500 concurrent orders and cancels', {
   timeout: timeLimits.processTestMs,
 }, () => {
   it('loses and creates nothing: totals move by the deals, holds are the open orders’', async () => {
+    const { client, sandbox } = suite;
     const before = await tradeTotals(client);
 
     // First, orders that rest far from the price, placed together; the account can afford them
