@@ -375,6 +375,56 @@ export function positionFigures(state: SandboxState, account: AccountState, posi
   };
 }
 
+/** The places of the auto-deleveraging queue the documents show: 0 (picked last) to 4 (first). */
+const adlPlaces = 5;
+
+/** A position's return on its margin: the ADL queue's ranking figure (decimal string). */
+function returnOnMargin(state: SandboxState, account: AccountState, position: Position): string {
+  const { unrealized, margin } = positionFigures(state, account, position);
+  return isZero(margin) ? '0' : divide(unrealized, margin, quotientScale);
+}
+
+const positionDirection = (position: Position): 'long' | 'short' =>
+  position.side === 'LONG' || (position.side === 'BOTH' && !isNegative(position.size)) ? 'long' : 'short';
+
+/**
+ * Where each of the account's perpetual positions stands in its market's auto-deleveraging queue,
+ * one entry per market, a side without a position `null`. The documents give only the range; the
+ * sandbox's rule: a position without unrealized profit is never picked first (0); the profitable
+ * positions of every account on the same market and side are ranked by their return on margin,
+ * and the ranking is cut into five equal parts, the most profitable part 4. So a lone profitable
+ * position is 4, and a loss moves it to 0.
+ */
+export function adlQuantilesOf(state: SandboxState, account: AccountState, now: number) {
+  const exchange = exchangeOf(state, now);
+  const mine = collateralOf(state, account, now);
+  const rows = new Map<string, { market: string; long: number | null; short: number | null }>();
+  for (const position of mine.positions.values()) {
+    if (!position.market.endsWith('_PERP') || isZero(position.size)) continue;
+    const direction = positionDirection(position);
+    const own = returnOnMargin(state, account, position);
+    let quantile = 0;
+    if (compare(own, '0') > 0) {
+      const rivals: string[] = [];
+      for (const [id, other] of exchange.accounts) {
+        const owner = state.account(id);
+        for (const candidate of other.positions.values()) {
+          if (candidate.market !== position.market || isZero(candidate.size)) continue;
+          if (positionDirection(candidate) !== direction) continue;
+          const figure = returnOnMargin(state, owner, candidate);
+          if (compare(figure, '0') > 0) rivals.push(figure);
+        }
+      }
+      const atOrBelow = rivals.filter((figure) => compare(figure, own) <= 0).length;
+      quantile = Math.ceil((adlPlaces * atOrBelow) / rivals.length) - 1;
+    }
+    const row = rows.get(position.market) ?? { market: position.market, long: null, short: null };
+    row[direction] = quantile;
+    rows.set(position.market, row);
+  }
+  return [...rows.values()].sort((a, b) => a.market.localeCompare(b.market));
+}
+
 export function positionKey(market: string, side: PositionSide) {
   return `${market}:${side}`;
 }

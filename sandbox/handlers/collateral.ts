@@ -6,6 +6,7 @@
 import type { Answer } from '../answer.ts';
 import type { OrderSide } from '../api-types.ts';
 import {
+  adlQuantilesOf,
   type CollateralOrderInfo,
   collateralBalance,
   collateralOf,
@@ -630,6 +631,10 @@ export function readCollateralAccount(context: CallContext): Answer {
     leverage: collateral.leverage,
     marginFraction: isZero(equity) ? '0' : divide(margin, equity, 4),
   });
+}
+
+export function readAdlQuantiles(context: CallContext): Answer {
+  return ok(adlQuantilesOf(context.state, caller(context).account, context.now));
 }
 
 export function setLeverage(context: CallContext, body: { leverage: number }): Answer {

@@ -4,7 +4,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { add, multiply, subtract, sum } from '../../sandbox/decimal.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { call, defaultFixture, documentOf, type OperationId, partnerKey, present } from './helpers.ts';
+import {
+  call,
+  defaultFixture,
+  documentOf,
+  type OperationId,
+  ordinaryKey,
+  partnerKey,
+  present,
+} from './helpers.ts';
 
 // The default fixture's printed key holds seeded positions and OTO/OCO orders (for the documents'
 // request examples) and a large collateral balance: these tests start from an account with
@@ -22,6 +30,20 @@ for (const account of fixture.accounts) {
     item.availableWithoutBorrow = '1200';
     item.availableWithBorrow = '6000';
   }
+}
+// A second account with collateral, for a queue with more than one position in it.
+const rival = ordinaryKey(fixture);
+for (const account of fixture.accounts) {
+  if (account.id !== rival.account) continue;
+  account.collateralBalances = [
+    {
+      asset: 'USDT',
+      balance: '1200',
+      borrow: '0',
+      availableWithoutBorrow: '1200',
+      availableWithBorrow: '6000',
+    },
+  ];
 }
 const start = Date.UTC(2024, 0, 1, 1);
 let now = start;
@@ -122,6 +144,31 @@ describe('collateral positions', () => {
       ['LONG', '0.02'],
       ['SHORT', '-0.01'],
     ]);
+  });
+
+  it('places each perpetual position in the ADL queue by its return on margin', async () => {
+    expect((await post('getAdlQuantile', {})).body).toEqual([]);
+    expect((await post('setHedgeMode', { hedgeMode: true })).status).toBe(200);
+    await market('buy', '0.02', { positionSide: 'LONG' });
+    await market('sell', '0.01', { positionSide: 'SHORT' });
+    // A position on a spot collateral market is not in a perpetual queue.
+    await post('createCollateralMarketOrder', { market: 'BTC_USDT', side: 'buy', amount: '0.01' });
+    sandbox.setPrice('BTC_PERP', '36100');
+    now += 1;
+    const rivalLong = await call(sandbox.url, rival, 'createCollateralMarketOrder', {
+      fields: { market: 'BTC_PERP', side: 'buy', amount: '0.01' },
+    });
+    expect(rivalLong.status).toBe(200);
+    sandbox.setPrice('BTC_PERP', '37100');
+    // Both longs gain; this account's, opened lower, gains more on its margin: the top fifth.
+    // The rival's is the lower of two: ceil(5 × 1/2) − 1 = 2. The losing short is last (0).
+    expect((await post('getAdlQuantile', {})).body).toEqual([{ market: 'BTC_PERP', long: 4, short: 0 }]);
+    now += 1;
+    expect((await call(sandbox.url, rival, 'getAdlQuantile', { fields: {} })).body).toEqual([
+      { market: 'BTC_PERP', long: 2, short: null },
+    ]);
+    sandbox.setPrice('BTC_PERP', '34100');
+    expect((await post('getAdlQuantile', {})).body).toEqual([{ market: 'BTC_PERP', long: 0, short: 4 }]);
   });
 
   it('leverage and hedge mode cannot change with a position open', async () => {
