@@ -79,11 +79,19 @@ export function streamDocumentsInputs(root: string): string[] {
 /**
  * The AsyncAPI parser's lint of the stream documents of `root` (scripts/stream-lint.ts, what
  * `npm run lint` runs), one line per problem, `file:line:col rule message`. A clean lint is
- * remembered as `lint`'s is, by the documents' files and the lint's own code.
+ * remembered as `lint`'s is, by the documents' files (the OpenAPI ones too: the token operation a
+ * stream document names is looked up there) and the lint's own code.
  */
 export async function lintStreams(root: string): Promise<LintResult> {
   const key = outputKey([
-    { root, files: streamDocumentsInputs(root) },
+    {
+      root,
+      files: [
+        ...streamDocumentsInputs(root),
+        ...loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file)),
+        'redocly.yaml',
+      ],
+    },
     { root: projectRoot, files: ['scripts/stream-lint.ts'] },
   ]);
   if (cachedOutput('stream-lint-clean', key)) return { ok: true, problems: [] };

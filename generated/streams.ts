@@ -610,6 +610,13 @@ export const streamKeepalive = {
   "idleCloseSeconds": 60
 } as const;
 
+/** The HTTP operation that issues the token `authorize` presents, and the field of its answer holding it (x-token-operation). */
+export const streamTokenOperation = {
+  "channel": "authorize",
+  "operationId": "getWebSocketToken",
+  "field": "websocket_token"
+} as const;
+
 /** The params of every request and update, by method. */
 export const streamParams = {
   "ping": {

@@ -7,6 +7,8 @@
 // SANDBOX_WALK=0 (prices hold still), SANDBOX_WALK_SEED and SANDBOX_WALK_STEP_SECONDS (the walk),
 // SANDBOX_DOCUMENTS (a project root whose documents it serves; default this project's).
 
+import { operations } from '../generated/operations.ts';
+import { streamTokenOperation } from '../generated/streams.ts';
 import { contractVariables, environmentVariables, streamVariables } from '../model/environment.ts';
 import { endWithLauncher } from '../scripts/child-process.ts';
 import { isAddressInUse, portInUseLine } from '../scripts/port-in-use.ts';
@@ -60,10 +62,12 @@ const sandbox = await startSandbox({
   throw error;
 });
 
+// The HTTP operation whose token the account channels take, as the stream documents name it.
+const tokenOperation = operations[streamTokenOperation.operationId];
 // Every line below is a comment or KEY=VALUE, so the whole start-up output is a valid .env file.
 const lines = [
   `# Sandbox listening on ${sandbox.url}${faults ? ` (faults: ${JSON.stringify(faults)})` : ''}`,
-  `# Streams (WebSocket, same origin): ${sandbox.streamUrl}; its account channels take the token of POST /api/v4/profile/websocket_token (txc websocket-token)`,
+  `# Streams (WebSocket, same origin): ${sandbox.streamUrl}; its account channels take the token of ${tokenOperation.method.toUpperCase()} ${tokenOperation.path} (txc ${tokenOperation.cliName})`,
   `${streamVariables.url}=${sandbox.streamUrl}`,
 ];
 const firstActivePlan = fixture.plans.find((plan) => plan.status === 'active' && !plan.specialOffer);

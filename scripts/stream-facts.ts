@@ -3,8 +3,9 @@
 // address, whether it needs an authorized connection (x-requires-authorization), the methods a
 // client sends (the server's `receive` operations, with the message that answers each, its
 // `reply`) and those the server pushes (its `send` operations, with the interval the operator
-// states, x-update-interval-seconds); each document's servers, rate limit and keepalive; and
-// every message's params by method (scripts/stream-params.ts).
+// states, x-update-interval-seconds); each document's servers, rate limit and keepalive; the HTTP
+// operation that issues the token `authorize` presents (x-token-operation); and every message's
+// params by method (scripts/stream-params.ts).
 import { posix } from 'node:path';
 import type { StreamChannelFacts } from '../generated/streams.ts';
 import { isRecord, numberAt, recordAt, stringAt } from '../model/json.ts';
@@ -136,6 +137,23 @@ function collectKeepalive(documents: StreamDocument[]): StreamKeepaliveFacts {
   return found[0] as StreamKeepaliveFacts;
 }
 
+/** The channel that names the token's HTTP operation (x-token-operation): there is one. */
+function collectTokenOperation(documents: StreamDocument[]): StreamTokenOperationFacts {
+  const found = documents.flatMap((stream) =>
+    Object.entries(recordAt(stream.dereferenced, 'channels')).flatMap(([channel, item]) => {
+      const token = recordAt(item, 'x-token-operation');
+      const operationId = stringAt(token, 'operationId');
+      const field = stringAt(token, 'field');
+      return operationId && field ? [{ channel, operationId, field }] : [];
+    }),
+  );
+  if (found.length !== 1)
+    throw new Error(
+      `the stream documents name ${found.length} token operations (x-token-operation), not one`,
+    );
+  return found[0] as StreamTokenOperationFacts;
+}
+
 const factTypes = `/** A request a channel takes: its method, the message carrying it and the message answering it (null: not shown). */
 export interface StreamRequestFacts {
   readonly method: string | null;
@@ -182,6 +200,17 @@ export interface StreamKeepaliveFacts {
 }
 
 /**
+ * The HTTP operation that issues the WebSocket token of `authorize` (x-token-operation): the channel
+ * that names it, its operationId in the OpenAPI documents, and the field of its answer that holds
+ * the token.
+ */
+export interface StreamTokenOperationFacts {
+  readonly channel: string;
+  readonly operationId: string;
+  readonly field: string;
+}
+
+/**
  * What generated/streams.ts holds, from the documents as they are: for a reader of a project
  * root other than the one whose generated/ was imported (the docs of `npm start`'s watch loop).
  */
@@ -190,6 +219,7 @@ export interface StreamFacts {
   readonly servers: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly rateLimits: Readonly<Record<string, StreamRateLimitFacts>>;
   readonly keepalive: StreamKeepaliveFacts;
+  readonly tokenOperation: StreamTokenOperationFacts;
   readonly params: Readonly<Record<string, StreamParamsFacts>>;
 }
 
@@ -200,6 +230,7 @@ export function streamFacts(documents: StreamDocument[]): StreamFacts {
     servers: collectServers(documents),
     rateLimits: collectRateLimits(documents),
     keepalive: collectKeepalive(documents),
+    tokenOperation: collectTokenOperation(documents),
     params: collectStreamParams(documents),
   };
 }
@@ -225,6 +256,9 @@ export const streamRateLimits = ${json(facts.rateLimits)} as const;
 
 /** The request that keeps a connection open, and how long an idle connection lasts (x-keepalive, observed upstream). */
 export const streamKeepalive = ${json(facts.keepalive)} as const;
+
+/** The HTTP operation that issues the token \`authorize\` presents, and the field of its answer holding it (x-token-operation). */
+export const streamTokenOperation = ${json(facts.tokenOperation)} as const;
 
 /** The params of every request and update, by method. */
 export const streamParams = ${json(facts.params)} as const satisfies Readonly<Record<string, StreamParamsFacts>>;

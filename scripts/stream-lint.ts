@@ -7,12 +7,20 @@
 // and their $refs back to the line it names. A problem in a part two documents share is said once.
 //
 // Every error and warning fails; the parser's information and hints (a newer AsyncAPI version
-// exists: the documents are 3.0 on purpose) do not.
+// exists: the documents are 3.0 on purpose) do not. Beside the parser's rules, one of the
+// project's own: the HTTP operation a channel's x-token-operation names is one of the OpenAPI
+// documents', and its success answer has the field the extension names.
 import { posix } from 'node:path';
 import { type Diagnostic, DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { atPointer, type FileReader, projectRoot, workingTreeReader } from '../model/document.ts';
-import { isRecord } from '../model/json.ts';
+import {
+  atPointer,
+  type FileReader,
+  loadApiDocuments,
+  projectRoot,
+  workingTreeReader,
+} from '../model/document.ts';
+import { isRecord, recordAt, stringAt } from '../model/json.ts';
 import { type StreamDocumentName, streamDocumentFiles } from '../model/streams.ts';
 
 export interface StreamLintResult {
@@ -159,6 +167,54 @@ class Sources {
   }
 }
 
+/** Each operation of the OpenAPI documents of `root` by operationId: the fields of its success answer. */
+function answerFieldsByOperation(root: string): Map<string, Set<string>> {
+  const fields = new Map<string, Set<string>>();
+  for (const api of loadApiDocuments(root))
+    for (const item of Object.values(recordAt(api.dereferenced, 'paths')))
+      for (const operation of Object.values(isRecord(item) ? item : {})) {
+        const operationId = stringAt(operation, 'operationId');
+        if (!operationId) continue;
+        const success = Object.entries(recordAt(operation, 'responses')).find(([status]) =>
+          /^2/.test(status),
+        );
+        const properties = recordAt(success?.[1], 'content', 'application/json', 'schema', 'properties');
+        fields.set(operationId, new Set(Object.keys(properties)));
+      }
+  return fields;
+}
+
+/** The x-token-operation of each channel of `written` (a document written out in place), checked. */
+function checkTokenOperations(
+  sources: Sources,
+  file: string,
+  written: unknown,
+  operations: () => Map<string, Set<string>> | string,
+): void {
+  for (const [channel, item] of Object.entries(recordAt(written, 'channels'))) {
+    if (!isRecord(item) || !('x-token-operation' in item)) continue;
+    const at = (...steps: Step[]) =>
+      sources.locate(file, ['channels', channel, 'x-token-operation', ...steps]);
+    const report = (where: { file: string; offset: number | undefined }, message: string) =>
+      sources.report(where.file, where.offset, 'token-operation', message);
+    const operationId = stringAt(item, 'x-token-operation', 'operationId');
+    const field = stringAt(item, 'x-token-operation', 'field');
+    if (!operationId || !field) {
+      report(at(), 'x-token-operation needs an operationId and a field, both strings');
+      continue;
+    }
+    const known = operations();
+    if (typeof known === 'string') {
+      report(at('operationId'), `${operationId} cannot be looked up: ${known}`);
+      continue;
+    }
+    const fields = known.get(operationId);
+    if (!fields) report(at('operationId'), `${operationId} is no operation of the OpenAPI documents`);
+    else if (!fields.has(field))
+      report(at('field'), `the success answer of ${operationId} has no field ${field}`);
+  }
+}
+
 let parser: Parser | undefined;
 
 /**
@@ -171,6 +227,18 @@ export async function lintStreamDocuments(
 ): Promise<StreamLintResult> {
   parser ??= new Parser();
   const sources = new Sources(workingTreeReader(root));
+  // Read once, and only for a document that names a token operation.
+  let operations: Map<string, Set<string>> | string | undefined;
+  const operationsOnce = () => {
+    if (operations === undefined) {
+      try {
+        operations = answerFieldsByOperation(root);
+      } catch (error) {
+        operations = error instanceof Error ? error.message : String(error);
+      }
+    }
+    return operations;
+  };
   for (const file of names.map((name) => streamDocumentFiles[name])) {
     const source = sources.get(file);
     if (!source) {
@@ -178,6 +246,7 @@ export async function lintStreamDocuments(
       continue;
     }
     const written = sources.inline(source.value, file, [], true);
+    checkTokenOperations(sources, file, written, operationsOnce);
     const { diagnostics } = await parser.parse(JSON.stringify(written), { source: file });
     for (const diagnostic of diagnostics as Diagnostic[]) {
       if (!failing.has(diagnostic.severity)) continue;

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { projectRoot } from '../../model/document.ts';
 import { endWithParentArgs, withParentChannel } from '../../scripts/child-process.ts';
-import { answersHttp } from '../../scripts/dev-process.ts';
+import { reportListeningArgs, whenListening } from '../../scripts/listening.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 
@@ -71,7 +71,16 @@ function redactAll(text: string, secrets: string[]): string {
 }
 
 async function startOnce(options: PrismOptions, port: number): Promise<PrismServer> {
-  const args = [...endWithParentArgs, prismCli, options.mode, '-h', '127.0.0.1', '-p', String(port)];
+  const args = [
+    ...endWithParentArgs,
+    ...reportListeningArgs,
+    prismCli,
+    options.mode,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+  ];
   // Prism logs each request at `info`, every line through a JSON repair and a formatter: a third of
   // its work per call, for lines nobody reads. What it says when it cannot start is `fatal`.
   args.push('--verboseLevel', 'error');
@@ -105,19 +114,17 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? timeLimits.serverStartMs);
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) break;
-    if (await answersHttp(url)) return { url, pid: child.pid as number, stop };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Prism is ready when its server listens (it says so only at a log level it is not run at, so the
+  // preload tells); if it ends first, its output says why (EADDRINUSE: the port was taken).
+  const ready = await whenListening(child, port, options.startTimeoutMs ?? timeLimits.serverStartMs);
+  if (ready === 'listening') return { url, pid: child.pid as number, stop };
   await stop();
   throw new Error(
-    `Prism ${options.mode} on ${options.document} did not answer on ${url}:\n${redactAll(output, options.redact ?? [])}`,
+    `Prism ${options.mode} on ${options.document} did not listen on ${url} (${ready}):\n${redactAll(output, options.redact ?? [])}`,
   );
 }
 
-/** Starts Prism and resolves once it answers HTTP; retries once if the free port was taken. */
+/** Starts Prism and resolves once it listens; retries once if the free port was taken. */
 export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   try {
     return await startOnce(options, await freePort());

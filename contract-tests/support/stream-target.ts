@@ -11,10 +11,14 @@
 //   HTTP target <http(s) url>           none: a deployment's stream endpoint is not its HTTP origin
 //                                       (upstream, api.… serves /ws), so it is given apart
 import WebSocket from 'ws';
+import { operations } from '../../generated/operations.ts';
+import { streamTokenOperation } from '../../generated/streams.ts';
 import { contractVariables } from '../../model/environment.ts';
 import { startStreamMock } from '../../scripts/stream-mock.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-import { createPrivateClient, unwrap } from '../../src/index.ts';
+import { TokenAnswerError } from '../../src/cli/watch/token-answer-error.ts';
+import { callByPath } from '../../src/client.ts';
+import { createPrivateClient } from '../../src/index.ts';
 import { describeTarget } from './variables.ts';
 
 declare module 'vitest' {
@@ -72,12 +76,20 @@ function refusal(url: string): Promise<string | undefined> {
   });
 }
 
-/** A WebSocket token for the account channels, from the REST operation that issues one. */
+/**
+ * A WebSocket token for the account channels, from the REST operation that issues one: the one the
+ * stream documents name (x-token-operation), at its path in the operation facts.
+ */
 async function streamTokenOf(origin: string, credentials: { apiKey: string; apiSecret: string }) {
+  const { operationId, field } = streamTokenOperation;
+  const { path } = operations[operationId];
   const client = createPrivateClient({ baseUrl: origin, ...credentials });
   try {
-    const answer = await unwrap(client.POST('/api/v4/profile/websocket_token', { body: {} }));
-    return answer.websocket_token;
+    const answer = await callByPath(client, path, {});
+    if (answer.error) throw answer.error;
+    const token = (answer.data as Record<string, unknown> | undefined)?.[field];
+    if (typeof token !== 'string' || token === '') throw new TokenAnswerError(operationId, field);
+    return token;
   } finally {
     await client.close();
   }

@@ -81,7 +81,7 @@ function executedOrder(state: SandboxState, account: AccountState, order: Order)
   };
 }
 
-/** A deal as `deals_request` answers it. */
+/** A deal as the deals channel's query answers it. */
 const dealRecord = (deal: Deal) => ({
   time: deal.time,
   id: deal.id,

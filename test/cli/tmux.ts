@@ -1,14 +1,16 @@
 // txc in a real terminal: a tmux server of the test's own (its socket in a scratch directory),
 // sessions that each run txc as built for the tests (./txc-bundle.setup.ts) and stay open after it
 // exits, showing its exit code, and the waits the tests need: for txc to exit (the session's
-// channel), and for the pane to show something (the screen is the only signal there is, so it is
-// read again until it does, within a limit sized for a loaded machine).
+// channel), and for the pane to show something (the screen, read again each time tmux reports
+// output to the pane through a control-mode client, ./tmux-control.ts), each within a limit sized
+// for a loaded machine.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../model/document.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cleanEnvironment, txcCommand } from './helpers.ts';
+import { attachControl } from './tmux-control.ts';
 
 const run = promisify(execFile);
 
@@ -23,7 +25,7 @@ export interface Tmux {
   joinedLines(session: string): Promise<string[]>;
   /** Waits until txc in the session has ended (its channel is signalled), and returns the screen. */
   waitForExit(session: string): Promise<string>;
-  /** Reads the pane until `wanted` holds for it, and returns it. */
+  /** Reads the pane, and again each time output reaches it, until `wanted` holds; returns it. */
   waitFor(session: string, wanted: RegExp | ((text: string) => boolean), timeoutMs?: number): Promise<string>;
   /** A tmux format of the pane (`#{cursor_flag}`). */
   display(session: string, format: string): Promise<string>;
@@ -40,11 +42,10 @@ export async function startTmux(dir: string): Promise<Tmux> {
   }
   const socket = join(dir, 'tmux.sock');
   // -u: UTF-8 whatever the locale, so an ellipsis is one column.
+  const tmuxArgs = ['-u', '-S', socket, '-f', '/dev/null'];
+  const environment = cleanEnvironment();
   const tmux = (...args: string[]) =>
-    run('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...args], {
-      env: cleanEnvironment(),
-      timeout: timeLimits.runMs,
-    });
+    run('tmux', [...tmuxArgs, ...args], { env: environment, timeout: timeLimits.runMs });
   const screen = async (session: string) => (await tmux('capture-pane', '-p', '-t', session)).stdout;
   return {
     tmux,
@@ -79,12 +80,27 @@ export async function startTmux(dir: string): Promise<Tmux> {
     },
     async waitFor(session, wanted, timeoutMs = timeLimits.runMs) {
       const test = typeof wanted === 'function' ? wanted : (text: string) => wanted.test(text);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const text = await screen(session);
-        if (test(text)) return text;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(wanted)} in:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const pane = attachControl(tmuxArgs, session, environment);
+      let text = '';
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${String(wanted)} in:\n${text}`)),
+          timeoutMs,
+        );
+      });
+      try {
+        for (;;) {
+          // Asked before the capture: output drawn while it is read is not missed, only read twice.
+          const changed = pane.nextOutput();
+          changed.catch(() => undefined);
+          text = await Promise.race([pane.capture(), timedOut]);
+          if (test(text)) return text;
+          await Promise.race([changed, timedOut]);
+        }
+      } finally {
+        clearTimeout(timer);
+        await pane.close();
       }
     },
     async display(session, format) {

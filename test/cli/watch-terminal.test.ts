@@ -3,7 +3,8 @@
 // side by side, with their amounts where they fit and without where they do not, drawn again when
 // the terminal is resized; a table of the newest updates for another channel), and Ctrl-C ending
 // it cleanly: unsubscribed, exit code 0, the cursor shown and the screen as it was. Every wait is
-// on the pane's content or txc's exit, within the limits of scripts/time-limits.ts.
+// on an event: output reaching the pane, txc's exit, a request the mock logs; within the limits of
+// scripts/time-limits.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../../model/json.ts';
 import { loadStreamCatalog } from '../../model/stream-catalog.ts';
@@ -14,6 +15,8 @@ import { startTmux, type Tmux } from './tmux.ts';
 const catalog = loadStreamCatalog();
 const scratch = scratchDirectory();
 const requests: string[] = [];
+/** The checks of the waits on the mock's log, run again each time it logs a request. */
+const onRequest = new Set<() => void>();
 let terminal: Tmux;
 let mock: StreamMock;
 /**
@@ -25,7 +28,13 @@ let still: StreamMock;
 
 beforeAll(async () => {
   terminal = await startTmux(scratch.dir);
-  mock = await startStreamMock({ catalog, log: (line) => requests.push(line) });
+  mock = await startStreamMock({
+    catalog,
+    log: (line) => {
+      requests.push(line);
+      for (const check of onRequest) check();
+    },
+  });
   still = await startStreamMock({ catalog, pace: 1000 });
 });
 afterAll(async () => {
@@ -53,6 +62,19 @@ const withAmounts = new RegExp(
 );
 /** The best prices side by side on one line, and nothing else on it. */
 const pricesOnly = new RegExp(`^${escaped(wholeBook.bid)} +│ ${escaped(wholeBook.ask)}$`, 'm');
+
+/** Resolves once `holds()` is true: at once, or when the mock logs a request that makes it so. */
+function whenRequests(holds: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!holds()) return;
+      onRequest.delete(check);
+      resolve();
+    };
+    onRequest.add(check);
+    check();
+  });
+}
 
 const linesOf = (text: string) => text.split('\n').map((line) => line.trimEnd());
 
@@ -124,7 +146,8 @@ describe('txc watch in a terminal', () => {
     expect(linesOf(text).filter((line) => line !== '')).toEqual(['[exit 0]']);
     expect(await terminal.display('stop', '#{alternate_on} #{cursor_flag}')).toBe('0 1');
     // The unsubscribe went before the socket closed; the mock logs it as it reads it.
-    await expect.poll(() => of('market_unsubscribe')).toBe(before.unsubscribe + 1);
+    await whenRequests(() => of('market_unsubscribe') > before.unsubscribe);
+    expect(of('market_unsubscribe')).toBe(before.unsubscribe + 1);
     expect(of('market_subscribe')).toBe(before.subscribe + 1);
   });
 });

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { streamChannels } from '../../generated/streams.ts';
+import { streamChannels, streamTokenOperation } from '../../generated/streams.ts';
 import { projectRoot, readDocument } from '../../model/document.ts';
 import { arrayAt, at, isRecord, type JsonRecord, recordAt, stringAt } from '../../model/json.ts';
 import {
@@ -257,7 +257,7 @@ describe('stream documents', () => {
   describe('the lint places a problem where it is written', () => {
     const copy = mkdtempSync(join(tmpdir(), 'stream-lint-'));
     afterAll(() => rmSync(copy, { recursive: true, force: true }));
-    for (const part of ['asyncapi', 'openapi'])
+    for (const part of ['asyncapi', 'openapi', 'redocly.yaml'])
       cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 
     it('in a shared schema, and at a $ref that names nothing', async () => {
@@ -289,6 +289,40 @@ describe('stream documents', () => {
         ),
       );
     });
+  });
+
+  it('the lint refuses a token operation (x-token-operation) the OpenAPI documents lack', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'stream-lint-token-'));
+    try {
+      for (const part of ['asyncapi', 'openapi', 'redocly.yaml'])
+        cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
+      const file = 'asyncapi/channels/authorize.yaml';
+      const { channel, operationId, field } = streamTokenOperation;
+      expect(streamChannels[channel].file).toBe(file);
+      const text = readFileSync(join(copy, file), 'utf8');
+      const lineOf = (written: string) => text.split('\n').findIndex((row) => row.includes(written)) + 1;
+      expect(text).toContain(`operationId: ${operationId}\n`);
+      expect(text).toContain(`field: ${field}\n`);
+      // An operation that is not there, then a field its answer does not have.
+      writeFileSync(
+        join(copy, file),
+        text.replace(`operationId: ${operationId}\n`, 'operationId: getNoToken\n'),
+      );
+      const missing = await lintStreamDocuments(copy, ['private-v4']);
+      expect(missing.problems).toContainEqual(
+        `${file}:${lineOf(`operationId: ${operationId}`)}:3 token-operation getNoToken is no operation of the OpenAPI documents`,
+      );
+      writeFileSync(join(copy, file), text.replace(`field: ${field}\n`, 'field: token\n'));
+      const noField = await lintStreamDocuments(copy, ['private-v4']);
+      expect(noField).toEqual({
+        ok: false,
+        problems: [
+          `${file}:${lineOf(`field: ${field}`)}:3 token-operation the success answer of ${operationId} has no field token`,
+        ],
+      });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("cover each of the operator's stream descriptions with a channel and its methods", () => {

@@ -216,8 +216,17 @@ export const batchSizes: Record<string, [number, number]> = {
   '/api/v4/order/cancel/bulk': [1, 100],
 };
 
+type Refusal = [status: number, code: number, field: string, message: string];
+
+/** What the operator shows both withdrawals (to an address, and by payment) refuse alike. */
+const withdrawalRefusals: Record<string, Refusal> = {
+  duplicateUniqueId: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
+  invalidAddress: [422, 2, 'address', 'The address is invalid'],
+  notEnoughBalance: [422, 5, 'amount', 'Not enough money, Ethereum balance = 1'],
+};
+
 /** Refusals the operator shows, by path and example name: [status, code, field, first message]. */
-export const tradingRefusals: Record<string, Record<string, [number, number, string, string]>> = {
+export const tradingRefusals: Record<string, Record<string, Refusal>> = {
   '/api/v4/order/new': {
     sideInvalid: [422, 30, 'side', "Side field should contain only 'buy' or 'sell' values."],
     marketNotAvailable: [422, 31, 'market', 'Market is not available.'],
@@ -292,16 +301,10 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
     addressLimitReached: [422, 0, 'message', 'Address limit reached'],
   },
   '/api/v4/main-account/withdraw': {
-    duplicateUniqueId: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
+    ...withdrawalRefusals,
     memoRequired: [400, 0, 'memo', 'The memo field is required.'],
-    invalidAddress: [422, 2, 'address', 'The address is invalid'],
-    notEnoughBalance: [422, 5, 'amount', 'Not enough money, Ethereum balance = 1'],
   },
-  '/api/v4/main-account/withdraw-pay': {
-    duplicateUniqueId: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
-    invalidAddress: [422, 2, 'address', 'The address is invalid'],
-    notEnoughBalance: [422, 5, 'amount', 'Not enough money, Ethereum balance = 1'],
-  },
+  '/api/v4/main-account/withdraw-pay': withdrawalRefusals,
   '/api/v4/main-account/transfer': {
     sameFromTo: [400, 0, 'to', 'The to and from must be different.'],
     amountTooSmall: [400, 0, 'amount', 'The amount must be at least 0.00000001.'],
@@ -338,17 +341,21 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/fee',
 ];
 
-/** A withdrawal's refusal of a uniqueId the account has used, as the operator shows it. */
-const uniqueIdTaken = {
-  key: 'uniqueId',
-  refusal: 'duplicateUniqueId',
-  status: 400,
-  value: {
-    code: 0,
-    message: 'Validation failed',
-    errors: { uniqueId: ['The unique id has already been taken.'] },
-  },
-};
+/**
+ * The refusal of a repeated `key` (the named example `refusal` of `path` in `tradingRefusals`), as
+ * the operator shows its whole body: a validation failure naming the key's field.
+ */
+function repeatRefused(path: string, key: string, refusal: string) {
+  const shown = tradingRefusals[path]?.[refusal];
+  if (!shown) throw new Error(`tradingRefusals has no ${refusal} for ${path}`);
+  const [status, code, field, message] = shown;
+  return {
+    key,
+    refusal,
+    status,
+    value: { code, message: 'Validation failed', errors: { [field]: [message] } },
+  };
+}
 
 /**
  * The writes the service refuses to carry out twice with the same value of a body field: the
@@ -359,18 +366,17 @@ export const quoteConfirming: Record<
   string,
   { key: string; refusal: string; status: number; value: unknown }
 > = {
-  '/api/v4/convert/confirm': {
-    key: 'quoteId',
-    refusal: 'quoteAlreadyUsed',
-    status: 422,
-    value: {
-      code: 0,
-      message: 'Validation failed',
-      errors: { quoteId: ['frontendServerSide.converter.quoteInvalid'] },
-    },
-  },
-  '/api/v4/main-account/withdraw': uniqueIdTaken,
-  '/api/v4/main-account/withdraw-pay': uniqueIdTaken,
+  '/api/v4/convert/confirm': repeatRefused('/api/v4/convert/confirm', 'quoteId', 'quoteAlreadyUsed'),
+  '/api/v4/main-account/withdraw': repeatRefused(
+    '/api/v4/main-account/withdraw',
+    'uniqueId',
+    'duplicateUniqueId',
+  ),
+  '/api/v4/main-account/withdraw-pay': repeatRefused(
+    '/api/v4/main-account/withdraw-pay',
+    'uniqueId',
+    'duplicateUniqueId',
+  ),
 };
 
 /** How long a quote stays valid after it is made, in seconds, by the path that makes it. */

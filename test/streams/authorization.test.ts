@@ -1,26 +1,12 @@
 // Private channels: the connection is authorized first, once, with a token from the `token`
 // option (a string, or a provider such as the HTTP client's websocket_token call); a refused token
 // is replaced by a fresh one from a provider once; a new connection gets a fresh token.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  AuthorizationError,
-  createStreamClient,
-  type StreamClient,
-  StreamRequestError,
-} from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { AuthorizationError, StreamRequestError } from '../../src/streams/index.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 /** A provider that hands out token-1, token-2, … and counts its calls. */
 function provider() {
@@ -37,7 +23,7 @@ function provider() {
 describe('authorization', () => {
   it('authorizes once per connection before the first private request, with the provider`s token', async () => {
     const tokens = provider();
-    client = createStreamClient({ url: server.url, token: tokens.fetchToken });
+    const client = connect({ token: tokens.fetchToken });
     const first = client.request('balanceSpot_request', ['USDT']);
     const second = client.request('balanceSpot_request', ['BTC']);
     const connection = await server.nextConnection();
@@ -61,7 +47,7 @@ describe('authorization', () => {
   it('a refused token: a fresh one from the provider, then the subscription goes on', async () => {
     const tokens = provider();
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, token: tokens.fetchToken, hooks: recorder.hooks });
+    const client = connect({ token: tokens.fetchToken, hooks: recorder.hooks });
     const subscription = client.subscribe('ordersPending', ['BTC_USDT']);
     const connection = await server.nextConnection();
     const refused = await connection.next();
@@ -82,7 +68,7 @@ describe('authorization', () => {
 
   it('a fresh token refused too: an AuthorizationError at the iteration, the refusal as its cause', async () => {
     const tokens = provider();
-    client = createStreamClient({ url: server.url, token: tokens.fetchToken });
+    const client = connect({ token: tokens.fetchToken });
     const subscription = client.subscribe('deals', [['BTC_USDT']]);
     const connection = await server.nextConnection();
     connection.refuse(await connection.next(), { message: 'no' });
@@ -95,7 +81,7 @@ describe('authorization', () => {
   });
 
   it('a token given as a string is not asked for again: one refusal is an AuthorizationError', async () => {
-    client = createStreamClient({ url: server.url, token: 'fixed-token' });
+    const client = connect({ token: 'fixed-token' });
     const asked = client.request('balanceSpot_request', []);
     const connection = await server.nextConnection();
     connection.refuse(await connection.next(), { message: 'no' });
@@ -104,15 +90,14 @@ describe('authorization', () => {
   });
 
   it('without a token, or with a provider that fails, an AuthorizationError and nothing sent', async () => {
-    client = createStreamClient({ url: server.url });
-    await expect(client.request('balanceSpot_request', [])).rejects.toMatchObject({
+    const tokenless = connect();
+    await expect(tokenless.request('balanceSpot_request', [])).rejects.toMatchObject({
       kind: 'authorization',
       message: expect.stringContaining('token option'),
     });
-    await client.close();
+    await tokenless.close();
     const failure = new Error('HTTP call failed');
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       token: async () => {
         throw failure;
       },
@@ -127,8 +112,7 @@ describe('authorization', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const tokens = provider();
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       token: tokens.fetchToken,
       hooks: recorder.hooks,
       pingIntervalMs: 0,

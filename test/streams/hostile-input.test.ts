@@ -9,27 +9,16 @@ import { createServer, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import {
-  createStreamClient,
   FrameTooLargeError,
   MalformedFrameError,
-  type StreamClient,
   StreamConnectionError,
   StreamTimeoutError,
   type WebSocketConstructor,
 } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 describe('malformed frames', () => {
   it.each([
@@ -40,7 +29,7 @@ describe('malformed frames', () => {
     '%s (%s): a MalformedFrameError, the connection dropped, the request ended with it as cause',
     async (reason, frame) => {
       const recorder = hookRecorder();
-      client = createStreamClient({ url: server.url, hooks: recorder.hooks });
+      const client = connect({ hooks: recorder.hooks });
       const asked = client.request('time', []).catch((caught: unknown) => caught);
       const connection = await server.nextConnection();
       await connection.next();
@@ -60,7 +49,7 @@ describe('malformed frames', () => {
   it('a live subscription is subscribed again on a new connection after a malformed frame', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks, pingIntervalMs: 0 });
+    const client = connect({ hooks: recorder.hooks, pingIntervalMs: 0 });
     const subscription = client.subscribe('bookTicker', ['BTC_USDT']);
     const first = await server.nextConnection();
     first.confirm(await first.next());
@@ -74,7 +63,7 @@ describe('malformed frames', () => {
   });
 
   it('a binary frame holding a message is read as UTF-8 text', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const asked = client.request('time', []);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -88,7 +77,7 @@ describe('oversized frames', () => {
 
   it('over maxMessageBytes: a FrameTooLargeError, the connection dropped, the next one reads on', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, maxMessageBytes: 1024, hooks: recorder.hooks });
+    const client = connect({ maxMessageBytes: 1024, hooks: recorder.hooks });
     const asked = client.request('time', []).catch((caught: unknown) => caught);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -107,7 +96,7 @@ describe('oversized frames', () => {
 
   it('far over it, undici refuses the frame as its header arrives (1009), before reading it', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, maxMessageBytes: 1024, hooks: recorder.hooks });
+    const client = connect({ maxMessageBytes: 1024, hooks: recorder.hooks });
     const asked = client.request('time', []).catch((caught: unknown) => caught);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -118,8 +107,7 @@ describe('oversized frames', () => {
 
   it('any other WebSocket: the frame is checked as it arrives, with the same error', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       maxMessageBytes: 1024,
       hooks: recorder.hooks,
       webSocket: WsWebSocket as unknown as WebSocketConstructor,
@@ -135,7 +123,7 @@ describe('oversized frames', () => {
 
   it('a multi-byte frame is measured in UTF-8 bytes, not characters', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, maxMessageBytes: 1024, hooks: recorder.hooks });
+    const client = connect({ maxMessageBytes: 1024, hooks: recorder.hooks });
     const asked = client.request('time', []).catch((caught: unknown) => caught);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -166,7 +154,7 @@ describe('a server that never answers the handshake', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const recorder = hookRecorder();
     const { port } = silent.address() as AddressInfo;
-    client = createStreamClient({
+    const client = connect({
       url: `ws://127.0.0.1:${port}/ws`,
       hooks: recorder.hooks,
       connectTimeoutMs: 1000,

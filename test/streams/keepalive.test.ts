@@ -1,32 +1,17 @@
 // Keepalive: a ping every `pingIntervalMs` after the last pong (by default half the documents'
 // idle limit), and a ping left unanswered past `pongTimeoutMs` is a half-open socket: a typed
 // error, then a new connection. Fake timers drive the pings; the sockets are real.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { streamKeepalive } from '../../generated/streams.ts';
-import {
-  createStreamClient,
-  PongTimeoutError,
-  type StreamClient,
-  StreamConnectionError,
-} from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { PongTimeoutError, StreamConnectionError } from '../../src/streams/index.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer({ answerPings: false });
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite({ answerPings: false, fakeTimers: true });
 
 describe('keepalive', () => {
   it('pings at the documents` pace: half the idle limit after the opening, then after each pong', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const interval = (streamKeepalive.idleCloseSeconds * 1000) / 2;
     expect(client.options.pingIntervalMs).toBe(interval);
     const asked = client.request('time', []);
@@ -51,8 +36,7 @@ describe('keepalive', () => {
 
   it('no pong within pongTimeoutMs: a PongTimeoutError, the connection dropped, a new one subscribed', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       hooks: recorder.hooks,
       pingIntervalMs: 1000,
       pongTimeoutMs: 500,
@@ -85,7 +69,7 @@ describe('keepalive', () => {
   });
 
   it('pingIntervalMs 0 sends no pings', async () => {
-    client = createStreamClient({ url: server.url, pingIntervalMs: 0 });
+    const client = connect({ pingIntervalMs: 0 });
     const asked = client.request('time', []);
     const connection = await server.nextConnection();
     connection.answer(await connection.next(), 1);

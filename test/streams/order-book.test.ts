@@ -2,18 +2,17 @@
 // levels replaced or removed by price compared exactly as decimals, amounts kept as strings; a gap
 // in the sequence, a malformed level or a crossed book is never applied, and watchOrderBook then
 // asks for a fresh whole book by subscribing again.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compareDecimals, isZeroDecimal } from '../../src/streams/decimal.ts';
 import {
-  createStreamClient,
   type DepthUpdate,
   OrderBook,
   OrderBookGapError,
   type OrderBookView,
-  type StreamClient,
   watchOrderBook,
 } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
 type Book = DepthUpdate[1];
 const whole = (book: Partial<Book>, market = 'ETH_BTC'): DepthUpdate => [
@@ -183,20 +182,11 @@ describe('OrderBook', () => {
 });
 
 describe('watchOrderBook', () => {
-  let server: StreamServer;
-  let client: StreamClient | undefined;
-  beforeEach(async () => {
-    server = await startStreamServer();
-  });
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-    await server.close();
-  });
+  const { server, connect } = streamSuite();
 
   it('yields the book from the whole book and its changes; a gap asks for a fresh whole book', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const books = watchOrderBook(client, { market: 'ETH_BTC', limit: 5, hooks: recorder.hooks });
     const first = books.next();
     const connection = await server.nextConnection();

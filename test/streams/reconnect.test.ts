@@ -2,29 +2,18 @@
 // subscribes every live subscription again and says each step through its hooks; it gives up
 // after the policy's tries, and then the iterations end with a typed error. Fake timers drive the
 // backoff; the sockets are real.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reconnectDelayMs } from '../../src/streams/backoff.ts';
-import { createStreamClient, type StreamClient, StreamConnectionError } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { StreamConnectionError } from '../../src/streams/index.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite({ fakeTimers: true });
 
 describe('reconnect', () => {
   it('after a drop: reconnects after the backoff, subscribes again, and the updates go on', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       hooks: recorder.hooks,
       pingIntervalMs: 0,
       reconnect: { baseDelayMs: 1000, maxDelayMs: 8000 },
@@ -65,8 +54,7 @@ describe('reconnect', () => {
 
   it('each failed try waits longer, within [step/2, step] of a doubling step, capped', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       hooks: recorder.hooks,
       pingIntervalMs: 0,
       reconnect: { baseDelayMs: 100, maxDelayMs: 400 },
@@ -105,8 +93,7 @@ describe('reconnect', () => {
 
   it('gives up after the policy`s tries: the iteration ends with a StreamConnectionError', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       hooks: recorder.hooks,
       pingIntervalMs: 0,
       reconnect: { attempts: 2, baseDelayMs: 100, maxDelayMs: 100 },
@@ -129,7 +116,7 @@ describe('reconnect', () => {
   });
 
   it('with reconnect off, a drop ends the iterations at once', async () => {
-    client = createStreamClient({ url: server.url, pingIntervalMs: 0, reconnect: false });
+    const client = connect({ pingIntervalMs: 0, reconnect: false });
     const subscription = client.subscribe('lastprice', ['BTC_USDT']);
     const first = await server.nextConnection();
     first.confirm(await first.next());
@@ -143,7 +130,7 @@ describe('reconnect', () => {
 
   it('without a live subscription, a drop is not reconnected until something needs the connection', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks, pingIntervalMs: 0 });
+    const client = connect({ hooks: recorder.hooks, pingIntervalMs: 0 });
     const asked = client.request('time', []);
     const first = await server.nextConnection();
     first.answer(await first.next(), 1);

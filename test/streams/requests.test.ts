@@ -1,32 +1,21 @@
 // Requests and their answers, matched by id whatever order the answers come in; a refusal, an
 // answer nobody waits for, and a server that never answers, each a typed error.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConfigurationError,
-  createStreamClient,
-  type StreamClient,
   StreamClosedError,
   StreamRequestError,
   StreamTimeoutError,
   UnknownAnswerError,
 } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 describe('requests', () => {
   it('match answers to requests by id, in whatever order they come', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const time = client.request('time', []);
     const depth = client.request('depth_request', ['ETH_BTC', 2, '0']);
     const connection = await server.nextConnection();
@@ -44,7 +33,7 @@ describe('requests', () => {
   });
 
   it('a refusal is a StreamRequestError with the server error as it came', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const asked = client.request('market_request', ['NOPE_USDT', 86400]);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -57,7 +46,7 @@ describe('requests', () => {
 
   it('an answer nobody waits for is reported through the error hook; the connection stays', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks });
+    const client = connect({ hooks: recorder.hooks });
     const first = client.request('time', []);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -73,7 +62,7 @@ describe('requests', () => {
 
   it('a server that never answers: a StreamTimeoutError at the deadline, nothing before it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    client = createStreamClient({ url: server.url, requestTimeoutMs: 5000, pingIntervalMs: 0 });
+    const client = connect({ requestTimeoutMs: 5000, pingIntervalMs: 0 });
     let settled = false;
     const asked = client.request('time', []).finally(() => {
       settled = true;
@@ -91,7 +80,7 @@ describe('requests', () => {
 
   it('a per-request deadline and an AbortSignal end it too', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    client = createStreamClient({ url: server.url, pingIntervalMs: 0 });
+    const client = connect({ pingIntervalMs: 0 });
     const short = client.request('time', [], { timeoutMs: 100 });
     short.catch(() => undefined);
     const controller = new AbortController();
@@ -108,7 +97,7 @@ describe('requests', () => {
   });
 
   it('close() ends requests in flight with a StreamClosedError and refuses later ones', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const asked = client.request('time', []);
     const connection = await server.nextConnection();
     await connection.next();
@@ -119,7 +108,7 @@ describe('requests', () => {
   });
 
   it('refuses what is not a request: subscribing, authorizing, an unknown method', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const untyped = client.request as (method: string, params: unknown) => Promise<unknown>;
     for (const method of ['depth_subscribe', 'authorize', 'no_such_method']) {
       await expect(untyped(method, [])).rejects.toBeInstanceOf(ConfigurationError);

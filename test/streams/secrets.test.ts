@@ -2,30 +2,21 @@
 // a subscription, not in a hook's event, and not in an error, even when the server echoes it back
 // in a refusal, a bad frame or an answer's id.
 import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthorizationError,
   createStreamClient,
   MalformedFrameError,
-  type StreamClient,
   StreamRequestError,
   UnknownAnswerError,
 } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
 const secret = 'ws-token-never-shown-0123456789abcdef';
 const fresh = 'ws-token-fresh-never-shown-fedcba9876';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 /** Every way a value may be shown or logged. */
 function shown(value: unknown): string[] {
@@ -46,7 +37,7 @@ function expectNoToken(value: unknown): void {
 
 describe('the token', () => {
   it('is not in the client, its options or a live subscription', async () => {
-    client = createStreamClient({ url: server.url, token: secret });
+    const client = connect({ token: secret });
     expect(client.options.token).toBe('[redacted]');
     expect(JSON.parse(JSON.stringify(client))).toMatchObject({
       kind: 'StreamClient',
@@ -71,8 +62,7 @@ describe('the token', () => {
   it('a refusal that echoes it: scrubbed from the AuthorizationError, its cause and the hooks', async () => {
     const recorder = hookRecorder();
     const tokens = [secret, fresh];
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       token: async () => tokens.shift() as string,
       hooks: recorder.hooks,
     });
@@ -96,7 +86,7 @@ describe('the token', () => {
 
   it('a bad frame or an answer`s id that echoes it: scrubbed from the error', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, token: secret, hooks: recorder.hooks });
+    const client = connect({ token: secret, hooks: recorder.hooks });
     const asked = client.request('balanceSpot_request', []);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());

@@ -1,32 +1,21 @@
 // Subscriptions: each update's params in order as an async iterable; leaving the iteration
 // unsubscribes; one live subscription per channel; a slow consumer's bounded buffer ends in a
 // typed overflow error, never in unbounded memory.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BufferOverflowError,
-  createStreamClient,
-  type StreamClient,
   StreamRequestError,
   StreamTimeoutError,
   SubscriptionConflictError,
 } from '../../src/streams/index.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 describe('subscribe', () => {
   it('iterates the updates in order, and break unsubscribes with the channel method', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const subscription = client.subscribe('lastprice', ['BTC_USDT']);
     const connection = await server.nextConnection();
     const request = await connection.next();
@@ -48,7 +37,7 @@ describe('subscribe', () => {
   });
 
   it('an update waits for the consumer, and one the consumer waits for arrives at once', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const subscription = client.subscribe('trades', ['ETH_BTC']);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());
@@ -62,7 +51,7 @@ describe('subscribe', () => {
 
   it('a second live subscription to a channel is refused; after the first ends, it is allowed', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks });
+    const client = connect({ hooks: recorder.hooks });
     const first = client.subscribe('lastprice', ['BTC_USDT']);
     const second = client.subscribe('lastprice', ['ETH_USDT']);
     await expect(second.next()).rejects.toBeInstanceOf(SubscriptionConflictError);
@@ -83,7 +72,7 @@ describe('subscribe', () => {
   });
 
   it('a refused subscribe ends the iteration with a StreamRequestError', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const subscription = client.subscribe('market', ['NOPE_USDT']);
     const connection = await server.nextConnection();
     connection.refuse(await connection.next(), { code: 2, message: 'invalid argument' });
@@ -94,7 +83,7 @@ describe('subscribe', () => {
 
   it('a subscribe never answered ends the iteration with a StreamTimeoutError at its deadline', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    client = createStreamClient({ url: server.url, requestTimeoutMs: 3000, pingIntervalMs: 0 });
+    const client = connect({ requestTimeoutMs: 3000, pingIntervalMs: 0 });
     const subscription = client.subscribe('market', ['BTC_USDT']);
     const ended = subscription.next().catch((caught: unknown) => caught);
     const connection = await server.nextConnection();
@@ -109,7 +98,7 @@ describe('subscribe', () => {
 
   it('a consumer that falls behind gets a BufferOverflowError at its next step and is unsubscribed', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, bufferSize: 3, hooks: recorder.hooks });
+    const client = connect({ bufferSize: 3, hooks: recorder.hooks });
     const subscription = client.subscribe('lastprice', ['BTC_USDT']);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());
@@ -126,7 +115,7 @@ describe('subscribe', () => {
   });
 
   it('updates within the bound are all kept for a consumer that catches up', async () => {
-    client = createStreamClient({ url: server.url, bufferSize: 3 });
+    const client = connect({ bufferSize: 3 });
     const subscription = client.subscribe('lastprice', ['BTC_USDT']);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());
@@ -145,7 +134,7 @@ describe('subscribe', () => {
   });
 
   it('an AbortSignal ends the subscription as break does', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const controller = new AbortController();
     const subscription = client.subscribe('bookTicker', ['BTC_USDT'], { signal: controller.signal });
     const connection = await server.nextConnection();
@@ -158,7 +147,7 @@ describe('subscribe', () => {
   });
 
   it('close() finishes every iteration', async () => {
-    client = createStreamClient({ url: server.url });
+    const client = connect();
     const subscription = client.subscribe('kline', ['BTC_USDT', 900]);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());

@@ -5,12 +5,11 @@
 // same way on each.
 
 import { WebSocket as UndiciWebSocket } from 'undici';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { ConfigurationError } from '../../src/errors.ts';
 import {
-  createStreamClient,
   type StreamClient,
   StreamConnectionError,
   type WebSocketConstructor,
@@ -19,22 +18,13 @@ import {
 import type { SocketCloseEvent, SocketMessageEvent } from '../../src/streams/socket.ts';
 import { createDefaultSocketOpener as globalOpener } from '../../src/streams/websocket-global.ts';
 import { createDefaultSocketOpener as nodeOpener } from '../../src/streams/websocket-node.ts';
-import { hookRecorder, type StreamServer, startStreamServer } from './stream-server.ts';
+import { hookRecorder } from './stream-server.ts';
+import { streamSuite } from './suite.ts';
 
 const limits = { maxMessageBytes: 1024 };
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
-let server: StreamServer;
-let client: StreamClient | undefined;
-beforeEach(async () => {
-  server = await startStreamServer();
-});
-afterEach(async () => {
-  vi.unstubAllGlobals();
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const { server, connect } = streamSuite();
 
 /** A round trip and an update through `client`. */
 async function roundTrip(subject: StreamClient): Promise<void> {
@@ -58,7 +48,7 @@ describe('the WebSocket a runtime gets', () => {
       expect(opener.kind).toBe('undici');
       await opener.close();
       const recorder = hookRecorder();
-      client = createStreamClient({ url: server.url, hooks: recorder.hooks });
+      const client = connect({ hooks: recorder.hooks });
       await roundTrip(client);
       expect(recorder.events.find((event) => event.name === 'open')).toMatchObject({ webSocket: 'undici' });
     },
@@ -66,8 +56,7 @@ describe('the WebSocket a runtime gets', () => {
 
   it('undici`s WebSocket given as the class works too', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       webSocket: UndiciWebSocket as unknown as WebSocketConstructor,
       hooks: recorder.hooks,
     });
@@ -92,7 +81,7 @@ describe('the WebSocket a runtime gets', () => {
     const other = await globalOpener(limits);
     expect([node.kind, other.kind]).toEqual(['global', 'global']);
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks });
+    const client = connect({ hooks: recorder.hooks });
     await roundTrip(client);
     expect(opened).toEqual([server.url]);
     expect(recorder.events.find((event) => event.name === 'open')).toMatchObject({ webSocket: 'global' });
@@ -158,8 +147,7 @@ describe('where runtimes` WebSockets differ', () => {
     // stays CONNECTING; waiting for the close would wait for connectTimeoutMs, set far beyond the
     // request's deadline here, so only the error event can end the try before it.
     server.accepting = false;
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       webSocket: reportingCloseAs((event, opened) => (opened ? event : undefined)),
       requestTimeoutMs: timeLimits.streamMessageMs,
       connectTimeoutMs: timeLimits.streamMessageMs * 10,
@@ -179,8 +167,7 @@ describe('where runtimes` WebSockets differ', () => {
   it('a drop without a close frame that Deno reports as code 0 is reported as 1006, as elsewhere', async () => {
     const recorder = hookRecorder();
     const asDeno = (event: SocketCloseEvent) => (event.code === 1006 ? { ...event, code: 0 } : event);
-    client = createStreamClient({
-      url: server.url,
+    const client = connect({
       webSocket: reportingCloseAs(asDeno),
       hooks: recorder.hooks,
       reconnect: false,
@@ -201,7 +188,7 @@ describe('where runtimes` WebSockets differ', () => {
 
   it('a close code a close frame carries is reported as it is', async () => {
     const recorder = hookRecorder();
-    client = createStreamClient({ url: server.url, hooks: recorder.hooks, reconnect: false });
+    const client = connect({ hooks: recorder.hooks, reconnect: false });
     const subscription = client.subscribe('lastprice', ['BTC_USDT']);
     const connection = await server.nextConnection();
     connection.confirm(await connection.next());

@@ -82,7 +82,7 @@ const schemaKey = ({ name: _name, ...rest }: StreamValueShape) => JSON.stringify
 
 /**
  * The name the documents give a value of this schema where a request's tuple names one (a list of
- * `Market`s is a list of what depth_subscribe calls `market`); `value` where none does.
+ * `Market`s is a list of what another request's tuple calls `market`); `value` where none does.
  */
 function itemLabel(items: StreamValueShape | undefined, named: ReadonlyMap<string, string>): string {
   return (items && named.get(schemaKey(items))) ?? 'value';

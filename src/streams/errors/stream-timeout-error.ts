@@ -4,7 +4,7 @@ import { StreamError } from './stream-error.ts';
 export class StreamTimeoutError extends StreamError {
   override readonly name = 'StreamTimeoutError';
   readonly kind = 'timeout';
-  /** The method of the request, e.g. `depth_request`. */
+  /** The method of the request, as the stream documents name it. */
   readonly method: string;
   readonly timeoutMs: number;
   /** Whether the request was sent: false when no connection opened within the deadline. */
