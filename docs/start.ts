@@ -16,7 +16,6 @@ import { endWithLauncher } from '../scripts/child-process.ts';
 import { PortInUseError, pickFreePorts, portInUseLine, portIsFree } from '../scripts/port-in-use.ts';
 import { streamMockPort } from '../scripts/stream-mock.ts';
 import { writeSandboxEnv } from './sandbox-env.ts';
-import { startDevServer } from './watch.ts';
 
 // Found before anything is printed: a caller may kill npm as soon as it reads the first line. Until
 // the handlers below are set, SIGTERM ends the process, and its children with it (their IPC channel).
@@ -82,6 +81,9 @@ const picked = await pickFreePorts(unpicked.length);
 for (const [index, [, service]] of unpicked.entries()) service.port = picked[index] as number;
 
 const portOf = (name: string) => services[name]?.port as number;
+// The watch loop, and all it builds with, loads after the port check: a clash is told at once,
+// without loading the docs build, codegen and lint first (two thirds of the CPU of such a run).
+const { startDevServer } = await import('./watch.ts');
 const dev = await startDevServer({
   root,
   docsPort: portOf('docs'),

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
-import { startSandboxProcess } from '../sandbox/process.ts';
+import { type SandboxProcess, startSandboxProcess } from '../sandbox/process.ts';
 import { timeLimits } from '../scripts/time-limits.ts';
 import { createPrivateClient, unwrap } from '../src/index.ts';
 import { blockWith, manualCodeBlocks } from './manual.ts';
@@ -30,9 +30,20 @@ const files = manual.map(({ source, index }) =>
 const tsconfig = join(projectRoot, '.readme-examples.tsconfig.json');
 const programFile = join(projectRoot, '.readme-example-program.ts');
 const scratch = mkdtempSync(join(tmpdir(), 'txc-readme-'));
-afterAll(() => {
+/**
+ * `npm run sandbox`'s program, started once for the runs against it (a start is about two
+ * CPU-seconds): the new project's snippet only reads, so the README's program after it still
+ * finds the fixture's balances.
+ */
+let sandboxProcess: Promise<SandboxProcess> | undefined;
+const sandbox = () => {
+  sandboxProcess ??= startSandboxProcess({ SANDBOX_QUIET: '1' });
+  return sandboxProcess;
+};
+afterAll(async () => {
   for (const file of [...files, tsconfig, programFile]) rmSync(file, { force: true });
   rmSync(scratch, { recursive: true, force: true });
+  await (await sandboxProcess?.catch(() => undefined))?.stop();
 });
 
 /** The complete program (the client guide's): the block that makes both clients, for concurrent callers. */
@@ -117,54 +128,49 @@ describe('the code blocks of the README and the guides', () => {
   });
 
   it('run in a new project: as example.mts when it is CommonJS (npm init -y), as example.ts with "type": "module"', async () => {
-    const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
-    try {
-      const project = mkdtempSync(join(scratch, 'project-'));
-      writeFileSync(join(project, '.env'), sandbox.envText);
-      // What npm init -y writes; the package is resolved to this repository's sources, as the
-      // installed one would be (the package tests cover the installed package itself).
-      const manifest = { name: 'project', version: '1.0.0', main: 'index.js', type: 'commonjs' };
-      writeFileSync(join(project, 'package.json'), JSON.stringify(manifest));
-      writeFileSync(
-        join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            module: 'nodenext',
-            paths: {
-              'txc-api-v4': [join(projectRoot, 'src/index.ts')],
-              'txc-api-v4/middleware': [join(projectRoot, 'src/middleware.ts')],
-              '#transport': [join(projectRoot, 'src/transport/undici.ts')],
-            },
+    const project = mkdtempSync(join(scratch, 'project-'));
+    writeFileSync(join(project, '.env'), (await sandbox()).envText);
+    // What npm init -y writes; the package is resolved to this repository's sources, as the
+    // installed one would be (the package tests cover the installed package itself).
+    const manifest = { name: 'project', version: '1.0.0', main: 'index.js', type: 'commonjs' };
+    writeFileSync(join(project, 'package.json'), JSON.stringify(manifest));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          paths: {
+            'txc-api-v4': [join(projectRoot, 'src/index.ts')],
+            'txc-api-v4/middleware': [join(projectRoot, 'src/middleware.ts')],
+            '#transport': [join(projectRoot, 'src/transport/undici.ts')],
           },
-        }),
-      );
-      // Its own dependencies (openapi-fetch, which the snippet imports) as installed ones.
-      symlinkSync(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
-      writeFileSync(join(project, 'example.ts'), middlewareSnippet);
-      writeFileSync(join(project, 'example.mts'), middlewareSnippet);
-      // Why the client guide says so: as .ts in a CommonJS project, top-level await does not compile.
-      const commonJs = tsx(project, ['--env-file=.env', 'example.ts']);
-      expect(commonJs.stderr).toContain(
-        'Top-level await is currently not supported with the "cjs" output format',
-      );
-      expect(commonJs.status).not.toBe(0);
+        },
+      }),
+    );
+    // Its own dependencies (openapi-fetch, which the snippet imports) as installed ones.
+    symlinkSync(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+    writeFileSync(join(project, 'example.ts'), middlewareSnippet);
+    writeFileSync(join(project, 'example.mts'), middlewareSnippet);
+    // Why the client guide says so: as .ts in a CommonJS project, top-level await does not compile.
+    const commonJs = tsx(project, ['--env-file=.env', 'example.ts']);
+    expect(commonJs.stderr).toContain(
+      'Top-level await is currently not supported with the "cjs" output format',
+    );
+    expect(commonJs.status).not.toBe(0);
 
-      // The sandbox's collateral summary of BTC, as the snippet prints it.
-      const expected = /asset: 'BTC',\n\s+balance: '0\.5'/;
-      const mts = tsx(project, ['--env-file=.env', 'example.mts']);
-      expect(mts.stderr).toBe('');
-      expect(mts.status).toBe(0);
-      expect(mts.stdout).toMatch(expected);
-      expect(mts.stdout).not.toMatch(/kind|error/i);
+    // The sandbox's collateral summary of BTC, as the snippet prints it.
+    const expected = /asset: 'BTC',\n\s+balance: '0\.5'/;
+    const mts = tsx(project, ['--env-file=.env', 'example.mts']);
+    expect(mts.stderr).toBe('');
+    expect(mts.status).toBe(0);
+    expect(mts.stdout).toMatch(expected);
+    expect(mts.stdout).not.toMatch(/kind|error/i);
 
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
-      const esm = tsx(project, ['--env-file=.env', 'example.ts']);
-      expect(esm.stderr).toBe('');
-      expect(esm.status).toBe(0);
-      expect(esm.stdout).toBe(mts.stdout);
-    } finally {
-      await sandbox.stop();
-    }
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
+    const esm = tsx(project, ['--env-file=.env', 'example.ts']);
+    expect(esm.stderr).toBe('');
+    expect(esm.status).toBe(0);
+    expect(esm.stdout).toBe(mts.stdout);
   });
 
   it("the README's program, the complete program's six operations and the hooks example succeed against the sandbox, with its printed .env", async () => {
@@ -173,91 +179,87 @@ describe('the code blocks of the README and the guides', () => {
       program.includes(`${method.toUpperCase()}('${path}'`),
     );
     expect(called.length).toBeGreaterThanOrEqual(6);
-    const sandbox = await startSandboxProcess({ SANDBOX_QUIET: '1' });
-    try {
-      // The start-up lines, as printed, are the .env file.
-      const envFile = join(scratch, '.env');
-      writeFileSync(envFile, sandbox.envText);
-      const url = sandbox.values[environmentVariables.baseUrl];
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const clean = { ...process.env };
-      for (const name of Object.values(environmentVariables)) delete clean[name];
-      // node's own parser reads the three names from it
-      const node = spawnSync(
-        process.execPath,
-        [
-          `--env-file=${envFile}`,
-          '-p',
-          `[${Object.values(environmentVariables)
-            .map((name) => `process.env.${name}`)
-            .join(',')}].join(' ')`,
-        ],
-        { encoding: 'utf8', env: clean },
-      );
-      expect(node.stderr).toBe('');
-      expect(node.stdout.trim()).toBe(
-        Object.values(environmentVariables)
-          .map((name) => sandbox.values[name])
-          .join(' '),
-      );
+    const { envText, values } = await sandbox();
+    // The start-up lines, as printed, are the .env file.
+    const envFile = join(scratch, '.env');
+    writeFileSync(envFile, envText);
+    const url = values[environmentVariables.baseUrl];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const clean = { ...process.env };
+    for (const name of Object.values(environmentVariables)) delete clean[name];
+    // node's own parser reads the three names from it
+    const node = spawnSync(
+      process.execPath,
+      [
+        `--env-file=${envFile}`,
+        '-p',
+        `[${Object.values(environmentVariables)
+          .map((name) => `process.env.${name}`)
+          .join(',')}].join(' ')`,
+      ],
+      { encoding: 'utf8', env: clean },
+    );
+    expect(node.stderr).toBe('');
+    expect(node.stdout.trim()).toBe(
+      Object.values(environmentVariables)
+        .map((name) => values[name])
+        .join(' '),
+    );
 
-      /** Runs one block as a reader's program with the sandbox's .env, in a clean environment. */
-      const runBlock = (code: string) => {
-        writeFileSync(programFile, `${code}\nexport {};\n`);
-        return spawnSync(join(projectRoot, 'node_modules/.bin/tsx'), [`--env-file=${envFile}`, programFile], {
-          cwd: projectRoot,
-          encoding: 'utf8',
-          env: { ...clean, NO_COLOR: '1' },
-          timeout: timeLimits.runMs,
-        });
-      };
-
-      // The README's program first, on the fixture's balances.
-      if (!readmeProgram) throw new Error('the README has no program');
-      const first = runBlock(readmeProgram);
-      expect(first.stderr).toBe('');
-      expect(first.status).toBe(0);
-      expect(first.stdout).toBe("[ 'pong' ]\nUSDT { main_balance: '25000.5' }\n");
-
-      writeFileSync(programFile, `${program}\nexport {};\n`);
-      const run = spawnSync(
-        join(projectRoot, 'node_modules/.bin/tsx'),
-        [`--env-file=${envFile}`, programFile],
-        {
-          cwd: projectRoot,
-          encoding: 'utf8',
-          env: { ...clean, NO_COLOR: '1' },
-          timeout: timeLimits.runMs,
-        },
-      );
-      // Every step succeeded: nothing on stderr, one line per step on stdout.
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      const output = run.stdout;
-      expect(output).toMatch(/^\[ 'pong' \]\n/);
-      expect(output).toMatch(/USDT: \{ main_balance: '25000\.5' \}|USDT: '25000\.5'/);
-      expect(output).toMatch(/^history \d+ records$/m);
-      expect(output).toMatch(/^invested [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/m);
-      expect(output).toMatch(/^collateral /m);
-      expect(output).toMatch(/^cancelled$/m);
-
-      // And the sandbox holds the investment: 100.00 USDT left the main balance.
-      const client = createPrivateClient({
-        baseUrl: url as string,
-        apiKey: sandbox.values[environmentVariables.apiKey] as string,
-        apiSecret: sandbox.values[environmentVariables.apiSecret] as string,
+    /** Runs one block as a reader's program with the sandbox's .env, in a clean environment. */
+    const runBlock = (code: string) => {
+      writeFileSync(programFile, `${code}\nexport {};\n`);
+      return spawnSync(join(projectRoot, 'node_modules/.bin/tsx'), [`--env-file=${envFile}`, programFile], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        env: { ...clean, NO_COLOR: '1' },
+        timeout: timeLimits.runMs,
       });
-      const after = await unwrap(client.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } }));
-      await client.close();
-      expect(after).toEqual({ main_balance: '24900.5' });
+    };
 
-      // The hooks guide's example, on the same sandbox: one line from its `end` hook.
-      const hooked = runBlock(hooksExample);
-      expect(hooked.stderr).toBe('');
-      expect(hooked.status).toBe(0);
-      expect(hooked.stdout).toMatch(/^getMainBalance ok [\d.]+ ms\n$/);
-    } finally {
-      await sandbox.stop();
-    }
+    // The README's program first, on the fixture's balances.
+    if (!readmeProgram) throw new Error('the README has no program');
+    const first = runBlock(readmeProgram);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toBe("[ 'pong' ]\nUSDT { main_balance: '25000.5' }\n");
+
+    writeFileSync(programFile, `${program}\nexport {};\n`);
+    const run = spawnSync(
+      join(projectRoot, 'node_modules/.bin/tsx'),
+      [`--env-file=${envFile}`, programFile],
+      {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        env: { ...clean, NO_COLOR: '1' },
+        timeout: timeLimits.runMs,
+      },
+    );
+    // Every step succeeded: nothing on stderr, one line per step on stdout.
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const output = run.stdout;
+    expect(output).toMatch(/^\[ 'pong' \]\n/);
+    expect(output).toMatch(/USDT: \{ main_balance: '25000\.5' \}|USDT: '25000\.5'/);
+    expect(output).toMatch(/^history \d+ records$/m);
+    expect(output).toMatch(/^invested [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/m);
+    expect(output).toMatch(/^collateral /m);
+    expect(output).toMatch(/^cancelled$/m);
+
+    // And the sandbox holds the investment: 100.00 USDT left the main balance.
+    const client = createPrivateClient({
+      baseUrl: url as string,
+      apiKey: values[environmentVariables.apiKey] as string,
+      apiSecret: values[environmentVariables.apiSecret] as string,
+    });
+    const after = await unwrap(client.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } }));
+    await client.close();
+    expect(after).toEqual({ main_balance: '24900.5' });
+
+    // The hooks guide's example, on the same sandbox: one line from its `end` hook.
+    const hooked = runBlock(hooksExample);
+    expect(hooked.stderr).toBe('');
+    expect(hooked.status).toBe(0);
+    expect(hooked.stdout).toMatch(/^getMainBalance ok [\d.]+ ms\n$/);
   });
 });

@@ -57,6 +57,11 @@ async function clientRefusal(path: string, body: object): Promise<ApiError> {
   return result.error;
 }
 
+// A usage error is found before anything is sent: most are checked on txc's main() in this
+// process (runTxcInProcess, the same program a spawned txc runs, with the environment it would
+// have), a process start saved for each. That such an error is the exit code of a process is
+// checked on spawned runs: an unknown flag here, a write without a terminal (whose check reads
+// the process's own stdin), and the failed calls below.
 describe('txc usage errors exit 2', () => {
   it('an unknown flag', async () => {
     const run = await runTxc(['balance', '--no-such-flag'], env);
@@ -86,12 +91,15 @@ describe('txc usage errors exit 2', () => {
             String(example[field]),
           ]);
         // A value the field's check refuses, so nothing is sent: the message names the new flag.
-        const old = await runTxc([operation.name, ...others, flag.alias as string, '!', ...yes], env);
+        const old = await runTxcInProcess(
+          [operation.name, ...others, flag.alias as string, '!', ...yes],
+          env,
+        );
         expect(old.code, old.stderr).toBe(exitCodes.usage);
         expect(old.stderr).toMatch(
           new RegExp(`^txc: invalid-request: ${flag.field}[ .].*\\(${flag.flag}\\)\n$`),
         );
-        const both = await runTxc(
+        const both = await runTxcInProcess(
           [operation.name, ...others, flag.alias as string, '!', flag.flag, '!', ...yes],
           env,
         );
@@ -106,34 +114,34 @@ describe('txc usage errors exit 2', () => {
     const [operation] = cliOperations;
     if (!operation) throw new Error('no operation');
     const misspelt = operation.name.slice(0, -1);
-    const run = await runTxc([misspelt], env);
+    const run = await runTxcInProcess([misspelt], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr.split('\n')).toEqual([expect.stringMatching(/^txc: unknown command /), '']);
     expect(run.stderr).toContain(operation.name);
   });
 
   it('no subcommand', async () => {
-    expect((await runTxc([], env)).code).toBe(exitCodes.usage);
+    expect((await runTxcInProcess([], env)).code).toBe(exitCodes.usage);
   });
 
   it('a bad value gets the message the client gives for the same body field, and the flag', async () => {
     const path = operations.listFlexInvestmentHistory.path;
     const refusal = await clientRefusal(path, { limit: 'ten' });
-    const run = await runTxc(['history', '--limit', 'ten'], env);
+    const run = await runTxcInProcess(['history', '--limit', 'ten'], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(refusal.message);
     expect(run.stderr).toContain(flagName('limit'));
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
 
     const badItem = await clientRefusal(path, { actionTypes: [1, 99] });
-    const items = await runTxc(['history', '--action-types', '1,99'], env);
+    const items = await runTxcInProcess(['history', '--action-types', '1,99'], env);
     expect(items.code).toBe(exitCodes.usage);
     expect(items.stderr).toContain(badItem.message);
   });
 
   it('a missing required field, before any confirmation', async () => {
     const refusal = await clientRefusal(operations.createFixedInvestment.path, { planId: plan().id });
-    const run = await runTxc(['invest', '--plan-id', plan().id], env);
+    const run = await runTxcInProcess(['invest', '--plan-id', plan().id], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(refusal.message);
     expect(run.stderr).toContain(flagName(refusal.field as string));
@@ -141,7 +149,7 @@ describe('txc usage errors exit 2', () => {
 
   it.each([environmentVariables.apiKey, environmentVariables.apiSecret])('missing %s', async (name) => {
     const { [name]: _missing, ...rest } = env;
-    const run = await runTxc(['balance'], rest);
+    const run = await runTxcInProcess(['balance'], rest);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(`${name} is not set`);
     expect(run.stdout).toBe('');
@@ -149,27 +157,27 @@ describe('txc usage errors exit 2', () => {
 
   it('no origin names the variable and flag that set it', async () => {
     const { [environmentVariables.baseUrl]: _missing, ...rest } = env;
-    const run = await runTxc(['balance'], rest);
+    const run = await runTxcInProcess(['balance'], rest);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(environmentVariables.baseUrl);
     expect(run.stderr).toContain('--base-url');
   });
 
   it('a timeout that is not a number names --timeout-ms', async () => {
-    const run = await runTxc(['balance', '--timeout-ms', 'soon'], env);
+    const run = await runTxcInProcess(['balance', '--timeout-ms', 'soon'], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain('--timeout-ms');
   });
 
   it('an env file that cannot be read', async () => {
-    const run = await runTxc(['balance', '--env-file', `${scratch.dir}/missing.env`], {});
+    const run = await runTxcInProcess(['balance', '--env-file', `${scratch.dir}/missing.env`], {});
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain('--env-file');
   });
 
   it('the secret as a flag is refused without echoing it', async () => {
     for (const args of [[`--api-secret=${key.secret}`], ['--secret', key.secret]]) {
-      const run = await runTxc(['balance', ...args], env);
+      const run = await runTxcInProcess(['balance', ...args], env);
       expect(run.code).toBe(exitCodes.usage);
       expect(run.stderr).toContain(environmentVariables.apiSecret);
       expect(run.stdout).toBe('');

@@ -47,10 +47,14 @@ export async function runTxc(args: string[], env: Record<string, string> = {}): 
 
 /**
  * txc's main run in this process, its output captured: the same program a spawned txc runs, for
- * checks of what it prints that need no process of their own (every subcommand's help).
+ * checks of what it prints that need no process of their own (every subcommand's help, a usage
+ * error). With `env`, the run sees the environment a spawned txc would (`runTxc`'s: no TXC_*
+ * variable of this machine, then `env`), and this process's is put back after it.
  */
-export async function runTxcInProcess(args: string[]): Promise<Run> {
+export async function runTxcInProcess(args: string[], env?: Record<string, string>): Promise<Run> {
   const { main } = await import('../../src/cli/main.ts');
+  const environment = process.env;
+  if (env) process.env = { ...cleanEnvironment(), ...env };
   const started = performance.now();
   let stdout = '';
   let stderr = '';
@@ -69,6 +73,7 @@ export async function runTxcInProcess(args: string[]): Promise<Run> {
   } finally {
     out.mockRestore();
     err.mockRestore();
+    process.env = environment;
   }
 }
 

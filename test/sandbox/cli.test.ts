@@ -48,6 +48,35 @@ function start(env: Record<string, string>, until: RegExp) {
 
 const line = (output: string, name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1];
 
+/** The fixture's key for SANDBOX_FIXTURE: the default fixture's first, with a secret of its own. */
+const fixtureKey = () => {
+  const fixture = defaultFixture();
+  const key = fixture.keys[0];
+  if (!key) throw new Error('no key');
+  key.secret = 'a-secret-that-must-not-be-printed';
+  return { fixture, key };
+};
+
+/**
+ * One process for the two settings read at start-up, SANDBOX_FIXTURE and SANDBOX_FAULTS (a start
+ * is about two CPU-seconds): the faults touch only pingApi, which the fixture's test does not
+ * call, and the fixture differs from the default one only in a secret, which the faults' test
+ * does not use.
+ */
+let configured: ReturnType<typeof start> | undefined;
+function fixtureAndFaultsSandbox() {
+  if (!configured) {
+    const path = join(scratch, 'fixture.json');
+    writeFileSync(path, JSON.stringify(fixtureKey().fixture));
+    const faults = JSON.stringify({ status5xx: 1, operations: ['pingApi'] });
+    configured = start(
+      { SANDBOX_PORT: '0', SANDBOX_FIXTURE: path, SANDBOX_FAULTS: faults },
+      /stops the sandbox\.\n/,
+    );
+  }
+  return configured;
+}
+
 describe('npm run sandbox', () => {
   it('prints its URL, credentials that work, its plans and markets, and stops on SIGTERM', async () => {
     const { child, output } = await start({ SANDBOX_PORT: '0' }, /stops the sandbox\.\n/);
@@ -81,13 +110,9 @@ describe('npm run sandbox', () => {
   });
 
   it('with SANDBOX_FIXTURE it serves that fixture and prints no secret', async () => {
-    const fixture = defaultFixture();
-    const key = fixture.keys[0];
-    if (!key) throw new Error('no key');
-    key.secret = 'a-secret-that-must-not-be-printed';
-    const path = join(scratch, 'fixture.json');
-    writeFileSync(path, JSON.stringify(fixture));
-    const { output } = await start({ SANDBOX_PORT: '0', SANDBOX_FIXTURE: path }, /not printed/);
+    const { key } = fixtureKey();
+    const { output } = await fixtureAndFaultsSandbox();
+    expect(output()).toMatch(/^# Fixture .*fixture\.json: use the secrets it holds \(not printed\)\.$/m);
     expect(output()).not.toContain(key.secret);
     expect(line(output(), environmentVariables.apiSecret)).toBeUndefined();
     const url = /Sandbox listening on (http:\/\/\S+)/.exec(output())?.[1] as string;
@@ -95,8 +120,7 @@ describe('npm run sandbox', () => {
   });
 
   it('SANDBOX_FAULTS applies at start-up', async () => {
-    const faults = JSON.stringify({ status5xx: 1, operations: ['pingApi'] });
-    const { output } = await start({ SANDBOX_PORT: '0', SANDBOX_FAULTS: faults }, /API_SECRET=.+\n/);
+    const { output } = await fixtureAndFaultsSandbox();
     const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1] as string;
     expect((await fetch(`${url}/api/v4/public/ping`)).status).toBe(503);
     expect((await fetch(`${url}/api/v4/public/ping`)).status).toBe(200);

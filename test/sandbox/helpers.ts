@@ -133,13 +133,12 @@ export async function get<Id extends OperationId>(
   return { status: response.status, body: raw ? JSON.parse(raw) : undefined, headers: response.headers };
 }
 
-/** A signed POST to a path, of this project's documents or of any other. */
-export async function callPath(
-  baseUrl: string,
+/** The body text and headers of a signed POST to a path: what `callPath` sends. */
+export function signedPost(
   key: Pick<FixtureKey, 'apiKey' | 'secret'>,
   path: string,
   options: CallOptions = {},
-): Promise<Reply> {
+): { text: string; headers: Record<string, string> } {
   const body: Record<string, unknown> = { request: path, nonce: nextNonce(), ...options.fields };
   for (const field of options.omit ?? []) delete body[field];
   const text = options.bodyText ?? JSON.stringify(body);
@@ -152,6 +151,17 @@ export async function callPath(
     ...options.headers,
   };
   for (const [name, value] of Object.entries(wanted)) if (value !== undefined) headers[name] = value;
+  return { text, headers };
+}
+
+/** A signed POST to a path, of this project's documents or of any other. */
+export async function callPath(
+  baseUrl: string,
+  key: Pick<FixtureKey, 'apiKey' | 'secret'>,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
+  const { text, headers } = signedPost(key, path, options);
   const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: text });
   const raw = await response.text();
   return { status: response.status, body: raw ? JSON.parse(raw) : undefined, headers: response.headers };
