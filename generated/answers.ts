@@ -92,6 +92,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listCodeHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
   "listConversionHistory": {
     "properties": {
       "records": {
@@ -153,6 +166,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
                 "CLOSE_INVESTMENT",
                 "OPEN_INVESTMENT"
               ]
+            }
+          }
+        }
+      }
+    }
+  },
+  "listMyCodes": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
             }
           }
         }

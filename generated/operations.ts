@@ -33,6 +33,79 @@ export interface BodyRules {
 
 /** Facts of every operation, from the documents' vendor extensions, by operationId. */
 export const operations = {
+  "applyCode": {
+    "operationId": "applyCode",
+    "summary": "Apply a code, receiving the amount it carries",
+    "cliName": "apply-code",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/apply",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 60,
+      "windowSeconds": 1,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "code"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/apply"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "code": {
+          "type": "string",
+          "description": "The code to apply, as `createCode` answered it."
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25,
+          "description": "The code's passphrase, where it was made with one; at most 25 characters (observed upstream)."
+        }
+      }
+    }
+  },
   "cancelAllOrders": {
     "operationId": "cancelAllOrders",
     "summary": "Cancel all orders matching conditions",
@@ -807,6 +880,91 @@ export const operations = {
           "type": "boolean",
           "description": "Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.",
           "default": false
+        }
+      }
+    }
+  },
+  "createCode": {
+    "operationId": "createCode",
+    "summary": "Create a code that carries an amount of an asset to another account",
+    "cliName": "create-code",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset the code carries."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "How much the code carries: above 0, at most 18 decimals, at most 1e17 and at most the main balance (observed upstream)."
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25,
+          "description": "Asked for when the code is applied: at most 25 characters, Latin letters, digits and symbols, no spaces (observed upstream). Other characters are a business-rule refusal (422 `invalidPassphrase`), not a request validation one, so the schema takes them; `x-passphrase-pattern` is the rule."
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 280,
+          "description": "A note on the code, shown to its creator only; at most 280 characters (observed upstream)."
         }
       }
     }
@@ -4428,6 +4586,82 @@ export const operations = {
       }
     }
   },
+  "listCodeHistory": {
+    "operationId": "listCodeHistory",
+    "summary": "List the codes the account made and applied",
+    "cliName": "code-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many rows to answer, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many of the newest rows to skip (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
   "listCollateralMarkets": {
     "operationId": "listCollateralMarkets",
     "summary": "List the markets open to collateral trading",
@@ -5266,6 +5500,82 @@ export const operations = {
       500,
       503
     ]
+  },
+  "listMyCodes": {
+    "operationId": "listMyCodes",
+    "summary": "List the codes the account made",
+    "cliName": "my-codes",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/my",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/my"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many codes to answer, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many of the newest codes to skip (observed upstream).",
+          "default": 0
+        }
+      }
+    }
   },
   "listOcoOrders": {
     "operationId": "listOcoOrders",

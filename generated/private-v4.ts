@@ -452,6 +452,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a code that carries an amount of an asset to another account
+         * @description Takes an amount of an asset from the account's main balance and puts it
+         *     into a code: a string that another account applies (`applyCode`) to
+         *     receive the amount. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The amount leaves the main balance when the code is made; the code is
+         *       answered with an identifier of the operation (`external_id`). Another
+         *       account applies it (`applyCode`, no link here: the account that made
+         *       a code cannot apply it).
+         *     - `amount` is above 0, at most 18 decimals, at most 1e17 and at most
+         *       what the main balance holds. The smallest amount is a figure of each
+         *       asset that the operator does not publish (a smaller amount is refused
+         *       with `code` 3); this document's server sets none, and refuses an
+         *       amount of 0 in its own wording (`amountNotPositive`).
+         *     - `passphrase` (at most 25 characters of Latin letters, digits and
+         *       symbols, no spaces) must then be given to apply the code; the
+         *       operator's own request example carries a space, which its rule
+         *       refuses (`invalidPassphrase`), so this document's examples have none.
+         *     - `description` (at most 280 characters) is shown to the creator only.
+         *     - Request validation is 400, `code` 0. The business rules are 422: the
+         *       operator lists the codes of its withdrawal rules, as a code's amount
+         *       is taken through its withdrawals (0 a fiat asset, 1 an asset that
+         *       cannot be withdrawn, 2 an invalid address, 3 an amount too small, 4
+         *       too small for the payment system, 5 not enough balance, 6 not above
+         *       the fee), and shows bodies for an account without identity
+         *       verification over its limit, a fiat asset on an account that is not
+         *       verified, a passphrase of characters it refuses and an asset whose
+         *       codes are off. For code 5 it shows no body of its own: the
+         *       `notEnoughBalance` example is the body its withdrawals give that code.
+         *
+         *     It moves money: never repeated by the client, since a repeat makes a
+         *     second code and takes the amount again. Whether an earlier attempt made
+         *     one shows in the account's codes (`listMyCodes`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a code, receiving the amount it carries
+         * @description Applies a code another account made (`createCode`): the amount it
+         *     carries arrives in this account's main balance. A code is applied once.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The first account to apply a code receives its amount; every later
+         *       attempt is refused (`codeAlreadyApplied`), and so is the account that
+         *       made it (`ownCode`).
+         *     - `passphrase` is needed when the code was made with one.
+         *     - So as not to tell whether a code exists, the operator answers a code
+         *       of the wrong form, an expired or unknown code and a wrong passphrase
+         *       alike (`codeNotApplied`). It also shows `incorrectCode` without saying
+         *       when it is given rather than `codeNotApplied`. How long a code lasts
+         *       is not shown; this document's server keeps codes as long as its
+         *       state.
+         *     - Request validation is 400, `code` 0, `Validation failed`; the
+         *       business rules are 422, `code` 0, `Inner validation failed`, with a
+         *       localised message: match the field, not the words.
+         *
+         *     It moves money: never repeated by the client on its own. A repeat of a
+         *     call that was taken is refused (`codeAlreadyApplied`) and moves nothing;
+         *     whether an earlier attempt was taken shows in the codes history
+         *     (`listCodeHistory`) and the main balance.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["applyCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the codes the account made
+         * @description The codes the account made (`createCode`), newest first, a page at a
+         *     time, each with its asset, amount and whether it was applied. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by the time the code was made, newest first.
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0), and
+         *       `offset` + `limit` at most 10000; what a call beyond it gets is not
+         *       shown.
+         *     - `status` is a string whose values the operator does not list
+         *       (`x-code-statuses`).
+         *     - The operator's file gives this read the status 201, with the
+         *       description of a write; this document keeps the status it gives. It
+         *       lists 422 (`Inner validation failed`) without an example.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listMyCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the codes the account made and applied
+         * @description The account's codes history, newest first, a page at a time: a row for
+         *     each code it made (the amount with a minus sign, as it left) and for
+         *     each code it applied (with a plus sign, as it arrived). Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by date, newest first: the time a code was made for a row of
+         *       the creator, the time it was applied for a row of the account that
+         *       applied it. No filter by date.
+         *     - `amount` is signed: `-` a code the account made, `+` one it applied.
+         *     - `status` is the code's current status, a string whose values the
+         *       operator does not list (`x-code-statuses`).
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0), and
+         *       `offset` + `limit` at most 10000; what a call beyond it gets is not
+         *       shown.
+         *     - The operator's file gives this read the status 201, with the
+         *       description of a write; this document keeps the status it gives. It
+         *       lists 422 (`Inner validation failed`) without an example.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listCodeHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/collateral-account/balance-summary": {
         parameters: {
             query?: never;
@@ -4171,6 +4347,346 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset the code carries. */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description How much the code carries: above 0, at most 18 decimals, at most 1e17 and at most the main balance (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description Asked for when the code is applied: at most 25 characters, Latin letters, digits and symbols, no spaces (observed upstream). Other characters are a business-rule refusal (422 `invalidPassphrase`), not a request validation one, so the schema takes them; `x-passphrase-pattern` is the rule. */
+                    passphrase?: string;
+                    /** @description A note on the code, shown to its creator only; at most 280 characters (observed upstream). */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was made and its amount taken from the main balance (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The code to hand to whoever is to receive the amount. Observed upstream: `WB`, a UUID and the ticker. */
+                        code: string;
+                        /** @description A confirmation (observed upstream). */
+                        message: string;
+                        /** @description The identifier of the operation (observed upstream). */
+                        external_id: string;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: a business rule refused the code. The operator's
+             *     examples here carry `code` 0 and `Validation failed`; the codes it
+             *     lists for its withdrawal rules (the description) come with `Inner
+             *     validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/apply";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The code to apply, as `createCode` answered it. */
+                    code: string;
+                    /** @description The code's passphrase, where it was made with one; at most 25 characters (observed upstream). */
+                    passphrase?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was applied and its amount credited (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A confirmation (observed upstream). */
+                        message: string;
+                        /** @description The asset the code carried. */
+                        ticker: components["schemas"]["Ticker"];
+                        /** @description The amount credited. */
+                        amount: components["schemas"]["PositiveDecimal"];
+                        /** @description The identifier of the operation (observed upstream). */
+                        external_id: string;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: the request or the code was refused, `code` 0,
+             *     `Validation failed`, with the reason under `code`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: a business rule refused the code, `code` 0,
+             *     `Inner validation failed`, with a localised message.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/my";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many codes to answer, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many of the newest codes to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The account's codes (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many codes the account made. */
+                        total: number;
+                        data: {
+                            /** @description The amount the code carries. */
+                            amount: components["schemas"]["PositiveDecimal"];
+                            /** @description The code. */
+                            code: string;
+                            /** @description When the code was made. */
+                            date: components["schemas"]["UnixTime"];
+                            /** @description Whether it was applied (`x-code-statuses`; the values are not listed upstream). */
+                            status: string;
+                            /** @description The asset the code carries. */
+                            ticker: components["schemas"]["Ticker"];
+                            /** @description The identifier of the operation (observed upstream). */
+                            external_id: string;
+                        }[];
+                        /** @description The page size used. */
+                        limit: number;
+                        /** @description The offset used. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCodeHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many rows to answer, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many of the newest rows to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The account's codes history (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many rows the history has. */
+                        total: number;
+                        data: {
+                            /** @description The amount, signed; `-` a code the account made, `+` one it applied (observed upstream). */
+                            amount: string;
+                            /** @description The code. */
+                            code: string;
+                            /** @description When the code was made (a row of its creator) or applied (a row of the account that applied it). */
+                            date: components["schemas"]["UnixTime"];
+                            /** @description Whether it was applied (`x-code-statuses`; the values are not listed upstream). */
+                            status: string;
+                            /** @description The asset the code carries. */
+                            ticker: components["schemas"]["Ticker"];
+                            /** @description The identifier of the operation (observed upstream). */
+                            external_id: string;
+                        }[];
+                        /** @description The page size used. */
+                        limit: number;
+                        /** @description The offset used. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,6 +2,30 @@
 
 /** What the client reads of each operation, by `method path`; body rules without the signed fields. */
 export const clientRoutes = {
+  "post /api/v4/main-account/codes/apply": {
+    "operationId": "applyCode",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/apply",
+    "rateLimit": {
+      "requests": 60,
+      "windowSeconds": 1
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "code"
+      ],
+      "properties": {
+        "code": {
+          "type": "string"
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25
+        }
+      }
+    }
+  },
   "post /api/v4/order/cancel/all": {
     "operationId": "cancelAllOrders",
     "method": "post",
@@ -312,6 +336,40 @@ export const clientRoutes = {
         },
         "stopOnFail": {
           "type": "boolean"
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/codes": {
+    "operationId": "createCode",
+    "method": "post",
+    "path": "/api/v4/main-account/codes",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 280
         }
       }
     }
@@ -2093,6 +2151,31 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/codes/history": {
+    "operationId": "listCodeHistory",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
   "get /api/v4/public/collateral/markets": {
     "operationId": "listCollateralMarkets",
     "method": "get",
@@ -2459,6 +2542,31 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/main-account/codes/my": {
+    "operationId": "listMyCodes",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/my",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
   },
   "post /api/v4/oco-orders": {
     "operationId": "listOcoOrders",

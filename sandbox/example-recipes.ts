@@ -10,6 +10,7 @@ import { type OperationDocument, projectDocuments, type SandboxDocuments } from 
 import {
   credentialKey,
   type Fixture,
+  type FixtureCode,
   type FixtureKey,
   type FixtureMarket,
   type FixturePlan,
@@ -114,6 +115,14 @@ const planWithStatus = (status: FixturePlan['status']) => (kitchen: Kitchen) => 
   const plan = kitchen.fixture.plans.find((candidate) => candidate.status === status);
   return plan && invest(plan.id, plan.minAmount);
 };
+
+// --- codes --------------------------------------------------------------------------------
+
+/** The body that applies a code of the fixture, with its passphrase where it has one. */
+const codeFields = (code: FixtureCode) => ({
+  code: code.code,
+  ...(code.passphrase === undefined ? {} : { passphrase: code.passphrase }),
+});
 
 // --- convert ------------------------------------------------------------------------------
 
@@ -329,6 +338,9 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     // A move between balances, of more than its source holds.
     const move = kitchen.start('from');
     if (move) return { fields: { ...move, amount: tooMuch } };
+    // A code of more than the main balance holds.
+    const code = kitchen.start('passphrase');
+    if (code && 'amount' in code) return { fields: { ...code, amount: tooMuch } };
     // A change of an order: an open one of the fixture's, grown past any balance.
     const found = orderWithClientId(kitchen.fixture);
     return (
@@ -443,10 +455,32 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     const start = kitchen.start('network');
     return start && { fields: { ...start, network: 'NOSUCHNETWORK' } };
   },
-  invalidTypes: () => ({ fields: { ticker: 5, network: 5 } }),
+  // Every field the example names, as a number: none of them takes one.
+  invalidTypes: ({ operation }) => ({
+    fields: Object.fromEntries(
+      Object.keys((operation.example('invalidTypes').value as { errors?: object }).errors ?? {}).map(
+        (field) => [field, 5],
+      ),
+    ),
+  }),
   invalidTransactionMethod: () => ({ fields: { transactionMethod: 3 } }),
   invalidStatus: () => ({ fields: { status: [99] } }),
   pageTooSmall: () => ({ fields: { limit: 0, offset: -1 } }),
+
+  // Codes: a passphrase with a space, an unknown code, one applied before, one the key's account made.
+  invalidPassphrase: (kitchen) => {
+    const start = kitchen.start('passphrase');
+    return start && { fields: { ...start, passphrase: 'two words' } };
+  },
+  codeNotApplied: () => ({ fields: { code: 'WB00000000-0000-4000-8000-000000000000USDT' } }),
+  codeAlreadyApplied: ({ fixture }) => {
+    const applied = fixture.codes?.find((code) => code.appliedBy !== undefined);
+    return applied && { fields: codeFields(applied) };
+  },
+  ownCode: ({ fixture, key }) => {
+    const own = fixture.codes?.find((code) => code.appliedBy === undefined && code.creator === key.account);
+    return own && { fields: codeFields(own) };
+  },
 
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
   unknownTicker: (kitchen) => ({

@@ -209,6 +209,25 @@ export interface FixtureAccount {
   transactions?: FixtureTransaction[];
 }
 
+/** A code made before the sandbox started (createCode), applied or not. */
+export interface FixtureCode {
+  code: string;
+  ticker: string;
+  amount: string;
+  /** The id of the account that made it. */
+  creator: string;
+  passphrase?: string;
+  description?: string;
+  /** Unix seconds. */
+  createdAt: number;
+  externalId: string;
+  /** The id of the account that applied it; none: not applied yet. */
+  appliedBy?: string;
+  /** Unix seconds. */
+  appliedAt?: number;
+  applyExternalId?: string;
+}
+
 export interface FixtureKey {
   apiKey: string;
   secret: string;
@@ -234,6 +253,8 @@ export interface Fixture {
   keys: FixtureKey[];
   /** The fees of deposits and withdrawals, by ticker (an asset not here charges none). */
   transferFees?: Record<string, { deposit?: FixtureTransferFee; withdraw?: FixtureTransferFee }>;
+  /** Codes made before the start; the balances already hold their result. */
+  codes?: FixtureCode[];
 }
 
 export const defaultFixturePath = fileURLToPath(new URL('./fixture.json', import.meta.url));
@@ -383,6 +404,20 @@ export function checkFixture(value: unknown): Fixture {
     'conversion',
     fixture.accounts.flatMap((account) => (account.conversions ?? []).map((conversion) => conversion.id)),
   );
+  unique(
+    'code',
+    (fixture.codes ?? []).map((code) => code.code),
+  );
+  for (const code of fixture.codes ?? []) {
+    if (!assets.has(code.ticker)) problems.push(`code ${code.code}: unknown asset ${code.ticker}`);
+    for (const owner of [code.creator, code.appliedBy ?? code.creator]) {
+      if (!accounts.has(owner)) problems.push(`code ${code.code}: unknown account ${owner}`);
+    }
+    if (code.appliedBy === code.creator)
+      problems.push(`code ${code.code}: applied by the account that made it`);
+    if ((code.appliedBy === undefined) !== (code.appliedAt === undefined))
+      problems.push(`code ${code.code}: appliedBy and appliedAt go together`);
+  }
   for (const key of fixture.keys) {
     if (!accounts.has(key.account)) problems.push(`key ${key.apiKey}: unknown account ${key.account}`);
     for (const operationId of key.operations ?? []) {

@@ -3,6 +3,7 @@
 // Every balance is kept in one ledger (ledger.ts) and changes only by its balanced entries.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HistoryRecord } from './api-types.ts';
+import { type Code, seededCodes } from './codes.ts';
 import { add, normalize, subtract } from './decimal.ts';
 import type {
   Fixture,
@@ -223,6 +224,8 @@ export class SandboxState {
   readonly accounts: ReadonlyMap<string, AccountState>;
   /** The one ledger every balance of every account is kept in. */
   readonly ledger = new Ledger();
+  /** Every code made, by the code (sandbox/codes.ts): any account may apply one. */
+  readonly codes: Map<string, Code>;
   #lastOrderId: number;
   #lastDealId = 149_160_000;
   #lastQuoteId: number;
@@ -312,6 +315,7 @@ export class SandboxState {
       }),
     );
     this.ledger.open(this.accounts.values());
+    this.codes = seededCodes(fixture.codes ?? [], this.ledger);
   }
 
   account(id: string): AccountState {
@@ -461,6 +465,7 @@ export class SandboxState {
         usedUniqueIds: [...account.usedUniqueIds],
         depositAddresses: structuredClone(account.depositAddresses),
       })),
+      codes: structuredClone([...this.codes.values()]),
       houses: this.ledger.houses(),
     };
   }

@@ -6,6 +6,7 @@
 // operation's named examples and `x-messages`.
 import type { CallContext, Transition } from './context.ts';
 import type { OperationDocument } from './document.ts';
+import { applyCode, createCode, listCodeHistory, listMyCodes } from './handlers/codes.ts';
 import {
   cancelConditional,
   cancelOco,
@@ -145,6 +146,10 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   moveBetweenBalances,
   listWalletHistory,
   readTransferFees,
+  createCode,
+  applyCode,
+  listMyCodes,
+  listCodeHistory,
   issueStreamToken,
 };
 

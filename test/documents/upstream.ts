@@ -18,6 +18,10 @@ export const notCachedUpstream = [
   '/api/v4/main-account/history',
   '/api/v4/main-account/fee',
   '/api/v4/profile/websocket_token',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
+  '/api/v4/main-account/codes/my',
+  '/api/v4/main-account/codes/history',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -52,6 +56,8 @@ export const writingPaths = [
   '/api/v4/main-account/withdraw',
   '/api/v4/main-account/withdraw-pay',
   '/api/v4/main-account/transfer',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
 ];
 
 /**
@@ -61,8 +67,8 @@ export const writingPaths = [
  * states another window; `null` where it states none; for a public v4 endpoint with no figure of
  * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
- * transfers between balances, the deposit and withdrawal history and the fees, and the WebSocket
- * token.
+ * transfers between balances, the deposit and withdrawal history and the fees, the codes, and
+ * the WebSocket token.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -146,6 +152,17 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/main-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/main-account/history', api: 'private-v4', requests: 200 },
   { method: 'post', path: '/api/v4/main-account/fee', api: 'private-v4', requests: 1000 },
+  // Its codes: made, applied (a limit per second), and the two lists.
+  { method: 'post', path: '/api/v4/main-account/codes', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/codes/apply',
+    api: 'private-v4',
+    requests: 60,
+    windowSeconds: 1,
+  },
+  { method: 'post', path: '/api/v4/main-account/codes/my', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/codes/history', api: 'private-v4', requests: 1000 },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -208,6 +225,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/trade-account/order/history/query': { limit: [1, 500, 500], offset: [0, 9999, 0] },
   '/api/v4/convert/history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
   '/api/v4/main-account/history': { limit: [1, 500, 50], offset: [0, 10000, 0] },
+  '/api/v4/main-account/codes/my': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -317,6 +336,14 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
     invalidTransactionMethod: [400, 0, 'transactionMethod', 'The selected transaction method is invalid.'],
     pageTooLarge: [400, 0, 'limit', 'The limit may not be greater than 500.'],
   },
+  '/api/v4/main-account/codes': {
+    invalidPassphrase: [422, 0, 'passphrase', 'The passphrase format is invalid.'],
+  },
+  '/api/v4/main-account/codes/apply': {
+    codeNotApplied: [400, 0, 'code', 'Code not applied'],
+    codeAlreadyApplied: [400, 0, 'code', 'Code already applied'],
+    ownCode: [400, 0, 'code', 'This code was created by you'],
+  },
 };
 
 /**
@@ -336,6 +363,10 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/transfer',
   '/api/v4/main-account/history',
   '/api/v4/main-account/fee',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
+  '/api/v4/main-account/codes/my',
+  '/api/v4/main-account/codes/history',
 ];
 
 /** A withdrawal's refusal of a uniqueId the account has used, as the operator shows it. */
