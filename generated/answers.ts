@@ -194,6 +194,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listSubAccountTransferHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
   "setKillSwitch": {
     "properties": {
       "startTime": {

@@ -124,6 +124,18 @@ const codeFields = (code: FixtureCode) => ({
   ...(code.passphrase === undefined ? {} : { passphrase: code.passphrase }),
 });
 
+// --- sub-accounts -------------------------------------------------------------------------
+
+/** The fixture's sub-accounts of the key's account. */
+const subAccountsOf = (fixture: Fixture, key: FixtureKey) =>
+  fixture.accounts.filter((account) => account.subAccount?.parent === key.account);
+
+/** The fields the operation requires, beside request and nonce, as its request examples give them. */
+function requiredFrom(operation: OperationDocument, start: Kitchen['start']): Record<string, unknown> {
+  const required = operation.requiredFields().filter((field) => field !== 'request' && field !== 'nonce');
+  return Object.fromEntries(required.map((field) => [field, start(field)?.[field]]));
+}
+
 // --- convert ------------------------------------------------------------------------------
 
 const accountOf = (kitchen: Kitchen) =>
@@ -341,6 +353,9 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     // A code of more than the main balance holds.
     const code = kitchen.start('passphrase');
     if (code && 'amount' in code) return { fields: { ...code, amount: tooMuch } };
+    // A move to a sub-account of more than the account's main balance holds.
+    const toSub = kitchen.start('direction');
+    if (toSub && 'id' in toSub) return { fields: { ...toSub, amount: tooMuch } };
     // A change of an order: an open one of the fixture's, grown past any balance.
     const found = orderWithClientId(kitchen.fixture);
     return (
@@ -482,6 +497,30 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return own && { fields: codeFields(own) };
   },
 
+  // Sub-accounts: an unknown id, an alias another has, no email, a blocked one.
+  subAccountNotFound: ({ start }) => ({ fields: { ...start('id'), id: unknownPlan } }),
+  aliasTaken: ({ fixture, key, start }) => {
+    const example = start('alias');
+    // The last other one: the request examples rename and delete the first ones.
+    const other = subAccountsOf(fixture, key)
+      .filter((account) => account.id !== example?.id)
+      .at(-1);
+    return example && other?.subAccount && { fields: { ...example, alias: other.subAccount.alias } };
+  },
+  emailRequired: ({ start }) => {
+    const example = start('alias');
+    if (!example) return undefined;
+    const { email: _, shareKyc: __, ...rest } = example;
+    return { fields: rest };
+  },
+  // The fixture's last blocked sub-account: the unblock example unblocks another.
+  subAccountBlocked: ({ fixture, key, start }) => {
+    const blocked = subAccountsOf(fixture, key).filter((account) => account.subAccount?.blocked === true);
+    const example = start('direction');
+    const last = blocked.at(-1);
+    return example && last && { fields: { ...example, id: last.id } };
+  },
+
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
   unknownTicker: (kitchen) => ({
     fields: { ...kitchen.start('ticker'), ticker: unknownTicker(kitchen.fixture) },
@@ -579,7 +618,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
   },
   offsetNegative: () => ({ fields: { offset: -1 } }),
   nonceWindowNotBoolean: () => ({ fields: { nonceWindow: 'yes' } }),
-  pageTooLarge: () => ({ fields: { limit: 1_000_000_000, offset: 1_000_000_000 } }),
+  // With the fields the operation requires, from its request examples (a sub-account's id).
+  pageTooLarge: ({ operation, start }) => ({
+    fields: { ...requiredFrom(operation, start), limit: 1_000_000_000, offset: 1_000_000_000 },
+  }),
 };
 
 /** A request example's caller fields: without request, nonce and nonceWindow. */

@@ -207,6 +207,21 @@ export interface FixtureAccount {
   conversions?: FixtureConversion[];
   /** Deposits and withdrawals done before the start; the balances already hold their result. */
   transactions?: FixtureTransaction[];
+  /** Makes the account a sub-account of another (createSubAccount). */
+  subAccount?: FixtureSubAccount;
+}
+
+/** What makes an account a sub-account: its parent, and the facts the list shows. */
+export interface FixtureSubAccount {
+  /** The id of the account it belongs to. */
+  parent: string;
+  alias: string;
+  email?: string;
+  /** Default false. */
+  shareKyc?: boolean;
+  permissions: { spotEnabled: boolean; collateralEnabled: boolean };
+  /** Default false. */
+  blocked?: boolean;
 }
 
 /** A code made before the sandbox started (createCode), applied or not. */
@@ -418,6 +433,20 @@ export function checkFixture(value: unknown): Fixture {
     if ((code.appliedBy === undefined) !== (code.appliedAt === undefined))
       problems.push(`code ${code.code}: appliedBy and appliedAt go together`);
   }
+  for (const account of fixture.accounts) {
+    const sub = account.subAccount;
+    if (!sub) continue;
+    const parent = fixture.accounts.find((candidate) => candidate.id === sub.parent);
+    if (!parent) problems.push(`account ${account.id}: unknown parent ${sub.parent}`);
+    else if (parent.subAccount)
+      problems.push(`account ${account.id}: its parent ${sub.parent} is a sub-account`);
+  }
+  unique(
+    'sub-account alias',
+    fixture.accounts.flatMap((account) =>
+      account.subAccount ? [`${account.subAccount.parent}/${account.subAccount.alias}`] : [],
+    ),
+  );
   for (const key of fixture.keys) {
     if (!accounts.has(key.account)) problems.push(`key ${key.apiKey}: unknown account ${key.account}`);
     for (const operationId of key.operations ?? []) {

@@ -58,6 +58,17 @@ import {
 } from './handlers/queries.ts';
 import { issueStreamToken } from './handlers/stream-token.ts';
 import {
+  blockSubAccount,
+  createSubAccount,
+  deleteSubAccount,
+  editSubAccount,
+  listSubAccounts,
+  listSubAccountTransfers,
+  moveToSubAccount,
+  readSubAccountBalances,
+  unblockSubAccount,
+} from './handlers/sub-accounts.ts';
+import {
   listWalletHistory,
   moveBetweenBalances,
   newDepositAddress,
@@ -150,6 +161,15 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   applyCode,
   listMyCodes,
   listCodeHistory,
+  createSubAccount,
+  editSubAccount,
+  deleteSubAccount,
+  listSubAccounts,
+  blockSubAccount,
+  unblockSubAccount,
+  readSubAccountBalances,
+  moveToSubAccount,
+  listSubAccountTransfers,
   issueStreamToken,
 };
 

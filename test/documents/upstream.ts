@@ -22,6 +22,15 @@ export const notCachedUpstream = [
   '/api/v4/main-account/codes/apply',
   '/api/v4/main-account/codes/my',
   '/api/v4/main-account/codes/history',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/list',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/balances',
+  '/api/v4/sub-account/transfer',
+  '/api/v4/sub-account/transfer/history',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -58,6 +67,12 @@ export const writingPaths = [
   '/api/v4/main-account/transfer',
   '/api/v4/main-account/codes',
   '/api/v4/main-account/codes/apply',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/transfer',
 ];
 
 /**
@@ -67,8 +82,8 @@ export const writingPaths = [
  * states another window; `null` where it states none; for a public v4 endpoint with no figure of
  * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
- * transfers between balances, the deposit and withdrawal history and the fees, the codes, and
- * the WebSocket token.
+ * transfers between balances, the deposit and withdrawal history and the fees, the codes, the
+ * sub-accounts, and the WebSocket token.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -163,6 +178,16 @@ export const upstreamOperations = [
   },
   { method: 'post', path: '/api/v4/main-account/codes/my', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/main-account/codes/history', api: 'private-v4', requests: 1000 },
+  // Its sub-accounts: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/sub-account/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/edit', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/delete', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/list', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/block', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/unblock', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/balances', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/transfer', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/transfer/history', api: 'private-v4', requests: 1000 },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -227,6 +252,8 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/main-account/history': { limit: [1, 500, 50], offset: [0, 10000, 0] },
   '/api/v4/main-account/codes/my': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/sub-account/list': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/sub-account/transfer/history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -344,6 +371,10 @@ export const tradingRefusals: Record<string, Record<string, [number, number, str
     codeAlreadyApplied: [400, 0, 'code', 'Code already applied'],
     ownCode: [400, 0, 'code', 'This code was created by you'],
   },
+  '/api/v4/sub-account/create': {
+    emailRequired: [400, 0, 'email', 'The email field is required.'],
+    aliasOrEmailInvalid: [400, 0, 'alias', 'Alias already exists.'],
+  },
 };
 
 /**
@@ -367,6 +398,15 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/codes/apply',
   '/api/v4/main-account/codes/my',
   '/api/v4/main-account/codes/history',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/list',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/balances',
+  '/api/v4/sub-account/transfer',
+  '/api/v4/sub-account/transfer/history',
 ];
 
 /** A withdrawal's refusal of a uniqueId the account has used, as the operator shows it. */
