@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
+import { heldInside } from './held-inside.ts';
 import { decimalText, defaultFixture, documentOf, findKey, present, units } from './helpers.ts';
 
 const fixture = defaultFixture();
@@ -18,28 +19,6 @@ const statuses = documentOf('listSubAccounts').object['x-sub-account-statuses'] 
   active: string;
   blocked: string;
 };
-
-/** Per asset, the sum of every account's balances and every house but the outside, in units. */
-function heldInside(sandbox: Sandbox): Map<string, bigint> {
-  const snapshot = sandbox.state.snapshot();
-  const totals = new Map<string, bigint>();
-  const count = (asset: string, amount: string) =>
-    totals.set(asset, (totals.get(asset) ?? 0n) + units(amount));
-  for (const account of snapshot.accounts) {
-    for (const [asset, amount] of Object.entries(account.mainBalances)) count(asset, amount);
-    for (const [asset, { available, frozen }] of Object.entries(account.tradeBalances)) {
-      count(asset, available);
-      count(asset, frozen);
-    }
-    for (const item of account.collateralBalances) count(item.asset, item.balance);
-  }
-  for (const [name, held] of Object.entries(snapshot.houses)) {
-    if (name === 'outside') continue;
-    for (const [asset, amount] of Object.entries(held)) count(asset, amount);
-  }
-  for (const [asset, total] of totals) if (total === 0n) totals.delete(asset);
-  return totals;
-}
 
 describe('sub-accounts: their own books in the one ledger', () => {
   let sandbox: Sandbox | undefined;
