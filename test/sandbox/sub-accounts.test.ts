@@ -3,8 +3,9 @@
 // main balances, in the history under the id it answered, and never makes money; a blocked
 // sub-account neither receives nor sends and shows blocked, until unblocked; a deleted one is
 // gone from every call, and what it held stays inside the exchange; another account cannot reach
-// it. After each change the ledger is balanced and the sum over all accounts and houses but the
-// outside is as it was. Amounts are checked with the tests' own arithmetic (helpers.ts).
+// it; with retries on, a transfer whose answer was lost is not sent again. After each change the
+// ledger is balanced and the sum over all accounts and houses but the outside is as it was.
+// Amounts are checked with the tests' own arithmetic (helpers.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
@@ -158,6 +159,34 @@ describe('sub-accounts: their own books in the one ledger', () => {
     const sub = await subMainOf('USDT');
     await unwrap(move('sub_to_main', '1'));
     expect(await subMainOf('USDT')).toBe(sub - units('1'));
+    reconciled();
+  });
+
+  it('with retries on, a transfer whose answer was lost moves once: the client does not send it again', async () => {
+    const retrying = createPrivateClient({
+      apiKey: parentKey.apiKey,
+      apiSecret: parentKey.secret,
+      baseUrl: started().url,
+      retry: true,
+    });
+    clients.push(retrying);
+    const before = { main: await mainOf('USDT'), sub: await subMainOf('USDT') };
+    started().setFaults({ dropConnections: 1, dropPhase: 'after', operations: ['transferToSubAccount'] });
+    try {
+      const lost = await retrying.POST('/api/v4/sub-account/transfer', {
+        body: { id, direction: 'main_to_sub', amount: '2', ticker: 'USDT' },
+      });
+      expect(lost.error?.kind).toBeDefined();
+      expect(started().faults.injected.dropped).toBe(1);
+    } finally {
+      started().setFaults();
+    }
+    expect(await mainOf('USDT')).toBe(before.main - units('2'));
+    expect(await subMainOf('USDT')).toBe(before.sub + units('2'));
+    const history = await unwrap(
+      parent.POST('/api/v4/sub-account/transfer/history', { body: { id, limit: 1 } }),
+    );
+    expect(history.data[0]).toMatchObject({ direction: 'main_to_sub', amount: '2' });
     reconciled();
   });
 
