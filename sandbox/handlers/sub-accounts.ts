@@ -2,7 +2,7 @@
 // list, their balances, and moving money between the account and one of them, with the history
 // of those moves (sandbox/sub-accounts.ts keeps the model, sandbox/ledger.ts the balances). Every
 // refusal is a named example of the operation called, or its `x-messages` wording; a
-// sub-account's status is the list's `x-sub-account-statuses`.
+// sub-account's status is the `x-sub-account-statuses` of the operation that answers it.
 import { randomUUID } from 'node:crypto';
 import { isRecord } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
@@ -33,7 +33,7 @@ function masked(email: string): string {
   return at <= 0 ? '***' : `${email.slice(0, 1)}***${email.slice(at)}`;
 }
 
-/** A sub-account as the operations answer it; its status by the list's `x-sub-account-statuses`. */
+/** A sub-account as the operations answer it. */
 function view(context: CallContext, sub: SubAccount) {
   const found = statuses(context);
   return {
@@ -46,12 +46,13 @@ function view(context: CallContext, sub: SubAccount) {
   };
 }
 
+/** A sub-account's status by state: the `x-sub-account-statuses` of the operation that answers it. */
 function statuses(context: CallContext): { active: string; blocked: string } {
-  const found = context.operation.documents.operation('listSubAccounts').object['x-sub-account-statuses'];
+  const found = context.operation.object['x-sub-account-statuses'];
   const active = isRecord(found) ? found.active : undefined;
   const blocked = isRecord(found) ? found.blocked : undefined;
   if (typeof active !== 'string' || typeof blocked !== 'string')
-    throw new Error('listSubAccounts has no x-sub-account-statuses');
+    throw new Error(`${context.operation.id} has no x-sub-account-statuses`);
   return { active, blocked };
 }
 
