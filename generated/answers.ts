@@ -92,6 +92,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listCodeHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
   "listConversionHistory": {
     "properties": {
       "records": {
@@ -159,11 +172,37 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listMyCodes": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
   "listRecentTrades": {
     "items": {
       "properties": {
         "trade_timestamp": {
           "unixTime": "seconds"
+        }
+      }
+    }
+  },
+  "listSubAccountTransferHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            }
+          }
         }
       }
     }

@@ -33,6 +33,147 @@ export interface BodyRules {
 
 /** Facts of every operation, from the documents' vendor extensions, by operationId. */
 export const operations = {
+  "applyCode": {
+    "operationId": "applyCode",
+    "summary": "Apply a code, receiving the amount it carries",
+    "cliName": "apply-code",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/apply",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 60,
+      "windowSeconds": 1,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "code"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/apply"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "code": {
+          "type": "string",
+          "description": "The code to apply, as `createCode` answered it."
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25,
+          "description": "The code's passphrase, where it was made with one; at most 25 characters (observed upstream)."
+        }
+      }
+    }
+  },
+  "blockSubAccount": {
+    "operationId": "blockSubAccount",
+    "summary": "Block a sub-account",
+    "cliName": "block-sub-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/block",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/block"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        }
+      }
+    }
+  },
   "cancelAllOrders": {
     "operationId": "cancelAllOrders",
     "summary": "Cancel all orders matching conditions",
@@ -807,6 +948,91 @@ export const operations = {
           "type": "boolean",
           "description": "Observed upstream: `true` stops at the first order that fails, placing only those before it; `false` tries every order.",
           "default": false
+        }
+      }
+    }
+  },
+  "createCode": {
+    "operationId": "createCode",
+    "summary": "Create a code that carries an amount of an asset to another account",
+    "cliName": "create-code",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset the code carries."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "How much the code carries: above 0, at most 18 decimals, at most 1e17 and at most the main balance (observed upstream)."
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25,
+          "description": "Asked for when the code is applied: at most 25 characters, Latin letters, digits and symbols, no spaces (observed upstream). Other characters are a business-rule refusal (422 `invalidPassphrase`), not a request validation one, so the schema takes them; `x-passphrase-pattern` is the rule."
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 280,
+          "description": "A note on the code, shown to its creator only; at most 280 characters (observed upstream)."
         }
       }
     }
@@ -2354,6 +2580,101 @@ export const operations = {
       }
     }
   },
+  "createSubAccount": {
+    "operationId": "createSubAccount",
+    "summary": "Create a sub-account of the account",
+    "cliName": "create-sub-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/create",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "alias",
+        "permissions"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/create"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "alias": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account's name, unique among the account's sub-accounts (observed upstream)."
+        },
+        "email": {
+          "type": "string",
+          "description": "The sub-account's email; needed unless `shareKyc` is true (observed upstream)."
+        },
+        "shareKyc": {
+          "type": "boolean",
+          "description": "Whether the sub-account shares the account's identity verification; without it, false (observed upstream)."
+        },
+        "permissions": {
+          "type": "object",
+          "required": [
+            "spotEnabled",
+            "collateralEnabled"
+          ],
+          "properties": {
+            "spotEnabled": {
+              "type": "boolean",
+              "description": "Whether the sub-account may move money to its spot (trade) balance (observed upstream)."
+            },
+            "collateralEnabled": {
+              "type": "boolean",
+              "description": "Whether the sub-account may move money to its collateral balance (observed upstream)."
+            }
+          },
+          "description": "What the sub-account may do with its money (observed upstream)."
+        }
+      }
+    }
+  },
   "createWithdrawal": {
     "operationId": "createWithdrawal",
     "summary": "Withdraw an asset, the fee included in the amount",
@@ -3040,6 +3361,167 @@ export const operations = {
         "paymentDescription": {
           "type": "string",
           "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
+        }
+      }
+    }
+  },
+  "deleteSubAccount": {
+    "operationId": "deleteSubAccount",
+    "summary": "Delete a sub-account",
+    "cliName": "delete-sub-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/delete",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/delete"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        }
+      }
+    }
+  },
+  "editSubAccount": {
+    "operationId": "editSubAccount",
+    "summary": "Change a sub-account's alias and permissions",
+    "cliName": "edit-sub-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/edit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id",
+        "alias",
+        "permissions"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/edit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        },
+        "alias": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The new name, unique among the account's sub-accounts (observed upstream)."
+        },
+        "permissions": {
+          "type": "object",
+          "required": [
+            "spotEnabled",
+            "collateralEnabled"
+          ],
+          "properties": {
+            "spotEnabled": {
+              "type": "boolean",
+              "description": "Whether the sub-account may move money to its spot (trade) balance (observed upstream)."
+            },
+            "collateralEnabled": {
+              "type": "boolean",
+              "description": "Whether the sub-account may move money to its collateral balance (observed upstream)."
+            }
+          },
+          "description": "What the sub-account may do with its money (observed upstream)."
         }
       }
     }
@@ -3932,6 +4414,79 @@ export const operations = {
       503
     ]
   },
+  "getSubAccountBalances": {
+    "operationId": "getSubAccountBalances",
+    "summary": "Read a sub-account's balances",
+    "cliName": "sub-account-balances",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/balances",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/balances"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this asset; without it, every asset (observed upstream)."
+        }
+      }
+    }
+  },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
     "summary": "Read the trade (spot) balance",
@@ -4423,6 +4978,82 @@ export const operations = {
           "type": "integer",
           "minimum": 0,
           "description": "Records to skip, at least 0; `offset` plus `limit` may not exceed 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listCodeHistory": {
+    "operationId": "listCodeHistory",
+    "summary": "List the codes the account made and applied",
+    "cliName": "code-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many rows to answer, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many of the newest rows to skip (observed upstream).",
           "default": 0
         }
       }
@@ -5267,6 +5898,82 @@ export const operations = {
       503
     ]
   },
+  "listMyCodes": {
+    "operationId": "listMyCodes",
+    "summary": "List the codes the account made",
+    "cliName": "my-codes",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/my",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/codes/my"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many codes to answer, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many of the newest codes to skip (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
   "listOcoOrders": {
     "operationId": "listOcoOrders",
     "summary": "List the active OCO orders",
@@ -5715,6 +6422,176 @@ export const operations = {
             "description": "Only the buys or only the sells; without it, both (observed upstream).",
             "cliFlag": "side"
           }
+        }
+      }
+    }
+  },
+  "listSubAccounts": {
+    "operationId": "listSubAccounts",
+    "summary": "List the account's sub-accounts",
+    "cliName": "sub-accounts",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/list",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/list"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "search": {
+          "type": "string",
+          "description": "Only sub-accounts whose alias holds this (observed upstream; what it is matched against is not shown)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many sub-accounts to answer, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many to skip (observed upstream).",
+          "default": 0
+        }
+      }
+    }
+  },
+  "listSubAccountTransferHistory": {
+    "operationId": "listSubAccountTransferHistory",
+    "summary": "List the transfers between the account and a sub-account",
+    "cliName": "sub-account-transfer-history",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/transfer/history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/transfer/history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "main_to_sub",
+            "sub_to_main"
+          ],
+          "description": "Only transfers of this direction (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many transfers to answer, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many of the newest to skip (observed upstream).",
+          "default": 0
         }
       }
     }
@@ -6211,6 +7088,163 @@ export const operations = {
             "collateral-withdraw"
           ],
           "description": "The older form, which the operator means to retire: `deposit` main to spot, `withdraw` spot to main, `collateral-deposit` main to collateral, `collateral-withdraw` collateral to main (observed upstream). Not needed with `from` and `to`."
+        }
+      }
+    }
+  },
+  "transferToSubAccount": {
+    "operationId": "transferToSubAccount",
+    "summary": "Move an asset between the account and a sub-account",
+    "cliName": "sub-account-transfer",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/transfer",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id",
+        "direction",
+        "amount",
+        "ticker"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/transfer"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "main_to_sub",
+            "sub_to_main"
+          ],
+          "description": "`main_to_sub` from the account to the sub-account, `sub_to_main` back (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "How much to move, at least 0.00000001 (observed upstream)."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The asset to move."
+        }
+      }
+    }
+  },
+  "unblockSubAccount": {
+    "operationId": "unblockSubAccount",
+    "summary": "Unblock a sub-account",
+    "cliName": "unblock-sub-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/unblock",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/unblock"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The sub-account."
         }
       }
     }

@@ -452,6 +452,509 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a code that carries an amount of an asset to another account
+         * @description Takes an amount of an asset from the account's main balance and puts it
+         *     into a code: a string that another account applies (`applyCode`) to
+         *     receive the amount. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The amount leaves the main balance when the code is made; the code is
+         *       answered with an identifier of the operation (`external_id`). Another
+         *       account applies it (`applyCode`, no link here: the account that made
+         *       a code cannot apply it).
+         *     - `amount` is above 0, at most 18 decimals, at most 1e17 and at most
+         *       what the main balance holds. The smallest amount is a figure of each
+         *       asset that the operator does not publish (a smaller amount is refused
+         *       with `code` 3); this document's server sets none, and refuses an
+         *       amount of 0 in its own wording (`amountNotPositive`).
+         *     - `passphrase` (at most 25 characters of Latin letters, digits and
+         *       symbols, no spaces) must then be given to apply the code; the
+         *       operator's own request example carries a space, which its rule
+         *       refuses (`invalidPassphrase`), so this document's examples have none.
+         *     - `description` (at most 280 characters) is shown to the creator only.
+         *     - Request validation is 400, `code` 0. The business rules are 422: the
+         *       operator lists the codes of its withdrawal rules, as a code's amount
+         *       is taken through its withdrawals (0 a fiat asset, 1 an asset that
+         *       cannot be withdrawn, 2 an invalid address, 3 an amount too small, 4
+         *       too small for the payment system, 5 not enough balance, 6 not above
+         *       the fee), and shows bodies for an account without identity
+         *       verification over its limit, a fiat asset on an account that is not
+         *       verified, a passphrase of characters it refuses and an asset whose
+         *       codes are off. For code 5 it shows no body of its own: the
+         *       `notEnoughBalance` example is the body its withdrawals give that code.
+         *
+         *     It moves money: never repeated by the client, since a repeat makes a
+         *     second code and takes the amount again. Whether an earlier attempt made
+         *     one shows in the account's codes (`listMyCodes`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a code, receiving the amount it carries
+         * @description Applies a code another account made (`createCode`): the amount it
+         *     carries arrives in this account's main balance. A code is applied once.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The first account to apply a code receives its amount; every later
+         *       attempt is refused (`codeAlreadyApplied`), and so is the account that
+         *       made it (`ownCode`).
+         *     - `passphrase` is needed when the code was made with one.
+         *     - So as not to tell whether a code exists, the operator answers a code
+         *       of the wrong form, an expired or unknown code and a wrong passphrase
+         *       alike (`codeNotApplied`). It also shows `incorrectCode` without saying
+         *       when it is given rather than `codeNotApplied`. How long a code lasts
+         *       is not shown; this document's server keeps codes as long as its
+         *       state.
+         *     - Request validation is 400, `code` 0, `Validation failed`; the
+         *       business rules are 422, `code` 0, `Inner validation failed`, with a
+         *       localised message: match the field, not the words.
+         *
+         *     It moves money: never repeated by the client on its own. A repeat of a
+         *     call that was taken is refused (`codeAlreadyApplied`) and moves nothing;
+         *     whether an earlier attempt was taken shows in the codes history
+         *     (`listCodeHistory`) and the main balance.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["applyCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the codes the account made
+         * @description The codes the account made (`createCode`), newest first, a page at a
+         *     time, each with its asset, amount and whether it was applied. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by the time the code was made, newest first.
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0), and
+         *       `offset` + `limit` at most 10000; what a call beyond it gets is not
+         *       shown.
+         *     - `status` is a string whose values the operator does not list
+         *       (`x-code-statuses`).
+         *     - The operator's file gives this read the status 201, with the
+         *       description of a write; this document keeps the status it gives. It
+         *       lists 422 (`Inner validation failed`) without an example.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listMyCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/codes/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the codes the account made and applied
+         * @description The account's codes history, newest first, a page at a time: a row for
+         *     each code it made (the amount with a minus sign, as it left) and for
+         *     each code it applied (with a plus sign, as it arrived). Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by date, newest first: the time a code was made for a row of
+         *       the creator, the time it was applied for a row of the account that
+         *       applied it. No filter by date.
+         *     - `amount` is signed: `-` a code the account made, `+` one it applied.
+         *     - `status` is the code's current status, a string whose values the
+         *       operator does not list (`x-code-statuses`).
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0), and
+         *       `offset` + `limit` at most 10000; what a call beyond it gets is not
+         *       shown.
+         *     - The operator's file gives this read the status 201, with the
+         *       description of a write; this document keeps the status it gives. It
+         *       lists 422 (`Inner validation failed`) without an example.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listCodeHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sub-account of the account
+         * @description Creates a sub-account: an account of its own, with its own balances,
+         *     that the account moves money to and from (`transferToSubAccount`). Not in
+         *     the specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `alias` names it, unique among the account's sub-accounts: one in use is
+         *       refused (`aliasOrEmailInvalid` shows it beside an invalid email;
+         *       `aliasTaken` alone, as this document's server answers it).
+         *     - `email` is needed unless `shareKyc` is true (`emailRequired`); with
+         *       `shareKyc` the sub-account shares the account's identity verification.
+         *       Which emails the operator finds invalid is not shown; this document's
+         *       server takes any.
+         *     - `permissions` say whether the sub-account may move money to its spot and
+         *       collateral balances.
+         *     - Crypto deposits to sub-accounts are off until the operator turns them on
+         *       for the account, which is not done through the API.
+         *     - Success is 201 with the sub-account. Its balances start empty.
+         *
+         *     Never repeated by the client: a repeat would make a second sub-account, or
+         *     be refused for its alias. Whether an earlier attempt made one shows in the
+         *     list (`listSubAccounts`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a sub-account's alias and permissions
+         * @description Sets a sub-account's alias and permissions. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - `alias` and `permissions` are both sent, and replace what the
+         *       sub-account had. Success is 200 with an empty object.
+         *     - The operator lists a 400 refusal without a body; an unknown id gets
+         *       `subAccountNotFound` here, in this document's wording. Whether an alias
+         *       another sub-account has is refused here is not shown; this document's
+         *       server refuses it as creating does.
+         *
+         *     Sending the same values again changes nothing, so the client may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["editSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a sub-account
+         * @description Deletes a sub-account of the account. Not in the specification: every fact
+         *     of this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is 200 with an empty object; the sub-account is gone from the
+         *       list.
+         *     - Whether a sub-account that still holds money can be deleted, and where
+         *       its money goes, is not shown. This document's server deletes it; what it
+         *       held stays on its books, out of reach of any call.
+         *     - The operator lists a 400 refusal without a body; an unknown id, or one
+         *       deleted before, gets `subAccountNotFound`, in this document's wording.
+         *
+         *     A repeat is refused (`subAccountNotFound`) and changes nothing, so the
+         *     client may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["deleteSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's sub-accounts
+         * @description The account's sub-accounts, a page at a time, optionally those whose alias
+         *     holds a search term, each with its status and permissions. Not in the
+         *     specification: every fact of this operation is observed upstream, from the
+         *     operator's own files.
+         *
+         *     Observed upstream:
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0). The
+         *       answer has no total.
+         *     - `search` narrows the list; what it is matched against is not shown. This
+         *       document's server matches it within the alias, ignoring case.
+         *     - The order of the list is not shown; this document's server answers the
+         *       sub-accounts in the order they were made.
+         *     - `status` tells a blocked sub-account (`x-sub-account-statuses`).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listSubAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a sub-account
+         * @description Blocks a sub-account: until it is unblocked, no money moves to or from it.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is 200 with an empty object.
+         *     - What a blocked sub-account cannot do is not shown beyond its name. This
+         *       document's server refuses a move to or from it (`transferToSubAccount`'s
+         *       `subAccountBlocked`) and lists it as blocked (`listSubAccounts`).
+         *     - Blocking a blocked sub-account: not shown; this document's server takes
+         *       it and changes nothing.
+         *     - The operator lists a 400 refusal without a body; an unknown id gets
+         *       `subAccountNotFound`, in this document's wording.
+         *
+         *     Blocking again changes nothing, so the client may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["blockSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unblock a sub-account
+         * @description Unblocks a blocked sub-account: money moves to and from it again. Not in
+         *     the specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is 200 with an empty object.
+         *     - Unblocking a sub-account that is not blocked: not shown; this document's
+         *       server takes it and changes nothing.
+         *     - The operator lists a 400 refusal without a body; an unknown id gets
+         *       `subAccountNotFound`, in this document's wording.
+         *
+         *     Unblocking again changes nothing, so the client may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["unblockSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a sub-account's balances
+         * @description A sub-account's main, spot and collateral balances, of one asset or of
+         *     every asset. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The answer is keyed by ticker; each asset's value is a list holding one
+         *       object with the `main`, `spot` and `collateral` balances.
+         *     - Without `ticker`, every asset. What an unknown ticker gets is not shown;
+         *       this document's server answers an empty object.
+         *     - 422 is answered for an account that is not confirmed, without a body
+         *       shown. The operator lists no 400 for this endpoint; an unknown id gets
+         *       `subAccountNotFound` here, in this document's wording.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["getSubAccountBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an asset between the account and a sub-account
+         * @description Moves an amount of an asset from the account to one of its sub-accounts,
+         *     or back. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `direction` `main_to_sub` moves from the account to the sub-account,
+         *       `sub_to_main` back. Which balances it moves between is not shown; this
+         *       document's server moves between the two main balances.
+         *     - `amount` is at least 0.00000001 (`x-minimum-amount`), and at most what
+         *       the source has; the refusal of a larger amount is not shown, and
+         *       `notEnoughBalance` is this document's wording.
+         *     - Success is 200 with the `transaction_id` the transfer history lists it
+         *       under.
+         *     - The operator lists a 400 refusal without a body; the refusals here carry
+         *       this document's wording where their summaries say so. A blocked
+         *       sub-account neither receives nor sends (`subAccountBlocked`).
+         *
+         *     It moves money: never repeated by the client, since a repeat moves the
+         *     amount again. Whether an earlier attempt moved it shows in the transfer
+         *     history (`listSubAccountTransferHistory`) and the balances.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["transferToSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/transfer/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the transfers between the account and a sub-account
+         * @description The transfers between the account and one sub-account, newest first, a
+         *     page at a time, optionally of one direction. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - Sorted by transfer, newest first. No filter by date.
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 10000 (default 0), and
+         *       `offset` + `limit` at most 10000; what a call beyond it gets is not
+         *       shown. A page shorter than `limit` is the last.
+         *     - The operator's note calls the answer a plain array, while its schema
+         *       gives an object with `offset`, `limit` and `data`; this document follows
+         *       the schema.
+         *     - `id` is deprecated: the same value as `transaction_id`.
+         *     - 422 is answered for an account that is not confirmed, without a body
+         *       shown. An unknown sub-account gets `subAccountNotFound`, in this
+         *       document's wording.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listSubAccountTransferHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/collateral-account/balance-summary": {
         parameters: {
             query?: never;
@@ -2937,6 +3440,36 @@ export interface components {
              */
             activated?: 0 | 1;
         };
+        /** @description A sub-account's id, as creating it answered (observed upstream, a UUID). */
+        SubAccountId: string;
+        /** @description What the sub-account may do with its money (observed upstream). */
+        SubAccountPermissions: {
+            /** @description Whether the sub-account may move money to its spot (trade) balance (observed upstream). */
+            spotEnabled: boolean;
+            /** @description Whether the sub-account may move money to its collateral balance (observed upstream). */
+            collateralEnabled: boolean;
+        };
+        /** @description A sub-account of the account (observed upstream). */
+        SubAccount: {
+            id: components["schemas"]["SubAccountId"];
+            /** @description The sub-account's name, unique among the account's sub-accounts (observed upstream). */
+            alias: string;
+            /** @description The user the sub-account is (observed upstream). */
+            userId?: string;
+            /** @description The sub-account's email, masked (observed upstream). */
+            email?: string;
+            /** @description Whether the sub-account is active or blocked (`x-sub-account-statuses` of `listSubAccounts`). Observed upstream, `active`; the operator does not list the other values. */
+            status: string;
+            /** @description A colour the operator's interface shows the sub-account in (observed upstream); how it is chosen is not shown. */
+            color?: string;
+            kyc?: {
+                /** @description Whether the sub-account shares the account's identity verification (observed upstream). */
+                shareKyc?: boolean;
+                /** @description The state of its identity verification (observed upstream; the values are not listed). */
+                kycStatus?: string;
+            };
+            permissions?: components["schemas"]["SubAccountPermissions"];
+        };
         /** @description An active conditional order of the collateral account, as the conditional-order list gives it (observed upstream): by its `type`, either an OCO order (two legs, one cancels the other) or an OTO order (an order that, once it fills, places a stop-loss and a take-profit order at the prices it carries). */
         ConditionalOrder: {
             /**
@@ -3300,6 +3833,9 @@ export type CollateralSelfTradePrevention = components['schemas']['CollateralSel
 export type OcoOrderLeg = components['schemas']['OcoOrderLeg'];
 export type OcoOrder = components['schemas']['OcoOrder'];
 export type ConditionalOrderLeg = components['schemas']['ConditionalOrderLeg'];
+export type SubAccountId = components['schemas']['SubAccountId'];
+export type SubAccountPermissions = components['schemas']['SubAccountPermissions'];
+export type SubAccount = components['schemas']['SubAccount'];
 export type ConditionalOrder = components['schemas']['ConditionalOrder'];
 export type UniqueId = components['schemas']['UniqueId'];
 export type DepositAddress = components['schemas']['DepositAddress'];
@@ -4171,6 +4707,928 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The asset the code carries. */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description How much the code carries: above 0, at most 18 decimals, at most 1e17 and at most the main balance (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description Asked for when the code is applied: at most 25 characters, Latin letters, digits and symbols, no spaces (observed upstream). Other characters are a business-rule refusal (422 `invalidPassphrase`), not a request validation one, so the schema takes them; `x-passphrase-pattern` is the rule. */
+                    passphrase?: string;
+                    /** @description A note on the code, shown to its creator only; at most 280 characters (observed upstream). */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was made and its amount taken from the main balance (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The code to hand to whoever is to receive the amount. Observed upstream: `WB`, a UUID and the ticker. */
+                        code: string;
+                        /** @description A confirmation (observed upstream). */
+                        message: string;
+                        /** @description The identifier of the operation (observed upstream). */
+                        external_id: string;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: a business rule refused the code. The operator's
+             *     examples here carry `code` 0 and `Validation failed`; the codes it
+             *     lists for its withdrawal rules (the description) come with `Inner
+             *     validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/apply";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The code to apply, as `createCode` answered it. */
+                    code: string;
+                    /** @description The code's passphrase, where it was made with one; at most 25 characters (observed upstream). */
+                    passphrase?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was applied and its amount credited (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A confirmation (observed upstream). */
+                        message: string;
+                        /** @description The asset the code carried. */
+                        ticker: components["schemas"]["Ticker"];
+                        /** @description The amount credited. */
+                        amount: components["schemas"]["PositiveDecimal"];
+                        /** @description The identifier of the operation (observed upstream). */
+                        external_id: string;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: the request or the code was refused, `code` 0,
+             *     `Validation failed`, with the reason under `code`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Observed upstream: a business rule refused the code, `code` 0,
+             *     `Inner validation failed`, with a localised message.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/my";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many codes to answer, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many of the newest codes to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The account's codes (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many codes the account made. */
+                        total: number;
+                        data: {
+                            /** @description The amount the code carries. */
+                            amount: components["schemas"]["PositiveDecimal"];
+                            /** @description The code. */
+                            code: string;
+                            /** @description When the code was made. */
+                            date: components["schemas"]["UnixTime"];
+                            /** @description Whether it was applied (`x-code-statuses`; the values are not listed upstream). */
+                            status: string;
+                            /** @description The asset the code carries. */
+                            ticker: components["schemas"]["Ticker"];
+                            /** @description The identifier of the operation (observed upstream). */
+                            external_id: string;
+                        }[];
+                        /** @description The page size used. */
+                        limit: number;
+                        /** @description The offset used. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCodeHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/codes/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many rows to answer, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many of the newest rows to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The account's codes history (status and body observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many rows the history has. */
+                        total: number;
+                        data: {
+                            /** @description The amount, signed; `-` a code the account made, `+` one it applied (observed upstream). */
+                            amount: string;
+                            /** @description The code. */
+                            code: string;
+                            /** @description When the code was made (a row of its creator) or applied (a row of the account that applied it). */
+                            date: components["schemas"]["UnixTime"];
+                            /** @description Whether it was applied (`x-code-statuses`; the values are not listed upstream). */
+                            status: string;
+                            /** @description The asset the code carries. */
+                            ticker: components["schemas"]["Ticker"];
+                            /** @description The identifier of the operation (observed upstream). */
+                            external_id: string;
+                        }[];
+                        /** @description The page size used. */
+                        limit: number;
+                        /** @description The offset used. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/create";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account's name, unique among the account's sub-accounts (observed upstream). */
+                    alias: string;
+                    /** @description The sub-account's email; needed unless `shareKyc` is true (observed upstream). */
+                    email?: string;
+                    /** @description Whether the sub-account shares the account's identity verification; without it, false (observed upstream). */
+                    shareKyc?: boolean;
+                    permissions: components["schemas"]["SubAccountPermissions"];
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-account was made (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccount"];
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    editSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/edit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                    /** @description The new name, unique among the account's sub-accounts (observed upstream). */
+                    alias: string;
+                    permissions: components["schemas"]["SubAccountPermissions"];
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-account was changed (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/delete";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-account was deleted (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/list";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only sub-accounts whose alias holds this (observed upstream; what it is matched against is not shown). */
+                    search?: string;
+                    /**
+                     * @description How many sub-accounts to answer, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-accounts (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset used. */
+                        offset: number;
+                        /** @description The page size used. */
+                        limit: number;
+                        data: components["schemas"]["SubAccount"][];
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint, and the bodies here carry the wording its other lists give the same bounds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blockSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/block";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-account was blocked (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unblockSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/unblock";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The sub-account was unblocked (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSubAccountBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/balances";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                    /** @description Only this asset; without it, every asset (observed upstream). */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The balances (status and shape observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description The main balance. */
+                            main: components["schemas"]["Decimal"];
+                            /** @description The spot (trade) balance. */
+                            spot: components["schemas"]["Decimal"];
+                            /** @description The collateral balance. */
+                            collateral: components["schemas"]["Decimal"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transferToSubAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/transfer";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                    /**
+                     * @description `main_to_sub` from the account to the sub-account, `sub_to_main` back (observed upstream).
+                     * @enum {string}
+                     */
+                    direction: "main_to_sub" | "sub_to_main";
+                    /** @description How much to move, at least 0.00000001 (observed upstream). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The asset to move. */
+                    ticker: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The amount was moved (status and body observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The transfer's identifier, as the transfer history lists it (observed upstream). */
+                        transaction_id: string;
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubAccountTransferHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/transfer/history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The sub-account. */
+                    id: components["schemas"]["SubAccountId"];
+                    /**
+                     * @description Only transfers of this direction (observed upstream).
+                     * @enum {string}
+                     */
+                    direction?: "main_to_sub" | "sub_to_main";
+                    /**
+                     * @description How many transfers to answer, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many of the newest to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The transfers (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset used. */
+                        offset: number;
+                        /** @description The page size used. */
+                        limit: number;
+                        data: {
+                            /** @description The transfer's identifier, as moving it answered (observed upstream). */
+                            transaction_id: string;
+                            /**
+                             * @deprecated
+                             * @description The same as `transaction_id` (observed upstream).
+                             */
+                            id?: string;
+                            /**
+                             * @description Which way it went.
+                             * @enum {string}
+                             */
+                            direction: "main_to_sub" | "sub_to_main";
+                            /** @description The asset moved. */
+                            currency: components["schemas"]["Ticker"];
+                            /** @description The amount moved. */
+                            amount: components["schemas"]["PositiveDecimal"];
+                            /** @description When it was moved. */
+                            createdAt: components["schemas"]["UnixTime"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field; the operator shows no body for this endpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,6 +2,51 @@
 
 /** What the client reads of each operation, by `method path`; body rules without the signed fields. */
 export const clientRoutes = {
+  "post /api/v4/main-account/codes/apply": {
+    "operationId": "applyCode",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/apply",
+    "rateLimit": {
+      "requests": 60,
+      "windowSeconds": 1
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "code"
+      ],
+      "properties": {
+        "code": {
+          "type": "string"
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/block": {
+    "operationId": "blockSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/block",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/order/cancel/all": {
     "operationId": "cancelAllOrders",
     "method": "post",
@@ -312,6 +357,40 @@ export const clientRoutes = {
         },
         "stopOnFail": {
           "type": "boolean"
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/codes": {
+    "operationId": "createCode",
+    "method": "post",
+    "path": "/api/v4/main-account/codes",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "ticker",
+        "amount"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "passphrase": {
+          "type": "string",
+          "maxLength": 25
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 280
         }
       }
     }
@@ -1118,6 +1197,49 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/create": {
+    "operationId": "createSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "alias",
+        "permissions"
+      ],
+      "properties": {
+        "alias": {
+          "type": "string",
+          "minLength": 1
+        },
+        "email": {
+          "type": "string"
+        },
+        "shareKyc": {
+          "type": "boolean"
+        },
+        "permissions": {
+          "type": "object",
+          "required": [
+            "spotEnabled",
+            "collateralEnabled"
+          ],
+          "properties": {
+            "spotEnabled": {
+              "type": "boolean"
+            },
+            "collateralEnabled": {
+              "type": "boolean"
+            }
+          }
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/withdraw": {
     "operationId": "createWithdrawal",
     "method": "post",
@@ -1590,6 +1712,69 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/delete": {
+    "operationId": "deleteSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/delete",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/edit": {
+    "operationId": "editSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/edit",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id",
+        "alias",
+        "permissions"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "alias": {
+          "type": "string",
+          "minLength": 1
+        },
+        "permissions": {
+          "type": "object",
+          "required": [
+            "spotEnabled",
+            "collateralEnabled"
+          ],
+          "properties": {
+            "spotEnabled": {
+              "type": "boolean"
+            },
+            "collateralEnabled": {
+              "type": "boolean"
+            }
+          }
+        }
+      }
+    }
+  },
   "post /api/v4/convert/estimate": {
     "operationId": "estimateConversion",
     "method": "post",
@@ -1900,6 +2085,31 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/sub-account/balances": {
+    "operationId": "getSubAccountBalances",
+    "method": "post",
+    "path": "/api/v4/sub-account/balances",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/trade-account/balance": {
     "operationId": "getTradeBalance",
     "method": "post",
@@ -2089,6 +2299,31 @@ export const clientRoutes = {
         "offset": {
           "type": "integer",
           "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/codes/history": {
+    "operationId": "listCodeHistory",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
         }
       }
     }
@@ -2460,6 +2695,31 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/main-account/codes/my": {
+    "operationId": "listMyCodes",
+    "method": "post",
+    "path": "/api/v4/main-account/codes/my",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
   "post /api/v4/oco-orders": {
     "operationId": "listOcoOrders",
     "method": "post",
@@ -2630,6 +2890,72 @@ export const clientRoutes = {
               "sell"
             ]
           }
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/list": {
+    "operationId": "listSubAccounts",
+    "method": "post",
+    "path": "/api/v4/sub-account/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "search": {
+          "type": "string"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/transfer/history": {
+    "operationId": "listSubAccountTransferHistory",
+    "method": "post",
+    "path": "/api/v4/sub-account/transfer/history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "main_to_sub",
+            "sub_to_main"
+          ]
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
         }
       }
     }
@@ -2847,6 +3173,66 @@ export const clientRoutes = {
             "collateral-deposit",
             "collateral-withdraw"
           ]
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/transfer": {
+    "operationId": "transferToSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/transfer",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "id",
+        "direction",
+        "amount",
+        "ticker"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "main_to_sub",
+            "sub_to_main"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/unblock": {
+    "operationId": "unblockSubAccount",
+    "method": "post",
+    "path": "/api/v4/sub-account/unblock",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
         }
       }
     }

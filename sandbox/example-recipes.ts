@@ -10,6 +10,7 @@ import { type OperationDocument, projectDocuments, type SandboxDocuments } from 
 import {
   credentialKey,
   type Fixture,
+  type FixtureCode,
   type FixtureKey,
   type FixtureMarket,
   type FixturePlan,
@@ -114,6 +115,26 @@ const planWithStatus = (status: FixturePlan['status']) => (kitchen: Kitchen) => 
   const plan = kitchen.fixture.plans.find((candidate) => candidate.status === status);
   return plan && invest(plan.id, plan.minAmount);
 };
+
+// --- codes --------------------------------------------------------------------------------
+
+/** The body that applies a code of the fixture, with its passphrase where it has one. */
+const codeFields = (code: FixtureCode) => ({
+  code: code.code,
+  ...(code.passphrase === undefined ? {} : { passphrase: code.passphrase }),
+});
+
+// --- sub-accounts -------------------------------------------------------------------------
+
+/** The fixture's sub-accounts of the key's account. */
+const subAccountsOf = (fixture: Fixture, key: FixtureKey) =>
+  fixture.accounts.filter((account) => account.subAccount?.parent === key.account);
+
+/** The fields the operation requires, beside request and nonce, as its request examples give them. */
+function requiredFrom(operation: OperationDocument, start: Kitchen['start']): Record<string, unknown> {
+  const required = operation.requiredFields().filter((field) => field !== 'request' && field !== 'nonce');
+  return Object.fromEntries(required.map((field) => [field, start(field)?.[field]]));
+}
 
 // --- convert ------------------------------------------------------------------------------
 
@@ -329,6 +350,12 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     // A move between balances, of more than its source holds.
     const move = kitchen.start('from');
     if (move) return { fields: { ...move, amount: tooMuch } };
+    // A code of more than the main balance holds.
+    const code = kitchen.start('passphrase');
+    if (code && 'amount' in code) return { fields: { ...code, amount: tooMuch } };
+    // A move to a sub-account of more than the account's main balance holds.
+    const toSub = kitchen.start('direction');
+    if (toSub && 'id' in toSub) return { fields: { ...toSub, amount: tooMuch } };
     // A change of an order: an open one of the fixture's, grown past any balance.
     const found = orderWithClientId(kitchen.fixture);
     return (
@@ -443,10 +470,56 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     const start = kitchen.start('network');
     return start && { fields: { ...start, network: 'NOSUCHNETWORK' } };
   },
-  invalidTypes: () => ({ fields: { ticker: 5, network: 5 } }),
+  // Every field the example names, as a number: none of them takes one.
+  invalidTypes: ({ operation }) => ({
+    fields: Object.fromEntries(
+      Object.keys((operation.example('invalidTypes').value as { errors?: object }).errors ?? {}).map(
+        (field) => [field, 5],
+      ),
+    ),
+  }),
   invalidTransactionMethod: () => ({ fields: { transactionMethod: 3 } }),
   invalidStatus: () => ({ fields: { status: [99] } }),
   pageTooSmall: () => ({ fields: { limit: 0, offset: -1 } }),
+
+  // Codes: a passphrase with a space, an unknown code, one applied before, one the key's account made.
+  invalidPassphrase: (kitchen) => {
+    const start = kitchen.start('passphrase');
+    return start && { fields: { ...start, passphrase: 'two words' } };
+  },
+  codeNotApplied: () => ({ fields: { code: 'WB00000000-0000-4000-8000-000000000000USDT' } }),
+  codeAlreadyApplied: ({ fixture }) => {
+    const applied = fixture.codes?.find((code) => code.appliedBy !== undefined);
+    return applied && { fields: codeFields(applied) };
+  },
+  ownCode: ({ fixture, key }) => {
+    const own = fixture.codes?.find((code) => code.appliedBy === undefined && code.creator === key.account);
+    return own && { fields: codeFields(own) };
+  },
+
+  // Sub-accounts: an unknown id, an alias another has, no email, a blocked one.
+  subAccountNotFound: ({ start }) => ({ fields: { ...start('id'), id: unknownPlan } }),
+  aliasTaken: ({ fixture, key, start }) => {
+    const example = start('alias');
+    // The last other one: the request examples rename and delete the first ones.
+    const other = subAccountsOf(fixture, key)
+      .filter((account) => account.id !== example?.id)
+      .at(-1);
+    return example && other?.subAccount && { fields: { ...example, alias: other.subAccount.alias } };
+  },
+  emailRequired: ({ start }) => {
+    const example = start('alias');
+    if (!example) return undefined;
+    const { email: _, shareKyc: __, ...rest } = example;
+    return { fields: rest };
+  },
+  // The fixture's last blocked sub-account: the unblock example unblocks another.
+  subAccountBlocked: ({ fixture, key, start }) => {
+    const blocked = subAccountsOf(fixture, key).filter((account) => account.subAccount?.blocked === true);
+    const example = start('direction');
+    const last = blocked.at(-1);
+    return example && last && { fields: { ...example, id: last.id } };
+  },
 
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
   unknownTicker: (kitchen) => ({
@@ -545,7 +618,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
   },
   offsetNegative: () => ({ fields: { offset: -1 } }),
   nonceWindowNotBoolean: () => ({ fields: { nonceWindow: 'yes' } }),
-  pageTooLarge: () => ({ fields: { limit: 1_000_000_000, offset: 1_000_000_000 } }),
+  // With the fields the operation requires, from its request examples (a sub-account's id).
+  pageTooLarge: ({ operation, start }) => ({
+    fields: { ...requiredFrom(operation, start), limit: 1_000_000_000, offset: 1_000_000_000 },
+  }),
 };
 
 /** A request example's caller fields: without request, nonce and nonceWindow. */

@@ -207,6 +207,40 @@ export interface FixtureAccount {
   conversions?: FixtureConversion[];
   /** Deposits and withdrawals done before the start; the balances already hold their result. */
   transactions?: FixtureTransaction[];
+  /** Makes the account a sub-account of another (createSubAccount). */
+  subAccount?: FixtureSubAccount;
+}
+
+/** What makes an account a sub-account: its parent, and the facts the list shows. */
+export interface FixtureSubAccount {
+  /** The id of the account it belongs to. */
+  parent: string;
+  alias: string;
+  email?: string;
+  /** Default false. */
+  shareKyc?: boolean;
+  permissions: { spotEnabled: boolean; collateralEnabled: boolean };
+  /** Default false. */
+  blocked?: boolean;
+}
+
+/** A code made before the sandbox started (createCode), applied or not. */
+export interface FixtureCode {
+  code: string;
+  ticker: string;
+  amount: string;
+  /** The id of the account that made it. */
+  creator: string;
+  passphrase?: string;
+  description?: string;
+  /** Unix seconds. */
+  createdAt: number;
+  externalId: string;
+  /** The id of the account that applied it; none: not applied yet. */
+  appliedBy?: string;
+  /** Unix seconds. */
+  appliedAt?: number;
+  applyExternalId?: string;
 }
 
 export interface FixtureKey {
@@ -234,6 +268,8 @@ export interface Fixture {
   keys: FixtureKey[];
   /** The fees of deposits and withdrawals, by ticker (an asset not here charges none). */
   transferFees?: Record<string, { deposit?: FixtureTransferFee; withdraw?: FixtureTransferFee }>;
+  /** Codes made before the start; the balances already hold their result. */
+  codes?: FixtureCode[];
 }
 
 export const defaultFixturePath = fileURLToPath(new URL('./fixture.json', import.meta.url));
@@ -382,6 +418,34 @@ export function checkFixture(value: unknown): Fixture {
   unique(
     'conversion',
     fixture.accounts.flatMap((account) => (account.conversions ?? []).map((conversion) => conversion.id)),
+  );
+  unique(
+    'code',
+    (fixture.codes ?? []).map((code) => code.code),
+  );
+  for (const code of fixture.codes ?? []) {
+    if (!assets.has(code.ticker)) problems.push(`code ${code.code}: unknown asset ${code.ticker}`);
+    for (const owner of [code.creator, code.appliedBy ?? code.creator]) {
+      if (!accounts.has(owner)) problems.push(`code ${code.code}: unknown account ${owner}`);
+    }
+    if (code.appliedBy === code.creator)
+      problems.push(`code ${code.code}: applied by the account that made it`);
+    if ((code.appliedBy === undefined) !== (code.appliedAt === undefined))
+      problems.push(`code ${code.code}: appliedBy and appliedAt go together`);
+  }
+  for (const account of fixture.accounts) {
+    const sub = account.subAccount;
+    if (!sub) continue;
+    const parent = fixture.accounts.find((candidate) => candidate.id === sub.parent);
+    if (!parent) problems.push(`account ${account.id}: unknown parent ${sub.parent}`);
+    else if (parent.subAccount)
+      problems.push(`account ${account.id}: its parent ${sub.parent} is a sub-account`);
+  }
+  unique(
+    'sub-account alias',
+    fixture.accounts.flatMap((account) =>
+      account.subAccount ? [`${account.subAccount.parent}/${account.subAccount.alias}`] : [],
+    ),
   );
   for (const key of fixture.keys) {
     if (!accounts.has(key.account)) problems.push(`key ${key.apiKey}: unknown account ${key.account}`);

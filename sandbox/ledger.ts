@@ -3,7 +3,8 @@
 // gains another gave. Besides the accounts' balances (main, spot available and held, collateral)
 // the exchange has places of its own, the houses: the fee account, the market (the other
 // participants a fill, a conversion, profit and loss or funding trades with), lending (what
-// investments hold), withdrawals on their way out, and the outside world (deposits come from it,
+// investments hold), codes (what the codes made and not yet applied carry), withdrawals on their
+// way out, and the outside world (deposits come from it,
 // withdrawals go to it). At the start the outside gives every account what the fixture says it
 // holds, so the sum over every place, the outside included, is zero for each asset; the sum over
 // every place but the outside changes only by deposits and withdrawals. `imbalance` checks this
@@ -32,9 +33,9 @@ export interface Books {
 export type Book = 'main' | 'spot' | 'spotHeld' | 'collateral';
 
 /** A place of the exchange's own. */
-export type House = 'fees' | 'market' | 'lending' | 'withdrawals' | 'outside';
+export type House = 'fees' | 'market' | 'lending' | 'codes' | 'withdrawals' | 'outside';
 
-export const houses: readonly House[] = ['fees', 'market', 'lending', 'withdrawals', 'outside'];
+export const houses: readonly House[] = ['fees', 'market', 'lending', 'codes', 'withdrawals', 'outside'];
 
 export type Place = { readonly account: Books; readonly book: Book } | { readonly house: House };
 
@@ -61,12 +62,12 @@ export const negate = (value: string) =>
   isZero(value) ? '0' : isNegative(value) ? value.slice(1) : `-${normalize(value)}`;
 
 /**
- * Places that never go below zero: what an account holds in main and spot, and what is on its
- * way out. A collateral balance may (losses beyond it), as may the houses that stand for parties
+ * Places that never go below zero: what an account holds in main and spot, what codes carry, and
+ * what is on its way out. A collateral balance may (losses beyond it), as may the houses that stand for parties
  * outside the accounts.
  */
 const neverNegative = (place: Place) =>
-  'house' in place ? place.house === 'withdrawals' : place.book !== 'collateral';
+  'house' in place ? place.house === 'withdrawals' || place.house === 'codes' : place.book !== 'collateral';
 
 const describe = (place: Place) => ('house' in place ? place.house : `${place.account.id} ${place.book}`);
 
@@ -136,6 +137,21 @@ export class Ledger {
       const outside = this.house('outside', asset);
       write(house('outside'), asset, subtract(outside, amount), negate(amount), this.#houses);
     }
+  }
+
+  /**
+   * Opens a house's books: the outside gives it what it holds at the start (what the codes a
+   * fixture seeds carry). Part of opening, so not an entry.
+   */
+  openHouse(name: House, asset: string, amount: string) {
+    write(
+      house('outside'),
+      asset,
+      subtract(this.house('outside', asset), amount),
+      negate(amount),
+      this.#houses,
+    );
+    write(house(name), asset, add(this.house(name, asset), amount), amount, this.#houses);
   }
 
   /**

@@ -3,6 +3,7 @@
 // Every balance is kept in one ledger (ledger.ts) and changes only by its balanced entries.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HistoryRecord } from './api-types.ts';
+import { type Code, seededCodes } from './codes.ts';
 import { add, normalize, subtract } from './decimal.ts';
 import type {
   Fixture,
@@ -17,6 +18,7 @@ import type {
 } from './fixture.ts';
 import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
+import { type SubAccount, seededSubAccounts } from './sub-accounts.ts';
 
 export type { TradeBalance };
 
@@ -223,6 +225,12 @@ export class SandboxState {
   readonly accounts: ReadonlyMap<string, AccountState>;
   /** The one ledger every balance of every account is kept in. */
   readonly ledger = new Ledger();
+  /** Every code made, by the code (sandbox/codes.ts): any account may apply one. */
+  readonly codes: Map<string, Code>;
+  /** The sub-accounts by id (sandbox/sub-accounts.ts); each one's books are the account of that id. */
+  readonly subAccounts: Map<string, SubAccount>;
+  /** `accounts`, which a sub-account made later joins. */
+  readonly #accounts: Map<string, AccountState>;
   #lastOrderId: number;
   #lastDealId = 149_160_000;
   #lastQuoteId: number;
@@ -251,7 +259,7 @@ export class SandboxState {
       5_000,
       ...fixture.accounts.flatMap((account) => (account.conversions ?? []).map((row) => Number(row.id))),
     );
-    this.accounts = new Map(
+    this.#accounts = new Map(
       fixture.accounts.map((account) => {
         const state: AccountState = {
           id: account.id,
@@ -311,7 +319,38 @@ export class SandboxState {
         return [account.id, state];
       }),
     );
+    this.accounts = this.#accounts;
     this.ledger.open(this.accounts.values());
+    this.codes = seededCodes(fixture.codes ?? [], this.ledger);
+    this.subAccounts = seededSubAccounts(fixture.accounts);
+  }
+
+  /** A new account with nothing in it (a sub-account made by a call), kept in the one ledger. */
+  openAccount(id: string): AccountState {
+    if (this.#accounts.has(id)) throw new Error(`account ${id} exists`);
+    const account: AccountState = {
+      id,
+      ledger: this.ledger,
+      main: new Map(),
+      trade: new Map(),
+      collateral: [],
+      orders: new Map(),
+      closed: [],
+      deals: [],
+      killSwitches: new Map(),
+      recordCancelledOrders: true,
+      history: [],
+      investments: [],
+      quotes: new Map(),
+      conversions: [],
+      usedQuoteIds: new Set(),
+      transactions: [],
+      usedUniqueIds: new Set(),
+      depositAddresses: [],
+      collateralSeed: { collateralPositions: [], otoOrders: [], ocoOrders: [] },
+    };
+    this.#accounts.set(id, account);
+    return account;
   }
 
   account(id: string): AccountState {
@@ -461,6 +500,8 @@ export class SandboxState {
         usedUniqueIds: [...account.usedUniqueIds],
         depositAddresses: structuredClone(account.depositAddresses),
       })),
+      codes: structuredClone([...this.codes.values()]),
+      subAccounts: structuredClone([...this.subAccounts.values()]),
       houses: this.ledger.houses(),
     };
   }

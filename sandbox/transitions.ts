@@ -6,6 +6,7 @@
 // operation's named examples and `x-messages`.
 import type { CallContext, Transition } from './context.ts';
 import type { OperationDocument } from './document.ts';
+import { applyCode, createCode, listCodeHistory, listMyCodes } from './handlers/codes.ts';
 import {
   cancelConditional,
   cancelOco,
@@ -57,6 +58,17 @@ import {
   readTradeBalance,
 } from './handlers/queries.ts';
 import { issueStreamToken } from './handlers/stream-token.ts';
+import {
+  blockSubAccount,
+  createSubAccount,
+  deleteSubAccount,
+  editSubAccount,
+  listSubAccounts,
+  listSubAccountTransfers,
+  moveToSubAccount,
+  readSubAccountBalances,
+  unblockSubAccount,
+} from './handlers/sub-accounts.ts';
 import {
   listWalletHistory,
   moveBetweenBalances,
@@ -147,6 +159,19 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   moveBetweenBalances,
   listWalletHistory,
   readTransferFees,
+  createCode,
+  applyCode,
+  listMyCodes,
+  listCodeHistory,
+  createSubAccount,
+  editSubAccount,
+  deleteSubAccount,
+  listSubAccounts,
+  blockSubAccount,
+  unblockSubAccount,
+  readSubAccountBalances,
+  moveToSubAccount,
+  listSubAccountTransfers,
   issueStreamToken,
 };
 

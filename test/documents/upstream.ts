@@ -18,6 +18,19 @@ export const notCachedUpstream = [
   '/api/v4/main-account/history',
   '/api/v4/main-account/fee',
   '/api/v4/profile/websocket_token',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
+  '/api/v4/main-account/codes/my',
+  '/api/v4/main-account/codes/history',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/list',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/balances',
+  '/api/v4/sub-account/transfer',
+  '/api/v4/sub-account/transfer/history',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -52,6 +65,14 @@ export const writingPaths = [
   '/api/v4/main-account/withdraw',
   '/api/v4/main-account/withdraw-pay',
   '/api/v4/main-account/transfer',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/transfer',
 ];
 
 /**
@@ -61,8 +82,8 @@ export const writingPaths = [
  * states another window; `null` where it states none; for a public v4 endpoint with no figure of
  * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
- * transfers between balances, the deposit and withdrawal history and the fees, and the WebSocket
- * token.
+ * transfers between balances, the deposit and withdrawal history and the fees, the codes, the
+ * sub-accounts, and the WebSocket token.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -146,6 +167,27 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/main-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/main-account/history', api: 'private-v4', requests: 200 },
   { method: 'post', path: '/api/v4/main-account/fee', api: 'private-v4', requests: 1000 },
+  // Its codes: made, applied (a limit per second), and the two lists.
+  { method: 'post', path: '/api/v4/main-account/codes', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/codes/apply',
+    api: 'private-v4',
+    requests: 60,
+    windowSeconds: 1,
+  },
+  { method: 'post', path: '/api/v4/main-account/codes/my', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/codes/history', api: 'private-v4', requests: 1000 },
+  // Its sub-accounts: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/sub-account/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/edit', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/delete', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/list', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/block', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/unblock', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/balances', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/transfer', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/transfer/history', api: 'private-v4', requests: 1000 },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -208,6 +250,10 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/trade-account/order/history/query': { limit: [1, 500, 500], offset: [0, 9999, 0] },
   '/api/v4/convert/history': { limit: [1, 100, 100], offset: [0, undefined, 0] },
   '/api/v4/main-account/history': { limit: [1, 500, 50], offset: [0, 10000, 0] },
+  '/api/v4/main-account/codes/my': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/sub-account/list': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/sub-account/transfer/history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -320,6 +366,18 @@ export const tradingRefusals: Record<string, Record<string, Refusal>> = {
     invalidTransactionMethod: [400, 0, 'transactionMethod', 'The selected transaction method is invalid.'],
     pageTooLarge: [400, 0, 'limit', 'The limit may not be greater than 500.'],
   },
+  '/api/v4/main-account/codes': {
+    invalidPassphrase: [422, 0, 'passphrase', 'The passphrase format is invalid.'],
+  },
+  '/api/v4/main-account/codes/apply': {
+    codeNotApplied: [400, 0, 'code', 'Code not applied'],
+    codeAlreadyApplied: [400, 0, 'code', 'Code already applied'],
+    ownCode: [400, 0, 'code', 'This code was created by you'],
+  },
+  '/api/v4/sub-account/create': {
+    emailRequired: [400, 0, 'email', 'The email field is required.'],
+    aliasOrEmailInvalid: [400, 0, 'alias', 'Alias already exists.'],
+  },
 };
 
 /**
@@ -339,6 +397,19 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/transfer',
   '/api/v4/main-account/history',
   '/api/v4/main-account/fee',
+  '/api/v4/main-account/codes',
+  '/api/v4/main-account/codes/apply',
+  '/api/v4/main-account/codes/my',
+  '/api/v4/main-account/codes/history',
+  '/api/v4/sub-account/create',
+  '/api/v4/sub-account/edit',
+  '/api/v4/sub-account/delete',
+  '/api/v4/sub-account/list',
+  '/api/v4/sub-account/block',
+  '/api/v4/sub-account/unblock',
+  '/api/v4/sub-account/balances',
+  '/api/v4/sub-account/transfer',
+  '/api/v4/sub-account/transfer/history',
 ];
 
 /**

@@ -101,6 +101,17 @@ const cannot: Record<string, string> = {
     'the operator does not say which addresses it finds invalid: the sandbox takes any',
   'createWithdrawalPay › currencyNotWithdrawable':
     'every asset of the default fixture is open to withdrawals (test/sandbox/account-money.test.ts closes one)',
+  'createCode › invalidLengths':
+    'it names four refusals of different kinds at once (a negative amount, two texts too long, an unknown asset), which the sandbox words one kind at a time',
+  'createCode › unconfirmedUser': 'the sandbox does not model identity verification or limits yet',
+  'createCode › kycRequired': 'the sandbox does not model identity verification or fiat assets yet',
+  'createCode › codesDisabled': 'the sandbox does not model assets whose codes are off yet',
+  'applyCode › incorrectCode':
+    'the operator does not say when it is given rather than codeNotApplied, which the sandbox answers',
+  'applyCode › kycRequired': 'the sandbox does not model identity verification yet',
+  'applyCode › codesDisabled': 'the sandbox does not model assets whose codes are off yet',
+  'createSubAccount › aliasOrEmailInvalid':
+    'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
