@@ -21,6 +21,43 @@ function refsOf(value: unknown, into: string[] = []): string[] {
 }
 
 /**
+ * The files a YAML or JSON text $refs (each as written, without its fragment), by the text. Keyed
+ * by content, not path: the docs build reads the same parts from a new temporary copy each time.
+ */
+const referencesByText = new Map<string, string[]>();
+/** Enough for every part of the documents and the versions a long `npm start` saves of a few. */
+const keptTexts = 5000;
+
+/**
+ * The files that the YAML or JSON file at `path` $refs (absolute paths); undefined when it is
+ * missing or does not parse. The watch loop asks for every step of every rebuild: a text is
+ * parsed once.
+ */
+function referencedFiles(path: string): string[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let targets = referencesByText.get(text);
+  if (targets === undefined) {
+    let parsed: unknown;
+    try {
+      parsed = parse(text);
+    } catch {
+      return undefined;
+    }
+    targets = refsOf(parsed)
+      .map((ref) => ref.split('#')[0] ?? '')
+      .filter((target) => target !== '' && !/^[a-z]+:\/\//i.test(target));
+    if (referencesByText.size >= keptTexts) referencesByText.clear();
+    referencesByText.set(text, targets);
+  }
+  return targets.map((target) => resolve(dirname(path), target));
+}
+
+/**
  * The files (relative to `root`) that the document `file` reads: itself, and every file its
  * $refs reach, transitively. A file that is not YAML or JSON (a code sample) is read, not
  * followed; a file that does not parse is an input still (lint reports it).
@@ -31,18 +68,8 @@ export function documentInputs(root: string, file: string): string[] {
     if (seen.has(relativePath)) return;
     seen.add(relativePath);
     const path = join(root, relativePath);
-    if (!/\.(ya?ml|json)$/.test(path) || !existsSync(path)) return;
-    let parsed: unknown;
-    try {
-      parsed = parse(readFileSync(path, 'utf8'));
-    } catch {
-      return;
-    }
-    for (const ref of refsOf(parsed)) {
-      const target = ref.split('#')[0];
-      if (!target || /^[a-z]+:\/\//i.test(target)) continue;
-      visit(relative(root, resolve(dirname(path), target)));
-    }
+    if (!/\.(ya?ml|json)$/.test(path)) return;
+    for (const target of referencedFiles(path) ?? []) visit(relative(root, target));
   };
   visit(file);
   return [...seen].sort();
