@@ -118,12 +118,13 @@ function lintOnce(root: string): Promise<LintResult> {
 
 /**
  * Builds the docs of `root` into a directory beside `siteDir` (returned), the pages named in
- * `reuse` copied from the served site. Nothing served changes until `swapDocs`.
+ * `reuse` copied from the served site, all but the cli page: the watch loop writes or copies that
+ * one once codegen is done (`writeCliPage`). Nothing served changes until `swapDocs`.
  */
 export async function draftDocs(root: string, siteDir: string, reuse: string[]): Promise<string> {
   const next = `${siteDir}.next`;
   try {
-    await buildSite(next, root, { reusePages: { from: siteDir, names: reuse } });
+    await buildSite(next, root, { reusePages: { from: siteDir, names: reuse }, withoutCliPage: true });
   } catch (error) {
     discardDocs(siteDir);
     throw error;

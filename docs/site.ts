@@ -360,7 +360,11 @@ export async function writeCliPage(outDir: string): Promise<void> {
 export async function buildSite(
   outDir: string,
   root = projectRoot,
-  options: { reusePages?: { from: string; names: string[] } } = {},
+  options: {
+    reusePages?: { from: string; names: string[] };
+    /** Leave out the cli page: the caller writes it (the watch loop, once codegen has written the operation table it reads). */
+    withoutCliPage?: boolean;
+  } = {},
 ): Promise<SitePage[]> {
   const missing = findMissingSamples(root);
   if (missing.length > 0) throw new Error(`code samples missing:\n${missing.join('\n')}`);
@@ -411,6 +415,7 @@ export async function buildSite(
   );
   // The recipes are code, like txc: read from the project wherever the documents being built live.
   writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());
+  if (options.withoutCliPage) return pages;
   const earlierCli = options.reusePages?.names.includes(cliPage)
     ? join(options.reusePages.from, `${cliPage}.html`)
     : undefined;
