@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
-import { streamDocumentFiles } from '../model/streams.ts';
+import { type StreamDocumentName, streamDocumentFiles } from '../model/streams.ts';
 import { documentInputs } from '../scripts/input-hashes.ts';
 import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
 import { lintStreamDocuments } from '../scripts/stream-lint.ts';
@@ -76,28 +76,43 @@ export function streamDocumentsInputs(root: string): string[] {
   ].sort();
 }
 
+/** The last lint of each stream document, by the key of every file it read (clean or not). */
+const lastStreamLints = new Map<string, LintResult>();
+
 /**
  * The AsyncAPI parser's lint of the stream documents of `root` (scripts/stream-lint.ts, what
- * `npm run lint` runs), one line per problem, `file:line:col rule message`. A clean lint is
- * remembered as `lint`'s is, by the documents' files (the OpenAPI ones too: the token operation a
- * stream document names is looked up there) and the lint's own code.
+ * `npm run lint` runs), one line per problem, `file:line:col rule message`, a problem in a part
+ * the documents share said once. Each document is linted on its own, and only when a file it
+ * reads (the OpenAPI documents' too: the token operation a stream document names is looked up
+ * there) or the lint's own code changed since its last lint: a clean lint is remembered on disk
+ * as `lint`'s is, any lint in this process, so a save elsewhere while one is broken reports its
+ * problems again without linting it again.
  */
 export async function lintStreams(root: string): Promise<LintResult> {
-  const key = outputKey([
-    {
-      root,
-      files: [
-        ...streamDocumentsInputs(root),
-        ...loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file)),
-        'redocly.yaml',
+  const problems = new Set<string>();
+  const openApiInputs = loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file));
+  for (const [name, file] of Object.entries(streamDocumentFiles) as [StreamDocumentName, string][]) {
+    const key = outputKey(
+      [
+        {
+          root,
+          files: [...documentInputs(root, file), ...openApiInputs],
+        },
+        { root: projectRoot, files: ['scripts/stream-lint.ts'] },
       ],
-    },
-    { root: projectRoot, files: ['scripts/stream-lint.ts'] },
-  ]);
-  if (cachedOutput('stream-lint-clean', key)) return { ok: true, problems: [] };
-  const result = await lintStreamDocuments(root);
-  if (result.ok) await keepOutput('stream-lint-clean', key, (file) => writeFileSync(file, ''));
-  return result;
+      name,
+    );
+    let result = lastStreamLints.get(key);
+    if (!result && cachedOutput('stream-lint-clean', key)) result = { ok: true, problems: [] };
+    if (!result) {
+      result = await lintStreamDocuments(root, [name]);
+      if (result.ok) await keepOutput('stream-lint-clean', key, (draft) => writeFileSync(draft, ''));
+    }
+    if (lastStreamLints.size >= 100) lastStreamLints.clear();
+    lastStreamLints.set(key, result);
+    for (const problem of result.problems) problems.add(problem);
+  }
+  return { ok: problems.size === 0, problems: [...problems] };
 }
 
 function lintOnce(root: string): Promise<LintResult> {
@@ -126,12 +141,13 @@ function lintOnce(root: string): Promise<LintResult> {
 
 /**
  * Builds the docs of `root` into a directory beside `siteDir` (returned), the pages named in
- * `reuse` copied from the served site. Nothing served changes until `swapDocs`.
+ * `reuse` copied from the served site, all but the cli page: the watch loop writes or copies that
+ * one once codegen is done (`writeCliPage`). Nothing served changes until `swapDocs`.
  */
 export async function draftDocs(root: string, siteDir: string, reuse: string[]): Promise<string> {
   const next = `${siteDir}.next`;
   try {
-    await buildSite(next, root, { reusePages: { from: siteDir, names: reuse } });
+    await buildSite(next, root, { reusePages: { from: siteDir, names: reuse }, withoutCliPage: true });
   } catch (error) {
     discardDocs(siteDir);
     throw error;

@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { loadApiDocuments } from '../model/document.ts';
-import { stringAt } from '../model/json.ts';
+import { recordAt, stringAt } from '../model/json.ts';
 import { streamDocumentFiles } from '../model/streams.ts';
 import { escapeHtml } from './landing.ts';
 import { projectRoot } from './samples.ts';
@@ -19,26 +18,45 @@ export interface NavItem {
 /** The page of a stream document (docs/stream-page.ts), by the document's name: `streams-public-v4`. */
 export const streamPageName = (document: string) => `streams-${document}`;
 
-/** A stream document's title, from its root file alone (a broken part elsewhere does not matter here). */
-function streamTitle(root: string, name: string, file: string): string {
+/** Each title read, by the text of the root file it is read from. */
+const titlesByText = new Map<string, string | undefined>();
+
+/**
+ * A document's title, from its root file alone (a broken part elsewhere does not matter here).
+ * Every page's header names every document, in every build of the watch loop: a root file is
+ * parsed again only when its text changed.
+ */
+function documentTitle(root: string, file: string): string | undefined {
+  let text: string;
   try {
-    return stringAt(parse(readFileSync(join(root, file), 'utf8')), 'info', 'title') ?? name;
+    text = readFileSync(join(root, file), 'utf8');
   } catch {
-    return name;
+    return undefined;
   }
+  if (!titlesByText.has(text)) {
+    let title: string | undefined;
+    try {
+      title = stringAt(parse(text), 'info', 'title');
+    } catch {}
+    if (titlesByText.size >= 100) titlesByText.clear();
+    titlesByText.set(text, title);
+  }
+  return titlesByText.get(text);
 }
 
 /** Home, each document's reference page, each stream document's page, the guides, the signing recipes and txc. */
 export function navItems(root = projectRoot): NavItem[] {
+  // The documents as redocly.yaml names them, in its order (loadApiDocuments' order).
+  const apis = recordAt(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')), 'apis');
   return [
     { href: './index.html', label: 'Overview' },
-    ...loadApiDocuments(root).map((api) => ({
-      href: `./${api.name}.html`,
-      label: stringAt(api.document, 'info', 'title') ?? api.name,
-    })),
+    ...Object.entries(apis).map(([name, api]) => {
+      const file = stringAt(api, 'root');
+      return { href: `./${name}.html`, label: (file ? documentTitle(root, file) : undefined) ?? name };
+    }),
     ...Object.entries(streamDocumentFiles).map(([name, file]) => ({
       href: `./${streamPageName(name)}.html`,
-      label: streamTitle(root, name, file),
+      label: documentTitle(root, file) ?? name,
     })),
     { href: './index.html#guides', label: 'Guides' },
     { href: './signing.html', label: 'Signing without the package' },

@@ -360,7 +360,11 @@ export async function writeCliPage(outDir: string): Promise<void> {
 export async function buildSite(
   outDir: string,
   root = projectRoot,
-  options: { reusePages?: { from: string; names: string[] } } = {},
+  options: {
+    reusePages?: { from: string; names: string[] };
+    /** Leave out the cli page: the caller writes it (the watch loop, once codegen has written the operation table it reads). */
+    withoutCliPage?: boolean;
+  } = {},
 ): Promise<SitePage[]> {
   const missing = findMissingSamples(root);
   if (missing.length > 0) throw new Error(`code samples missing:\n${missing.join('\n')}`);
@@ -368,17 +372,24 @@ export async function buildSite(
   mkdirSync(outDir, { recursive: true });
   const redoc = writeRedocAssets(join(outDir, 'assets'));
   writeTryItAssets(join(outDir, 'assets'));
-  // build-docs reads a copy of the documents given each operation's derived sample.
-  const withSamples = documentsWithSamples(root);
+  const apis = loadApiDocuments(root);
+  const earlierPage = (name: string) => {
+    const earlier = options.reusePages?.names.includes(name)
+      ? join(options.reusePages.from, `${name}.html`)
+      : undefined;
+    return earlier && existsSync(earlier) ? earlier : undefined;
+  };
+  // build-docs reads a copy of the documents, each operation of a page to build given its derived
+  // sample; when every page is reused (a save of a stream document, a guide), there is none to make.
+  const toBuild = apis.filter((api) => !earlierPage(api.name)).map((api) => api.name);
+  const withSamples = toBuild.length > 0 ? documentsWithSamples(root, toBuild) : undefined;
   // The pages build side by side: each is a build-docs process of its own.
   const pages: SitePage[] = await Promise.all(
-    loadApiDocuments(root).map(async (api) => {
+    apis.map(async (api) => {
       const file = `${api.name}.html`;
-      const earlier = options.reusePages?.names.includes(api.name)
-        ? join(options.reusePages.from, file)
-        : undefined;
-      if (earlier && existsSync(earlier)) copyFileSync(earlier, join(outDir, file));
-      else await buildPage(withSamples.file(api), join(outDir, file), redoc, tryItData(api));
+      const earlier = earlierPage(api.name);
+      if (earlier) copyFileSync(earlier, join(outDir, file));
+      else if (withSamples) await buildPage(withSamples.file(api), join(outDir, file), redoc, tryItData(api));
       return {
         name: api.name,
         file,
@@ -388,7 +399,7 @@ export async function buildSite(
         document: api.file,
       };
     }),
-  ).finally(withSamples.remove);
+  ).finally(() => withSamples?.remove());
   const gettingStarted = firstCallSample(root);
   // The stream pages are rendered here, in this process, in a moment: never reused from a build before.
   const streams = streamPages(root);
@@ -411,6 +422,7 @@ export async function buildSite(
   );
   // The recipes are code, like txc: read from the project wherever the documents being built live.
   writeFileSync(join(outDir, `${signingPage}.html`), renderSigningPage());
+  if (options.withoutCliPage) return pages;
   const earlierCli = options.reusePages?.names.includes(cliPage)
     ? join(options.reusePages.from, `${cliPage}.html`)
     : undefined;

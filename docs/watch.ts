@@ -14,7 +14,7 @@
 // node:fs.watch, recursive, on the directory (not its files: editors save by renaming a
 // new file over the old one) with a short debounce, since one save fires several events; a save
 // during a rebuild queues one more rebuild after it.
-import { existsSync, type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
+import { copyFileSync, existsSync, type FSWatcher, mkdtempSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
@@ -251,7 +251,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // The cli page is made after codegen has written the operation table it reads.
     const linting = lintHash ? lint(root) : { ok: true, problems: [] };
     const drafting = docsDue
-      ? draftDocs(root, siteDir, [...reuse, cliPage]).then(
+      ? draftDocs(root, siteDir, reuse).then(
           (next) => ({ next }),
           (error: Error) => ({ error }),
         )
@@ -315,8 +315,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const cliHash = due('page cli', projectRoot, cliInputs());
     if ((draft && 'next' in draft) || (!draft && cliHash)) {
       try {
-        if (!draft) await draftDocs(root, siteDir, [...apis.map((api) => api.name), cliPage]);
-        if (cliHash) await writeCliPage(`${siteDir}.next`);
+        if (!draft)
+          await draftDocs(
+            root,
+            siteDir,
+            apis.map((api) => api.name),
+          );
+        // The draft has no cli page: txc's help is asked once, here, after codegen.
+        const servedCli = join(siteDir, `${cliPage}.html`);
+        if (cliHash || !existsSync(servedCli)) await writeCliPage(`${siteDir}.next`);
+        else copyFileSync(servedCli, join(`${siteDir}.next`, `${cliPage}.html`));
         swapDocs(siteDir);
         for (const page of [
           ...pageHashes,

@@ -175,10 +175,14 @@ export function renderSamples(root: string): Map<string, string> {
 
 /**
  * A copy of the documents under a temporary directory (openapi/ as it is), each operation given
- * its sample as `x-codeSamples`: what build-docs and the package's bundle read. The caller
- * removes it with `remove()`.
+ * its sample as `x-codeSamples`: what build-docs and the package's bundle read. `only` names the
+ * documents whose operations get theirs (by default all): the watch loop of `npm start` builds
+ * the page of the document a save changed, not every page. The caller removes it with `remove()`.
  */
-export function documentsWithSamples(root: string): {
+export function documentsWithSamples(
+  root: string,
+  only?: readonly string[],
+): {
   dir: string;
   file(api: ApiDocument): string;
   remove(): void;
@@ -190,6 +194,7 @@ export function documentsWithSamples(root: string): {
   const apis = loadApiDocuments(root);
   const samples = renderSamples(root);
   for (const api of apis) {
+    if (only && !only.includes(api.name)) continue;
     for (const path of Object.keys(recordAt(api.dereferenced, 'paths'))) {
       const file = pathItemFile(api, path);
       const target = join(dir, file);

@@ -47,8 +47,27 @@ function renderNamedEnums(document: JsonRecord) {
   return blocks.join('');
 }
 
-/** openapi-typescript follows the split layout's $refs itself; the named enums come from the dereferenced document. */
+/** The last types rendered of each document of each project root, with every file it is made of, as it was read. */
+const lastTypes = new Map<string, { texts: Map<string, string | undefined>; types: string }>();
+
+/**
+ * The types of one document. openapi-typescript is most of codegen's time, and the watch loop
+ * renders generated/ on every save, mostly of files only one document reads (an operation's own
+ * file): while every file the document is made of is as it was (by content), its types are reused.
+ */
 async function renderTypes(root: string, api: ApiDocument): Promise<string> {
+  const read = workingTreeReader(root);
+  const key = `${root}\u0000${api.file}`;
+  const last = lastTypes.get(key);
+  if (last && [...last.texts].every(([file, text]) => read(file) === text)) return last.types;
+  const texts = new Map(api.files.map((file) => [file, read(file)]));
+  const types = await renderTypesOnce(root, api);
+  lastTypes.set(key, { texts, types });
+  return types;
+}
+
+/** openapi-typescript follows the split layout's $refs itself; the named enums come from the dereferenced document. */
+async function renderTypesOnce(root: string, api: ApiDocument): Promise<string> {
   const ast = await openapiTS(pathToFileURL(`${root}/${api.file}`), {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,

@@ -21,30 +21,40 @@ function refsOf(value: unknown, into: string[] = []): string[] {
 }
 
 /**
- * The $refs of each file parsed so far, by its path, with the text they were read from: every step
- * of a rebuild asks for its inputs (a dozen walks over the same files), and parsing them was a
- * fifth of `npm start`'s CPU. A file whose text changed is parsed again.
+ * The files a YAML or JSON text $refs (each as written, without its fragment), by the text. Keyed
+ * by content, not path: the docs build reads the same parts from a new temporary copy each time.
  */
-const parsedRefs = new Map<string, { text: string; refs: string[] }>();
+const referencesByText = new Map<string, string[]>();
+/** Enough for every part of the documents and the versions a long `npm start` saves of a few. */
+const keptTexts = 5000;
 
-/** The $refs of the YAML or JSON file `path`; none if it cannot be read or does not parse. */
-function refsOfFile(path: string): string[] {
+/**
+ * The files that the YAML or JSON file at `path` $refs (absolute paths); undefined when it is
+ * missing or does not parse. The watch loop asks for every step of every rebuild: a text is
+ * parsed once.
+ */
+function referencedFiles(path: string): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return [];
+    return undefined;
   }
-  const known = parsedRefs.get(path);
-  if (known?.text === text) return known.refs;
-  let refs: string[] = [];
-  try {
-    refs = refsOf(parse(text));
-  } catch {
-    // Not followed: lint reports it.
+  let targets = referencesByText.get(text);
+  if (targets === undefined) {
+    let parsed: unknown;
+    try {
+      parsed = parse(text);
+    } catch {
+      return undefined;
+    }
+    targets = refsOf(parsed)
+      .map((ref) => ref.split('#')[0] ?? '')
+      .filter((target) => target !== '' && !/^[a-z]+:\/\//i.test(target));
+    if (referencesByText.size >= keptTexts) referencesByText.clear();
+    referencesByText.set(text, targets);
   }
-  parsedRefs.set(path, { text, refs });
-  return refs;
+  return targets.map((target) => resolve(dirname(path), target));
 }
 
 /**
@@ -58,12 +68,8 @@ export function documentInputs(root: string, file: string): string[] {
     if (seen.has(relativePath)) return;
     seen.add(relativePath);
     const path = join(root, relativePath);
-    if (!/\.(ya?ml|json)$/.test(path) || !existsSync(path)) return;
-    for (const ref of refsOfFile(path)) {
-      const target = ref.split('#')[0];
-      if (!target || /^[a-z]+:\/\//i.test(target)) continue;
-      visit(relative(root, resolve(dirname(path), target)));
-    }
+    if (!/\.(ya?ml|json)$/.test(path)) return;
+    for (const target of referencedFiles(path) ?? []) visit(relative(root, target));
   };
   visit(file);
   return [...seen].sort();

@@ -98,6 +98,7 @@ describe('the watch loop of npm start', () => {
   const edited = `${word}edited`;
   const page = () => get(new URL(`${publicApi.name}.html`, dev.docsUrl).href);
   const mockAnswer = () => get(`${dev.mockUrls[publicApi.name]}${path}`);
+  const cliHelpPage = () => get(new URL('cli.html', dev.docsUrl).href);
   // A stream channel, its file, its document's page and the channel facts generated/ holds.
   const streamChannel = Object.values(
     streamChannels,
@@ -110,6 +111,7 @@ describe('the watch loop of npm start', () => {
 
   it('serves pages that reload themselves, a mock per document and the sandbox', async () => {
     expect(await page()).toContain("new EventSource('/__live-reload')");
+    expect(await cliHelpPage()).toContain('<h1>The <code>txc</code> command line</h1>');
     expect(await mockAnswer()).toContain(`"${word}"`);
     expect(await sandboxAnswer()).toContain(`"${word}"`);
   });
@@ -250,6 +252,8 @@ describe('the watch loop of npm start', () => {
     );
     expect(reloads).toBeGreaterThan(before);
     expect(Object.keys(outcome.done)).toEqual(['page guides']);
+    // The txc page is carried over from the served site, not asked of txc again.
+    expect(await cliHelpPage()).toContain('<h1>The <code>txc</code> command line</h1>');
     log(`guide edit: guide pages served after ${outcome.done['page guides']} ms`);
   });
 
