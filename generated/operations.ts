@@ -122,7 +122,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: an optional position side, accepted only for perpetual futures markets."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelConditionalOrder": {
     "operationId": "cancelConditionalOrder",
@@ -197,7 +198,8 @@ export const operations = {
           "description": "The conditional order's `id`, as the conditional-order list gives it (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOcoOrder": {
     "operationId": "cancelOcoOrder",
@@ -276,7 +278,8 @@ export const operations = {
           "description": "The identifier the OCO order was placed with; required unless `orderId` is given, and not with it (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOrder": {
     "operationId": "cancelOrder",
@@ -355,7 +358,33 @@ export const operations = {
           "description": "The caller's identifier of the order to cancel; required unless `orderId` is given."
         }
       }
-    }
+    },
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 3,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$response.body#/market"
+        }
+      },
+      {
+        "channel": "depth",
+        "subscribe": [
+          "$request.body#/market",
+          100,
+          "0",
+          true
+        ],
+        "fields": {
+          "full_reload": false,
+          "market": "$response.body#/market"
+        }
+      }
+    ]
   },
   "cancelOrdersInBulk": {
     "operationId": "cancelOrdersInBulk",
@@ -449,7 +478,8 @@ export const operations = {
           "description": "The orders to cancel, from 1 to 100 (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOtoOrder": {
     "operationId": "cancelOtoOrder",
@@ -524,7 +554,8 @@ export const operations = {
           "description": "The OTO order's identifier: `oto.otoId` in the answer to the order it belongs to, `id` in the conditional-order list (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "closePosition": {
     "operationId": "closePosition",
@@ -607,7 +638,8 @@ export const operations = {
           "description": "The side of the position, in hedge mode (observed upstream); what it does in one-way mode is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "confirmConversion": {
     "operationId": "confirmConversion",
@@ -679,7 +711,8 @@ export const operations = {
           "description": "The `id` of the quote, as the estimate answered it: a string of digits (observed upstream: one that is not is refused with `quoteIdNonNumeric`)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
@@ -809,7 +842,8 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralBulkLimitOrders": {
     "operationId": "createCollateralBulkLimitOrders",
@@ -961,7 +995,8 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralLimitOrder": {
     "operationId": "createCollateralLimitOrder",
@@ -1108,7 +1143,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralMarketOrder": {
     "operationId": "createCollateralMarketOrder",
@@ -1234,7 +1270,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralOcoOrder": {
     "operationId": "createCollateralOcoOrder",
@@ -1369,7 +1406,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralStopLimitOrder": {
     "operationId": "createCollateralStopLimitOrder",
@@ -1508,7 +1546,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralTriggerMarketOrder": {
     "operationId": "createCollateralTriggerMarketOrder",
@@ -1640,7 +1679,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createDepositAddress": {
     "operationId": "createDepositAddress",
@@ -1722,7 +1762,8 @@ export const operations = {
           "description": "The kind of address to make, for the assets that have several (observed upstream: BTC and LTC, each `p2sh-segwit` or `bech32`, by default `bech32`). Which other assets take it is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createFixedInvestment": {
     "operationId": "createFixedInvestment",
@@ -1798,7 +1839,8 @@ export const operations = {
           "description": "Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createLimitOrder": {
     "operationId": "createLimitOrder",
@@ -1927,7 +1969,38 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 1,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$request.body#/market",
+          "order.side": "$request.body#/side",
+          "order.amount": "$request.body#/amount",
+          "order.price": "$request.body#/price",
+          "order.client_order_id": "$request.body#/clientOrderId"
+        }
+      },
+      {
+        "channel": "depth",
+        "example": "nearTheMarket",
+        "subscribe": [
+          "$request.body#/market",
+          100,
+          "0",
+          true
+        ],
+        "fields": {
+          "full_reload": false,
+          "market": "$request.body#/market"
+        }
+      }
+    ]
   },
   "createMarketOrder": {
     "operationId": "createMarketOrder",
@@ -2027,7 +2100,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createStockMarketOrder": {
     "operationId": "createStockMarketOrder",
@@ -2127,7 +2201,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createStopLimitOrder": {
     "operationId": "createStopLimitOrder",
@@ -2247,7 +2322,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createStopMarketOrder": {
     "operationId": "createStopMarketOrder",
@@ -2352,7 +2428,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createWithdrawal": {
     "operationId": "createWithdrawal",
@@ -2697,7 +2774,8 @@ export const operations = {
           "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createWithdrawalPay": {
     "operationId": "createWithdrawalPay",
@@ -3042,7 +3120,8 @@ export const operations = {
           "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "estimateConversion": {
     "operationId": "estimateConversion",
@@ -3132,7 +3211,8 @@ export const operations = {
           "description": "What to give or to receive, as `direction` says, a decimal string. Observed upstream: cut to 8 decimals without a refusal. One of the operator's examples writes a thousands separator (`35,103.1`); whether the service takes one is not shown, and this document takes a plain decimal string."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getAdlQuantile": {
     "operationId": "getAdlQuantile",
@@ -3194,7 +3274,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralAccountSummary": {
     "operationId": "getCollateralAccountSummary",
@@ -3256,7 +3337,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralBalance": {
     "operationId": "getCollateralBalance",
@@ -3323,7 +3405,8 @@ export const operations = {
           "description": "Only this asset; without it, every asset (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
@@ -3390,7 +3473,8 @@ export const operations = {
           "description": "Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getDepositAddress": {
     "operationId": "getDepositAddress",
@@ -3464,7 +3548,8 @@ export const operations = {
           "description": "The network to deposit on, for an asset on several (observed upstream): one of the asset's deposit networks in the asset list; without it, the asset's default network."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getHedgeMode": {
     "operationId": "getHedgeMode",
@@ -3526,7 +3611,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getKillSwitchStatus": {
     "operationId": "getKillSwitchStatus",
@@ -3594,7 +3680,8 @@ export const operations = {
           "description": "Only this market's timer; without it, every market's."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMainBalance": {
     "operationId": "getMainBalance",
@@ -3661,7 +3748,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification; narrows the answer to one asset."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMarketActivity": {
     "operationId": "getMarketActivity",
@@ -3699,7 +3787,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMarketFee": {
     "operationId": "getMarketFee",
@@ -3761,7 +3850,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMiningPoolOverview": {
     "operationId": "getMiningPoolOverview",
@@ -3785,7 +3875,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getOrderBook": {
     "operationId": "getOrderBook",
@@ -3843,7 +3934,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getOrderBookDepth": {
     "operationId": "getOrderBookDepth",
@@ -3882,7 +3974,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getPlatformStatus": {
     "operationId": "getPlatformStatus",
@@ -3906,7 +3999,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getServerTime": {
     "operationId": "getServerTime",
@@ -3930,7 +4024,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
@@ -3998,7 +4093,8 @@ export const operations = {
           "description": "Only this asset (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getWebSocketToken": {
     "operationId": "getWebSocketToken",
@@ -4060,7 +4156,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listAccountFees": {
     "operationId": "listAccountFees",
@@ -4122,7 +4219,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listActiveOrders": {
     "operationId": "listActiveOrders",
@@ -4214,7 +4312,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listAssetFees": {
     "operationId": "listAssetFees",
@@ -4238,7 +4337,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listAssets": {
     "operationId": "listAssets",
@@ -4262,7 +4362,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listCandles": {
     "operationId": "listCandles",
@@ -4342,7 +4443,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listClosedPositionPnl": {
     "operationId": "listClosedPositionPnl",
@@ -4426,7 +4528,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listCollateralMarkets": {
     "operationId": "listCollateralMarkets",
@@ -4451,7 +4554,8 @@ export const operations = {
       451,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listConditionalOrders": {
     "operationId": "listConditionalOrders",
@@ -4533,7 +4637,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listConversionHistory": {
     "operationId": "listConversionHistory",
@@ -4633,7 +4738,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listDelistedOrderHistory": {
     "operationId": "listDelistedOrderHistory",
@@ -4731,7 +4837,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listDepositWithdrawalHistory": {
     "operationId": "listDepositWithdrawalHistory",
@@ -4854,7 +4961,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listExecutedDeals": {
     "operationId": "listExecutedDeals",
@@ -4948,7 +5056,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
@@ -5068,7 +5177,8 @@ export const operations = {
           "description": "Filter by action types. The maximum size is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFundingPayments": {
     "operationId": "listFundingPayments",
@@ -5148,7 +5258,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFundingRateHistory": {
     "operationId": "listFundingRateHistory",
@@ -5216,7 +5327,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFuturesMarkets": {
     "operationId": "listFuturesMarkets",
@@ -5241,7 +5353,8 @@ export const operations = {
       451,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listMarkets": {
     "operationId": "listMarkets",
@@ -5265,7 +5378,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listOcoOrders": {
     "operationId": "listOcoOrders",
@@ -5347,7 +5461,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOpenPositions": {
     "operationId": "listOpenPositions",
@@ -5414,7 +5529,8 @@ export const operations = {
           "description": "Only this market; without it, every open position (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOrderDeals": {
     "operationId": "listOrderDeals",
@@ -5495,7 +5611,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOrderHistory": {
     "operationId": "listOrderHistory",
@@ -5584,7 +5701,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listPositionHistory": {
     "operationId": "listPositionHistory",
@@ -5664,7 +5782,8 @@ export const operations = {
           "description": "The end of the window, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listRecentTrades": {
     "operationId": "listRecentTrades",
@@ -5717,7 +5836,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listTickers": {
     "operationId": "listTickers",
@@ -5741,7 +5861,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "modifyOrder": {
     "operationId": "modifyOrder",
@@ -5840,7 +5961,8 @@ export const operations = {
           "description": "The new activation price of a stop order, in the quote (money) asset; a decimal string. Spelled `activationPrice` here, where placing a stop order spells it `activation_price` (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "pingApi": {
     "operationId": "pingApi",
@@ -5864,7 +5986,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "setCollateralLeverage": {
     "operationId": "setCollateralLeverage",
@@ -5941,7 +6064,8 @@ export const operations = {
           "description": "A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "setHedgeMode": {
     "operationId": "setHedgeMode",
@@ -6008,7 +6132,8 @@ export const operations = {
           "description": "`true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "setKillSwitch": {
     "operationId": "setKillSwitch",
@@ -6110,7 +6235,8 @@ export const operations = {
           "description": "The order kinds to cancel; without it, or `null`, every kind (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "transferBetweenBalances": {
     "operationId": "transferBetweenBalances",
@@ -6213,7 +6339,8 @@ export const operations = {
           "description": "The older form, which the operator means to retire: `deposit` main to spot, `withdraw` spot to main, `collateral-deposit` main to collateral, `collateral-withdraw` collateral to main (observed upstream). Not needed with `from` and `to`."
         }
       }
-    }
+    },
+    "streamEvents": []
   }
 } as const;
 

@@ -25,6 +25,8 @@ import {
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { named } from './reproducer.ts';
 import { StreamConnection } from './stream-connection.ts';
+import { describeFields, fieldMismatches } from './stream-event-fields.ts';
+import type { ChannelMover } from './stream-events.ts';
 import { streamReproducer } from './stream-reproducer.ts';
 import type { StreamContext } from './stream-target.ts';
 
@@ -247,6 +249,35 @@ export function checkSubscribeThenUpdate(
   });
 }
 
+/** The next two updates of the channel on the session; what went wrong, if they do not come. */
+async function nextUpdates(session: Session, methods: Set<string>): Promise<true | string> {
+  const { connection } = session;
+  const first = await connection.next(isUpdateOf(methods), connection.received.length);
+  const second = first && (await connection.next(isUpdateOf(methods), first.index + 1));
+  return second
+    ? true
+    : `a second connection, still subscribed, got no two updates within ${seconds(session)}: nothing to compare with`;
+}
+
+/** The mover's two writes, one after the other, each followed by the update it causes on the session. */
+async function causedUpdates(
+  session: Session,
+  channel: StreamChannelView,
+  mover: ChannelMover,
+): Promise<true | string> {
+  const { connection } = session;
+  for (const step of mover.steps) {
+    const from = connection.received.length;
+    const made = await step();
+    if ('problem' in made) return made.problem;
+    const matches = (message: unknown) =>
+      channel.updates.some((update) => fieldMismatches(update, message, made.fields).length === 0);
+    if (!(await connection.next(matches, from)))
+      return `a second connection, still subscribed, got no update with ${describeFields(made.fields)} within ${seconds(session)} of the write that makes it: nothing to compare with`;
+  }
+  return true;
+}
+
 /** The unsubscribe request that stops every subscription of the channel: an empty list where its schema takes one. */
 function unsubscribeAll(request: StreamRequestView): { payload: unknown; label: string } | undefined {
   const example = request.message.examples[0];
@@ -262,11 +293,18 @@ function unsubscribeAll(request: StreamRequestView): { payload: unknown; label: 
  * (every subscription of the channel); once the second has received two more updates, the first
  * had its turn too, had it still been subscribed: a ping on it then flushes what it was sent, and
  * no update of the channel may be among it.
+ *
+ * With a `mover` (a target that keeps state: two writes of the documents that change the
+ * channel), the subscriptions are the mover's and each of the two updates is the one a write
+ * causes, made after the unsubscribe was taken: the second arrives an interval or more after the
+ * first, which came after the unsubscribe, so the first connection was due its update by then.
+ * Without one, the updates are whatever the target sends next (the stream mock's pace).
  */
 export function checkUnsubscribeStopsUpdates(
   stream: StreamContext,
   catalog: StreamCatalog,
   channel: StreamChannelView,
+  mover?: ChannelMover,
 ): Promise<string[]> {
   return withSessions(stream, catalog, 2, 'unsubscribe_stops_updates', async ([leaving, staying]) => {
     const subscribe = channel.requests.find((request) => request.role === 'subscribe');
@@ -276,9 +314,12 @@ export function checkUnsubscribeStopsUpdates(
     if (!leaving || !staying || !subscribe || !example || !unsubscribe || !stop)
       throw new Error(`${channel.name}: no subscribe and unsubscribe examples to check`);
     const methods = updateMethods(channel);
+    const payload =
+      mover && isRecord(example.payload) ? { ...example.payload, params: mover.subscribe } : example.payload;
+    const label = mover ? `${example.name}, with the params of the writes that move it` : example.name;
     for (const session of [leaving, staying]) {
       if (!(await authorizeFor(session, stream, catalog, channel))) return;
-      const answer = await ask(session, catalog, subscribe, example.payload, example.name);
+      const answer = await ask(session, catalog, subscribe, payload, label);
       if (!answer) return;
       if (!(await session.connection.next(isUpdateOf(methods), answer.index + 1))) {
         session.problems.add(
@@ -293,15 +334,9 @@ export function checkUnsubscribeStopsUpdates(
     const taken = await ask(leaving, catalog, unsubscribe, stop.payload, stop.label);
     if (!taken) return;
     const after = taken.index + 1;
-    const first = await staying.connection.next(isUpdateOf(methods), staying.connection.received.length);
-    const second = first && (await staying.connection.next(isUpdateOf(methods), first.index + 1));
-    if (!second) {
-      leaving.problems.add(
-        named(
-          'unsubscribe_stops_updates',
-          `${channel.name}: a second connection, still subscribed, got no two updates within ${seconds(staying)}: nothing to compare with`,
-        ),
-      );
+    const twice = mover ? await causedUpdates(staying, channel, mover) : await nextUpdates(staying, methods);
+    if (typeof twice === 'string') {
+      leaving.problems.add(named('unsubscribe_stops_updates', `${channel.name}: ${twice}`));
       return;
     }
     const flushed = await ask(
