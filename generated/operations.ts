@@ -2101,7 +2101,22 @@ export const operations = {
         }
       }
     },
-    "streamEvents": []
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 3,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$request.body#/market",
+          "order.side": "$request.body#/side",
+          "order.amount": "$request.body#/amount",
+          "order.client_order_id": "$request.body#/clientOrderId"
+        }
+      }
+    ]
   },
   "createStockMarketOrder": {
     "operationId": "createStockMarketOrder",

@@ -8,7 +8,9 @@
 //   the message its method names (checked as it arrives, whatever the check waits for);
 // - subscribe_then_update: after a subscribe is answered, an update of the channel arrives;
 // - unsubscribe_stops_updates: after an unsubscribe is taken, no update of the channel arrives
-//   while a second connection, still subscribed, receives two.
+//   while a second connection, still subscribed, receives two;
+// - write_shows_on_stream: after a REST write, the update its x-stream-events names arrives on a
+//   connection subscribed as they say, with the fields they name (stream-events.ts).
 //
 // Every request is a named example of the documents (an account channel's connection is
 // authorized first, with the target's token in place of the example's). The waits end on
@@ -26,7 +28,6 @@ import { timeLimits } from '../../scripts/time-limits.ts';
 import { named } from './reproducer.ts';
 import { StreamConnection } from './stream-connection.ts';
 import { describeFields, fieldMismatches } from './stream-event-fields.ts';
-import type { ChannelMover } from './stream-events.ts';
 import { streamReproducer } from './stream-reproducer.ts';
 import type { StreamContext } from './stream-target.ts';
 
@@ -276,6 +277,75 @@ async function causedUpdates(
       return `a second connection, still subscribed, got no update with ${describeFields(made.fields)} within ${seconds(session)} of the write that makes it: nothing to compare with`;
   }
   return true;
+}
+
+/** What a write gives the check: the fields of the update it causes, or why it was not made. */
+export type WriteMade = { fields: Record<string, unknown> } | { problem: string };
+
+/** Two writes that each change a channel, the second undoing the first (an order placed, then cancelled). */
+export interface ChannelMover {
+  /** The params of the channel's subscribe request that show the writes' updates. */
+  subscribe: unknown[];
+  /** The writes, in order: each the fields the update it causes carries, or the problem of the call. */
+  steps: readonly [MoverStep, MoverStep];
+}
+
+export type MoverStep = () => Promise<WriteMade>;
+
+/**
+ * One connection subscribes to the channel with `params` (the channel's first subscribe example
+ * otherwise); once the subscribe is answered, `write` is made, and an update of the channel with
+ * the fields it names must follow.
+ */
+export function checkWriteShowsOnStream(
+  stream: StreamContext,
+  catalog: StreamCatalog,
+  channel: StreamChannelView,
+  params: unknown[],
+  what: string,
+  write: () => Promise<WriteMade>,
+): Promise<string[]> {
+  return withSessions(stream, catalog, 1, 'write_shows_on_stream', async ([session]) => {
+    const subscribe = channel.requests.find((request) => request.role === 'subscribe');
+    const example = subscribe?.message.examples[0];
+    if (!session || !subscribe || !example || !isRecord(example.payload))
+      throw new Error(`${channel.name}: no subscribe example to check`);
+    if (!(await authorizeFor(session, stream, catalog, channel))) return;
+    const payload = { ...example.payload, params };
+    const answer = await ask(
+      session,
+      catalog,
+      subscribe,
+      payload,
+      `${example.name}, with the write's params`,
+    );
+    if (!answer) return;
+    const { connection } = session;
+    const from = connection.received.length;
+    const made = await write();
+    if ('problem' in made) {
+      session.problems.add(named('write_shows_on_stream', `${what}: ${made.problem}`));
+      return;
+    }
+    const wrong = (message: unknown) =>
+      channel.updates
+        .map((update) => fieldMismatches(update, message, made.fields))
+        .sort((a, b) => a.length - b.length)[0] ?? [];
+    if (await connection.next((message) => wrong(message).length === 0, from)) return;
+    const methods = updateMethods(channel);
+    const others = connection.received.slice(from).filter(isUpdateOf(methods));
+    const nearest = others.map(wrong).sort((a, b) => a.length - b.length)[0];
+    session.problems.add(
+      named(
+        'write_shows_on_stream',
+        `${what}: no ${[...methods].join(' or ')} with ${describeFields(made.fields)} within ${seconds(session)} of the write${
+          others.length > 0
+            ? `; ${others.length} other update(s) came, the nearest with ${nearest?.join('; ')}`
+            : ''
+        }`,
+      ),
+    );
+  });
 }
 
 /** The unsubscribe request that stops every subscription of the channel: an empty list where its schema takes one. */

@@ -4,12 +4,17 @@
 // write's update arrives (stream-checks.ts `checkWriteShowsOnStream`), and the writes that move a
 // channel on a target that keeps state, so that a flow check waits on an update it caused
 // (`channelMover`) rather than on one the market may or may not send.
+
+import type { StreamCatalog } from '../../model/stream-catalog.ts';
 import type { StreamEventFacts } from '../../scripts/operation-facts.ts';
 import { onTarget, preparedOnTarget, validBody } from './checks.ts';
 import { callOperation, clientsFor, type Outcome } from './clients.ts';
 import { callerBody, factsOf, isWrite, type Model, type OperationId, operationIds } from './documents.ts';
 import { documentLinks, linkBody } from './links.ts';
+import { named } from './reproducer.ts';
+import { type ChannelMover, checkWriteShowsOnStream } from './stream-checks.ts';
 import { type Exchange, resolved } from './stream-event-fields.ts';
+import type { StreamContext } from './stream-target.ts';
 import type { ContractContext } from './target.ts';
 
 export type { StreamEventFacts };
@@ -36,37 +41,63 @@ export function eventExample(
   return callerBody(example.value);
 }
 
-/** A write as the check makes it: its body made true on the target, then the call. */
-export interface PreparedWrite {
-  operationId: OperationId;
-  body: Record<string, unknown>;
-  call(): Promise<Outcome>;
+const failed = (operationId: OperationId, outcome: Outcome) =>
+  `${operationId}, the write, was not accepted: ${outcome.error?.kind ?? ''} ${outcome.error?.message ?? `HTTP ${outcome.response?.status}`}`;
+
+/** The operation's x-stream-events entry for the channel. */
+const eventOn = (operationId: OperationId, channel: string) =>
+  streamEventsOf(operationId).find((event) => event.channel === channel);
+
+/**
+ * A link between two writes that both show on the channel (placing an order, then cancelling it),
+ * the first such link, or the first that leads to `to`.
+ */
+function pairOn(model: Model, channel: string, to?: OperationId) {
+  return documentLinks(model).find(
+    (link) =>
+      (to === undefined || link.to === to) &&
+      isWrite(link.from) &&
+      isWrite(link.to) &&
+      eventOn(link.from, channel) &&
+      eventOn(link.to, channel),
+  );
 }
 
-/** The write's first example made true on the target (an order to cancel placed first), ready to call. */
-export async function prepareWrite(
+/**
+ * The body of a write as the check of its event makes it. A write that another write showing on
+ * the same channel links to (cancelling an order) takes its values from that write, made first
+ * with the request its own entry names (an order placed where the channel shows it); any other
+ * is its example made true on the target (checks.ts `preparedOnTarget`).
+ */
+async function eventBody(
   context: ContractContext,
   model: Model,
+  clients: ReturnType<typeof clientsFor>,
   operationId: OperationId,
-): Promise<PreparedWrite> {
-  const clients = clientsFor(context);
-  const body =
-    (await preparedOnTarget(context, model, clients, operationId, validBody(model, operationId))) ?? {};
-  return { operationId, body, call: () => callOperation(clients, operationId, body) };
+  event: StreamEventFacts,
+): Promise<Record<string, unknown> | { problem: string }> {
+  const link = pairOn(model, event.channel, operationId);
+  const source = link && eventOn(link.from, event.channel);
+  if (!link || !source)
+    return (
+      (await preparedOnTarget(
+        context,
+        model,
+        clients,
+        operationId,
+        eventExample(model, operationId, event),
+      )) ?? {}
+    );
+  const request =
+    (await preparedOnTarget(context, model, clients, link.from, eventExample(model, link.from, source))) ??
+    {};
+  const outcome = await callOperation(clients, link.from, request);
+  if (outcome.error) return { problem: failed(link.from, outcome) };
+  return {
+    ...(onTarget(context, eventExample(model, operationId, event)) ?? {}),
+    ...linkBody(link, { request, response: outcome.data }),
+  };
 }
-
-/** Two writes that each change a channel, the second undoing the first (an order placed, then cancelled). */
-export interface ChannelMover {
-  /** The params of the channel's subscribe request that show the writes' updates. */
-  subscribe: unknown[];
-  /** The writes, in order: each the fields the update it causes carries, or the problem of the call. */
-  steps: readonly [MoverStep, MoverStep];
-}
-
-export type MoverStep = () => Promise<{ fields: Record<string, unknown> } | { problem: string }>;
-
-const failed = (operationId: OperationId, outcome: Outcome) =>
-  `${operationId}, the write that moves the channel, was not accepted: ${outcome.error?.kind ?? ''} ${outcome.error?.message ?? `HTTP ${outcome.response?.status}`}`;
 
 /**
  * On a target that keeps state and takes writes: the documents' writes that move `channel`, a
@@ -80,14 +111,9 @@ export async function channelMover(
   channel: string,
 ): Promise<ChannelMover | undefined> {
   if (context.mock || !context.allowWrites) return undefined;
-  const eventOf = (operationId: OperationId) =>
-    streamEventsOf(operationId).find((event) => event.channel === channel);
-  const link = documentLinks(model).find(
-    (candidate) =>
-      isWrite(candidate.from) && isWrite(candidate.to) && eventOf(candidate.from) && eventOf(candidate.to),
-  );
-  const first = link && eventOf(link.from);
-  const second = link && eventOf(link.to);
+  const link = pairOn(model, channel);
+  const first = link && eventOn(link.from, channel);
+  const second = link && eventOn(link.to, channel);
   if (!link || !first || !second) return undefined;
   const clients = clientsFor(context);
   const request =
@@ -114,4 +140,38 @@ export async function channelMover(
       },
     ],
   };
+}
+
+/**
+ * The write's update arrives: a connection subscribes as the event says (with the params of the
+ * write's request), the write is made through the real client, and an update of the channel with
+ * the event's fields must follow.
+ */
+export async function checkStreamEvent(
+  stream: StreamContext,
+  catalog: StreamCatalog,
+  context: ContractContext,
+  model: Model,
+  operationId: OperationId,
+  event: StreamEventFacts,
+): Promise<string[]> {
+  const channel = catalog.channels.find((candidate) => candidate.name === event.channel);
+  if (!channel) throw new Error(`${operationId}: x-stream-events names no channel ${event.channel}`);
+  const clients = clientsFor(context);
+  const body = await eventBody(context, model, clients, operationId, event);
+  if ('problem' in body)
+    return [named('write_shows_on_stream', `${operationId} on ${event.channel}: ${body.problem}`)];
+  const params = resolved(event.subscribe, { request: body });
+  return checkWriteShowsOnStream(
+    stream,
+    catalog,
+    channel,
+    params,
+    `${operationId} on ${event.channel}`,
+    async () => {
+      const outcome = await callOperation(clients, operationId, body);
+      if (outcome.error) return { problem: failed(operationId, outcome) };
+      return { fields: resolved(event.fields, { request: body, response: outcome.data }) };
+    },
+  );
 }
