@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
 import { isRecord } from '../model/json.ts';
-import { loadStreamCatalog } from '../model/stream-catalog.ts';
+import { loadStreamCatalog, paramNames } from '../model/stream-catalog.ts';
 import { type StreamMock, type StreamMockOptions, startStreamMock } from '../scripts/stream-mock.ts';
 import { context, model } from './support/context.ts';
 import {
@@ -116,7 +116,11 @@ describe.skipIf(!context.stream?.mock)('the stream part catches a broken target'
     );
     // The line replays the leaving connection: subscribe, then unsubscribe.
     const line = websocatOf(problems);
-    expect(line.indexOf('_subscribe')).toBeLessThan(line.indexOf('_unsubscribe'));
+    const unsubscribe = updateBreakage.channel.requests.find((request) => request.role === 'unsubscribe');
+    expect(line.indexOf(`"${subscribeOf().request.method}"`)).toBeGreaterThan(-1);
+    expect(line.indexOf(`"${subscribeOf().request.method}"`)).toBeLessThan(
+      line.indexOf(`"${unsubscribe?.method}"`),
+    );
     expect(await checkUnsubscribeStopsUpdates(real, catalog, updateBreakage.channel)).toEqual([]);
   });
 
@@ -215,13 +219,26 @@ describe.skipIf(context.mock || !context.allowWrites || !context.stream?.url)(
 describe('the websocat line', () => {
   it('sends the frames as they were sent, the token from the environment, never written', () => {
     const token = `token-${process.pid}`;
+    const accountQuery = catalog.channels
+      .filter((channel) => channel.requiresAuthorization)
+      .flatMap((channel) => channel.requests)
+      .find((request) => request.role === 'query');
+    expect(accountQuery).toBeDefined();
     const authorize = catalog.channels
       .flatMap((channel) => channel.requests)
       .find((r) => r.role === 'authorize');
+    const authorizeExample = authorize?.message.examples[0]?.payload as { params: unknown[] };
+    // The authorize example with this test's token in the position the documents name `token`.
+    const tokenAt = authorize ? (paramNames(authorize.message.payload)?.indexOf('token') ?? -1) : -1;
+    expect(tokenAt).toBeGreaterThan(-1);
     const sent = [
-      JSON.stringify({ ...(authorize?.message.examples[0]?.payload as object), params: [token, 'public'] }),
-      JSON.stringify({ id: 2, method: 'balanceSpot_request', params: ["it's", '100%'] }),
-      JSON.stringify({ id: 3, method: 'ping', params: [] }),
+      JSON.stringify({
+        ...authorizeExample,
+        params: authorizeExample.params.map((value, index) => (index === tokenAt ? token : value)),
+      }),
+      // A request of an account channel, whose params a shell must quote.
+      JSON.stringify({ id: 2, method: accountQuery?.method, params: ["it's", '100%'] }),
+      JSON.stringify(catalog.keepalive.message.examples[0]?.payload),
     ];
     const target: StreamContext = { target: 'staging', url: 'wss://staging.example/ws', mock: false, token };
     const line = websocatLine(target, sent);
