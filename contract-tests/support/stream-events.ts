@@ -7,8 +7,8 @@
 
 import type { StreamCatalog } from '../../model/stream-catalog.ts';
 import type { StreamEventFacts } from '../../scripts/operation-facts.ts';
-import { onTarget, preparedOnTarget, validBody } from './checks.ts';
-import { callOperation, clientsFor, type Outcome } from './clients.ts';
+import { onTarget, preparedOnTarget as preparedAtOnce, validBody } from './checks.ts';
+import { callOperation as callAtOnce, clientsFor, type Outcome } from './clients.ts';
 import { callerBody, factsOf, isWrite, type Model, type OperationId, operationIds } from './documents.ts';
 import { documentLinks, linkBody } from './links.ts';
 import { named } from './reproducer.ts';
@@ -18,6 +18,20 @@ import type { StreamContext } from './stream-target.ts';
 import type { ContractContext } from './target.ts';
 
 export type { StreamEventFacts };
+
+/**
+ * The REST calls of these checks, one at a time. The stream checks run side by side, and a key's
+ * nonces must reach the target rising: each call is signed, sent and answered before the next is
+ * signed (the sandbox refuses a nonce not above the last one it took).
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime<Result>(call: () => Promise<Result>): Promise<Result> {
+  const turn = queue.then(call);
+  queue = turn.catch(() => {});
+  return turn;
+}
+const callOperation: typeof callAtOnce = (...args) => oneAtATime(() => callAtOnce(...args));
+const preparedOnTarget: typeof preparedAtOnce = (...args) => oneAtATime(() => preparedAtOnce(...args));
 
 /** An operation's x-stream-events. */
 export const streamEventsOf = (operationId: OperationId): readonly StreamEventFacts[] =>
