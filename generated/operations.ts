@@ -380,7 +380,6 @@ export const operations = {
           true
         ],
         "fields": {
-          "full_reload": false,
           "market": "$response.body#/market"
         }
       }
@@ -1996,7 +1995,6 @@ export const operations = {
           true
         ],
         "fields": {
-          "full_reload": false,
           "market": "$request.body#/market"
         }
       }

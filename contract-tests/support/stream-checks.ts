@@ -273,8 +273,17 @@ async function causedUpdates(
     if ('problem' in made) return made.problem;
     const matches = (message: unknown) =>
       channel.updates.some((update) => fieldMismatches(update, message, made.fields).length === 0);
-    if (!(await connection.next(matches, from)))
-      return `a second connection, still subscribed, got no update with ${describeFields(made.fields)} within ${seconds(session)} of the write that makes it: nothing to compare with`;
+    if (!(await connection.next(matches, from))) {
+      const others = connection.received.slice(from).filter(isUpdateOf(updateMethods(channel)));
+      const nearest = others
+        .map((message) => channel.updates.flatMap((update) => fieldMismatches(update, message, made.fields)))
+        .sort((a, b) => a.length - b.length)[0];
+      return `a second connection, still subscribed, got no update with ${describeFields(made.fields)} within ${seconds(session)} of the write that makes it${
+        others.length > 0
+          ? ` (${others.length} other update(s), the nearest with ${nearest?.join('; ')})`
+          : ''
+      }: nothing to compare with`;
+    }
   }
   return true;
 }

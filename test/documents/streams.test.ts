@@ -301,12 +301,15 @@ describe('stream documents', () => {
       const file = join(copy, 'openapi/paths/cancelOrder.yaml');
       const text = readFileSync(file, 'utf8');
       expect(text).toContain('- channel: ordersPending\n');
-      expect(text).toContain('full_reload: false');
+      expect(text).toContain('        market: $response.body#/market\n');
       writeFileSync(
         file,
         text
           .replace('- channel: ordersPending\n', '- channel: ordersOpen\n')
-          .replace('full_reload: false', 'full_reload: false\n        book.levels: $request.body#/levels'),
+          .replace(
+            '        market: $response.body#/market\n',
+            '        market: $response.body#/market\n        book.levels: $request.body#/levels\n',
+          ),
       );
       expect(lintStreamEvents(copy)).toEqual([
         'openapi/paths/cancelOrder.yaml x-stream-events names channel ordersOpen, which no stream document has',
