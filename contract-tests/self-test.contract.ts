@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
 import { projectRoot } from '../model/document.ts';
+import { arrayAt } from '../model/json.ts';
 import { createSigner } from '../src/signing.ts';
 import { reproducibleFailures } from './cases.ts';
 import { documentsWithBrokenExample, pickBreakage, withAbsoluteFileRefs } from './support/breakage.ts';
@@ -127,28 +128,55 @@ describe.skipIf(context.mock || !context.allowWrites)(
     const exampleBody = (operationId: OperationId) =>
       callerBody(model.model(operationId).requestExamples[0]?.value) as Record<string, unknown>;
 
+    /** An operation's error examples that name a state of the account (x-refused-while). */
+    const refusedWhileOf = (operationId: OperationId) =>
+      [...model.model(operationId).responses.values()]
+        .flatMap((response) => response.examples)
+        .filter((example) => example.refusedWhile !== undefined);
+    const tagOf = (operationId: OperationId) => arrayAt(model.model(operationId).operation, 'tags')[0];
+
     it('a refusal whose example has x-refused-while passes; without the flag it fails', async () => {
-      // An open position: the leverage cannot change while it is open.
-      const opened = await checkAccepted(
-        model,
-        clientsFor(context),
-        'createCollateralMarketOrder',
-        exampleBody('createCollateralMarketOrder'),
-        { context },
+      // Picked by the documents' facts, not by name: a write with an error example that names a
+      // state (x-refused-while), after a write of its tag that puts the account in a state (one
+      // whose own refusals name none, accepted here: an order placed, a position opened), called
+      // with its first example, and answered with exactly that example.
+      let found: { operationId: OperationId; body: Record<string, unknown>; opener: OperationId } | undefined;
+      for (const operationId of writeOperations.filter((candidate) => refusedWhileOf(candidate).length > 0)) {
+        const openers = writeOperations.filter(
+          (candidate) => tagOf(candidate) === tagOf(operationId) && refusedWhileOf(candidate).length === 0,
+        );
+        let opener: OperationId | undefined;
+        for (const candidate of openers) {
+          const opened = await checkAccepted(model, clientsFor(context), candidate, exampleBody(candidate), {
+            context,
+          });
+          if (opened.problems.length === 0) {
+            opener = candidate;
+            break;
+          }
+        }
+        if (!opener) continue;
+        const body = exampleBody(operationId);
+        const refused = await checkAccepted(model, clientsFor(context), operationId, body, {
+          context,
+          refusedWhile: true,
+        });
+        if (!refused.refusedWhile) continue;
+        expect(refused.problems).toEqual([]);
+        expect(refusedWhileOf(operationId).map((example) => example.name)).toContain(
+          refused.refusedWhile.name,
+        );
+        expect(refused.outcome.response?.status).toBe(refused.refusedWhile.status);
+        found = { operationId, body, opener };
+        break;
+      }
+      if (!found) throw new Error('no write of the documents is refused as an x-refused-while example says');
+      const strict = await checkAccepted(model, clientsFor(context), found.operationId, found.body, {
+        context,
+      });
+      expect(strict.problems.join('\n')).toMatch(
+        new RegExp(`^\\[positive_data_acceptance\\] ${found.operationId}`),
       );
-      expect(opened.problems).toEqual([]);
-      const body = exampleBody('setCollateralLeverage');
-      const refused = await checkAccepted(model, clientsFor(context), 'setCollateralLeverage', body, {
-        context,
-        refusedWhile: true,
-      });
-      expect(refused.problems).toEqual([]);
-      expect(refused.refusedWhile?.name).toBe('openPositionsOrOrders');
-      expect(refused.outcome.response?.status).toBe(422);
-      const strict = await checkAccepted(model, clientsFor(context), 'setCollateralLeverage', body, {
-        context,
-      });
-      expect(strict.problems.join('\n')).toMatch(/^\[positive_data_acceptance\] setCollateralLeverage/);
     });
 
     it('a refusal whose example has no x-refused-while still fails', async () => {

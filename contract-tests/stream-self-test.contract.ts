@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
-import { loadStreamCatalog } from '../model/stream-catalog.ts';
+import { isRecord } from '../model/json.ts';
+import { loadStreamCatalog, paramNames } from '../model/stream-catalog.ts';
 import { type StreamMock, type StreamMockOptions, startStreamMock } from '../scripts/stream-mock.ts';
-import { context } from './support/context.ts';
+import { context, model } from './support/context.ts';
 import {
   noUpdates,
   pickReplyBreakage,
@@ -20,6 +21,8 @@ import {
   checkSubscribeThenUpdate,
   checkUnsubscribeStopsUpdates,
 } from './support/stream-checks.ts';
+import { channelMover, checkStreamEvent, streamEventWrites } from './support/stream-events.ts';
+import { type StreamRelay, type StreamRelayOptions, startStreamRelay } from './support/stream-relay.ts';
 import { websocatLine } from './support/stream-reproducer.ts';
 import type { StreamContext } from './support/stream-target.ts';
 
@@ -113,7 +116,11 @@ describe.skipIf(!context.stream?.mock)('the stream part catches a broken target'
     );
     // The line replays the leaving connection: subscribe, then unsubscribe.
     const line = websocatOf(problems);
-    expect(line.indexOf('_subscribe')).toBeLessThan(line.indexOf('_unsubscribe'));
+    const unsubscribe = updateBreakage.channel.requests.find((request) => request.role === 'unsubscribe');
+    expect(line.indexOf(`"${subscribeOf().request.method}"`)).toBeGreaterThan(-1);
+    expect(line.indexOf(`"${subscribeOf().request.method}"`)).toBeLessThan(
+      line.indexOf(`"${unsubscribe?.method}"`),
+    );
     expect(await checkUnsubscribeStopsUpdates(real, catalog, updateBreakage.channel)).toEqual([]);
   });
 
@@ -137,16 +144,103 @@ describe.skipIf(!context.stream?.mock)('the stream part catches a broken target'
   });
 });
 
+// On a target that keeps state, a relay in front of its stream endpoint (support/stream-relay.ts)
+// stands for a server with one fault: it drops the updates a write causes, or the unsubscribe
+// requests. The writes and their updates are the documents' (x-stream-events).
+describe.skipIf(context.mock || !context.allowWrites || !context.stream?.url)(
+  'the stream part catches a stateful target that breaks what a write shows',
+  () => {
+    const real = context.stream as StreamContext;
+    // The first write whose update the target's stream can show (an account channel needs a token).
+    const write = streamEventWrites.find(({ event }) => {
+      const channel = catalog.channels.find((candidate) => candidate.name === event.channel);
+      return channel && (!channel.requiresAuthorization || real.token);
+    });
+    const relays: StreamRelay[] = [];
+    afterAll(() => Promise.all(relays.map((relay) => relay.close())));
+    const relayed = async (options: StreamRelayOptions, waitMs?: number): Promise<StreamContext> => {
+      const relay = await startStreamRelay(real.url as string, options);
+      relays.push(relay);
+      return { ...real, target: 'relay', url: relay.url, ...(waitMs ? { waitMs } : {}) };
+    };
+    const methodOf = (message: unknown) =>
+      isRecord(message) && typeof message.method === 'string' ? message.method : undefined;
+
+    it(`a target that drops the update a write causes fails write_shows_on_stream (${write?.operationId} on ${write?.event.channel})`, async () => {
+      if (!write) throw new Error('no write of the documents shows on a stream this target serves');
+      const { operationId, event } = write;
+      const channel = catalog.channels.find((candidate) => candidate.name === event.channel);
+      const updates = new Set(channel?.updates.map((update) => update.method));
+      // Nothing of the channel ever comes through: a short wait only shortens the test (long
+      // enough for the answers that do come, the subscribe's and the authorize's, on a loaded
+      // machine).
+      const target = await relayed({ toClient: (message) => !updates.has(methodOf(message) ?? '') }, 3000);
+      const problems = await checkStreamEvent(target, catalog, context, model, operationId, event);
+      expect(problems[0]).toMatch(
+        new RegExp(
+          `^\\[write_shows_on_stream\\] ${operationId} on ${event.channel}: no ${[...updates].join(' or ')} with .* within 3 s of the write$`,
+        ),
+      );
+      expect(websocatOf(problems)).toContain(target.url);
+      // The real target passes the same check.
+      expect(await checkStreamEvent(real, catalog, context, model, operationId, event)).toEqual([]);
+    });
+
+    it('a target that ignores an unsubscribe fails unsubscribe_stops_updates, the writes moving the channel', async () => {
+      const moved = catalog.channels.find(
+        (channel) =>
+          streamEventWrites.some(({ event }) => event.channel === channel.name) &&
+          channel.requests.some((request) => request.role === 'unsubscribe'),
+      );
+      if (!moved) throw new Error('no channel with an unsubscribe that a write of the documents moves');
+      const unsubscribes = new Set(
+        moved.requests.filter((request) => request.role === 'unsubscribe').map((request) => request.method),
+      );
+      const target = await relayed({ toTarget: (message) => !unsubscribes.has(methodOf(message) ?? '') });
+      const problems = await checkUnsubscribeStopsUpdates(
+        target,
+        catalog,
+        moved,
+        await channelMover(context, model, moved.name),
+      );
+      expect(problems.join('\n')).toMatch(
+        new RegExp(`^\\[unsubscribe_stops_updates\\] ${moved.name}: \\d+ update\\(s\\) arrived after`, 'm'),
+      );
+      expect(
+        await checkUnsubscribeStopsUpdates(
+          real,
+          catalog,
+          moved,
+          await channelMover(context, model, moved.name),
+        ),
+      ).toEqual([]);
+    });
+  },
+);
+
 describe('the websocat line', () => {
   it('sends the frames as they were sent, the token from the environment, never written', () => {
     const token = `token-${process.pid}`;
+    const accountQuery = catalog.channels
+      .filter((channel) => channel.requiresAuthorization)
+      .flatMap((channel) => channel.requests)
+      .find((request) => request.role === 'query');
+    expect(accountQuery).toBeDefined();
     const authorize = catalog.channels
       .flatMap((channel) => channel.requests)
       .find((r) => r.role === 'authorize');
+    const authorizeExample = authorize?.message.examples[0]?.payload as { params: unknown[] };
+    // The authorize example with this test's token in the position the documents name `token`.
+    const tokenAt = authorize ? (paramNames(authorize.message.payload)?.indexOf('token') ?? -1) : -1;
+    expect(tokenAt).toBeGreaterThan(-1);
     const sent = [
-      JSON.stringify({ ...(authorize?.message.examples[0]?.payload as object), params: [token, 'public'] }),
-      JSON.stringify({ id: 2, method: 'balanceSpot_request', params: ["it's", '100%'] }),
-      JSON.stringify({ id: 3, method: 'ping', params: [] }),
+      JSON.stringify({
+        ...authorizeExample,
+        params: authorizeExample.params.map((value, index) => (index === tokenAt ? token : value)),
+      }),
+      // A request of an account channel, whose params a shell must quote.
+      JSON.stringify({ id: 2, method: accountQuery?.method, params: ["it's", '100%'] }),
+      JSON.stringify(catalog.keepalive.message.examples[0]?.payload),
     ];
     const target: StreamContext = { target: 'staging', url: 'wss://staging.example/ws', mock: false, token };
     const line = websocatLine(target, sent);

@@ -3,17 +3,20 @@
 // the updates. Every message received is checked against its schema. The target is the stream
 // mock, the sandbox's /ws or CONTRACT_STREAM_TARGET (support/stream-target.ts); an account
 // channel is checked only with a token, and the flow checks of a channel whose updates come as
-// things happen only on the mock (elsewhere they may never come during a run). The checks do not
+// things happen only on the mock (elsewhere they may never come during a run). On a target that
+// keeps state, the documents' REST writes that show on a channel (x-stream-events) are each made
+// and their update awaited, and move the channel for its unsubscribe check. The checks do not
 // depend on the HTTP transport: only the first transport's project runs this file.
 import { describe, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
 import { loadStreamCatalog, type StreamChannelView } from '../model/stream-catalog.ts';
-import { context, expectNoProblems } from './support/context.ts';
+import { context, expectNoProblems, model } from './support/context.ts';
 import {
   checkRequests,
   checkSubscribeThenUpdate,
   checkUnsubscribeStopsUpdates,
 } from './support/stream-checks.ts';
+import { channelMover, checkStreamEvent, streamEventWrites } from './support/stream-events.ts';
 
 const catalog = loadStreamCatalog();
 const stream = context.stream;
@@ -69,11 +72,34 @@ function begin(
       }
     }
 
+    // The updates the documents say a REST write shows on this channel (x-stream-events).
+    for (const { operationId, event } of streamEventWrites.filter(
+      (write) => write.event.channel === channel.name,
+    )) {
+      it(`stream ${channel.name} › ${operationId} shows as an update`, async ({ task, skip }) => {
+        if (!begin(task, skip, channel, false) || !stream) return;
+        const stateless = context.mock
+          ? 'the Prism mocks keep no state: a write changes nothing a stream could show'
+          : !context.allowWrites
+            ? `writes are not allowed on this target (${contractVariables.allowWrites}=1 allows them)`
+            : undefined;
+        if (stateless) {
+          task.meta.skipReason = stateless;
+          skip(stateless);
+          return;
+        }
+        expectNoProblems(await checkStreamEvent(stream, catalog, context, model, operationId, event));
+      });
+    }
+
     const roles = new Set(channel.requests.map((request) => request.role));
     if (roles.has('subscribe') && roles.has('unsubscribe')) {
       it(`stream ${channel.name} › unsubscribe stops the updates`, async ({ task, skip }) => {
         if (!begin(task, skip, channel, true) || !stream) return;
-        expectNoProblems(await checkUnsubscribeStopsUpdates(stream, catalog, channel));
+        // On a target that keeps state, the documents' writes that move the channel make the
+        // updates the check waits for (the sandbox's book stands still during a run).
+        const mover = await channelMover(context, model, channel.name);
+        expectNoProblems(await checkUnsubscribeStopsUpdates(stream, catalog, channel, mover));
       });
     }
   }

@@ -104,7 +104,8 @@ export const operations = {
           "description": "The code's passphrase, where it was made with one; at most 25 characters (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "blockSubAccount": {
     "operationId": "blockSubAccount",
@@ -172,7 +173,8 @@ export const operations = {
           "description": "The sub-account."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelAllOrders": {
     "operationId": "cancelAllOrders",
@@ -263,7 +265,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: an optional position side, accepted only for perpetual futures markets."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelConditionalOrder": {
     "operationId": "cancelConditionalOrder",
@@ -338,7 +341,8 @@ export const operations = {
           "description": "The conditional order's `id`, as the conditional-order list gives it (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOcoOrder": {
     "operationId": "cancelOcoOrder",
@@ -417,7 +421,8 @@ export const operations = {
           "description": "The identifier the OCO order was placed with; required unless `orderId` is given, and not with it (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOrder": {
     "operationId": "cancelOrder",
@@ -496,7 +501,32 @@ export const operations = {
           "description": "The caller's identifier of the order to cancel; required unless `orderId` is given."
         }
       }
-    }
+    },
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 3,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$response.body#/market"
+        }
+      },
+      {
+        "channel": "depth",
+        "subscribe": [
+          "$request.body#/market",
+          100,
+          "0",
+          true
+        ],
+        "fields": {
+          "market": "$response.body#/market"
+        }
+      }
+    ]
   },
   "cancelOrdersInBulk": {
     "operationId": "cancelOrdersInBulk",
@@ -590,7 +620,8 @@ export const operations = {
           "description": "The orders to cancel, from 1 to 100 (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "cancelOtoOrder": {
     "operationId": "cancelOtoOrder",
@@ -665,7 +696,8 @@ export const operations = {
           "description": "The OTO order's identifier: `oto.otoId` in the answer to the order it belongs to, `id` in the conditional-order list (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "closePosition": {
     "operationId": "closePosition",
@@ -748,7 +780,8 @@ export const operations = {
           "description": "The side of the position, in hedge mode (observed upstream); what it does in one-way mode is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "confirmConversion": {
     "operationId": "confirmConversion",
@@ -820,7 +853,8 @@ export const operations = {
           "description": "The `id` of the quote, as the estimate answered it: a string of digits (observed upstream: one that is not is refused with `quoteIdNonNumeric`)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
@@ -950,7 +984,8 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCode": {
     "operationId": "createCode",
@@ -1035,7 +1070,8 @@ export const operations = {
           "description": "A note on the code, shown to its creator only; at most 280 characters (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralBulkLimitOrders": {
     "operationId": "createCollateralBulkLimitOrders",
@@ -1187,7 +1223,8 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralLimitOrder": {
     "operationId": "createCollateralLimitOrder",
@@ -1334,7 +1371,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralMarketOrder": {
     "operationId": "createCollateralMarketOrder",
@@ -1460,7 +1498,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralOcoOrder": {
     "operationId": "createCollateralOcoOrder",
@@ -1595,7 +1634,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralStopLimitOrder": {
     "operationId": "createCollateralStopLimitOrder",
@@ -1734,7 +1774,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createCollateralTriggerMarketOrder": {
     "operationId": "createCollateralTriggerMarketOrder",
@@ -1866,7 +1907,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createDepositAddress": {
     "operationId": "createDepositAddress",
@@ -1948,7 +1990,8 @@ export const operations = {
           "description": "The kind of address to make, for the assets that have several (observed upstream: BTC and LTC, each `p2sh-segwit` or `bech32`, by default `bech32`). Which other assets take it is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createFixedInvestment": {
     "operationId": "createFixedInvestment",
@@ -2024,7 +2067,8 @@ export const operations = {
           "description": "Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createLimitOrder": {
     "operationId": "createLimitOrder",
@@ -2153,7 +2197,37 @@ export const operations = {
           "default": false
         }
       }
-    }
+    },
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 1,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$request.body#/market",
+          "order.side": "$request.body#/side",
+          "order.amount": "$request.body#/amount",
+          "order.price": "$request.body#/price",
+          "order.client_order_id": "$request.body#/clientOrderId"
+        }
+      },
+      {
+        "channel": "depth",
+        "example": "nearTheMarket",
+        "subscribe": [
+          "$request.body#/market",
+          100,
+          "0",
+          true
+        ],
+        "fields": {
+          "market": "$request.body#/market"
+        }
+      }
+    ]
   },
   "createMarketOrder": {
     "operationId": "createMarketOrder",
@@ -2253,7 +2327,23 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": [
+      {
+        "channel": "ordersPending",
+        "subscribe": [
+          "$request.body#/market"
+        ],
+        "fields": {
+          "event_id": 3,
+          "order.id": "$response.body#/orderId",
+          "order.market": "$request.body#/market",
+          "order.side": "$request.body#/side",
+          "order.amount": "$request.body#/amount",
+          "order.client_order_id": "$request.body#/clientOrderId"
+        }
+      }
+    ]
   },
   "createStockMarketOrder": {
     "operationId": "createStockMarketOrder",
@@ -2353,7 +2443,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createStopLimitOrder": {
     "operationId": "createStopLimitOrder",
@@ -2473,7 +2564,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createStopMarketOrder": {
     "operationId": "createStopMarketOrder",
@@ -2578,7 +2670,8 @@ export const operations = {
           "default": "no"
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createSubAccount": {
     "operationId": "createSubAccount",
@@ -2673,7 +2766,8 @@ export const operations = {
           "description": "What the sub-account may do with its money (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createWithdrawal": {
     "operationId": "createWithdrawal",
@@ -3018,7 +3112,8 @@ export const operations = {
           "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "createWithdrawalPay": {
     "operationId": "createWithdrawalPay",
@@ -3363,7 +3458,8 @@ export const operations = {
           "description": "What the withdrawal is for; needed for a crypto withdrawal from the operator's Turkish platform (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "deleteSubAccount": {
     "operationId": "deleteSubAccount",
@@ -3431,7 +3527,8 @@ export const operations = {
           "description": "The sub-account."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "editSubAccount": {
     "operationId": "editSubAccount",
@@ -3524,7 +3621,8 @@ export const operations = {
           "description": "What the sub-account may do with its money (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "estimateConversion": {
     "operationId": "estimateConversion",
@@ -3614,7 +3712,8 @@ export const operations = {
           "description": "What to give or to receive, as `direction` says, a decimal string. Observed upstream: cut to 8 decimals without a refusal. One of the operator's examples writes a thousands separator (`35,103.1`); whether the service takes one is not shown, and this document takes a plain decimal string."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getAdlQuantile": {
     "operationId": "getAdlQuantile",
@@ -3676,7 +3775,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralAccountSummary": {
     "operationId": "getCollateralAccountSummary",
@@ -3738,7 +3838,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralBalance": {
     "operationId": "getCollateralBalance",
@@ -3805,7 +3906,8 @@ export const operations = {
           "description": "Only this asset; without it, every asset (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getCollateralBalanceSummary": {
     "operationId": "getCollateralBalanceSummary",
@@ -3872,7 +3974,8 @@ export const operations = {
           "description": "Asset ticker. Whether it is required is not shown in the specification; observed upstream, it is optional."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getDepositAddress": {
     "operationId": "getDepositAddress",
@@ -3946,7 +4049,8 @@ export const operations = {
           "description": "The network to deposit on, for an asset on several (observed upstream): one of the asset's deposit networks in the asset list; without it, the asset's default network."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getHedgeMode": {
     "operationId": "getHedgeMode",
@@ -4008,7 +4112,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getKillSwitchStatus": {
     "operationId": "getKillSwitchStatus",
@@ -4076,7 +4181,8 @@ export const operations = {
           "description": "Only this market's timer; without it, every market's."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMainBalance": {
     "operationId": "getMainBalance",
@@ -4143,7 +4249,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification; narrows the answer to one asset."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMarketActivity": {
     "operationId": "getMarketActivity",
@@ -4181,7 +4288,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMarketFee": {
     "operationId": "getMarketFee",
@@ -4243,7 +4351,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getMiningPoolOverview": {
     "operationId": "getMiningPoolOverview",
@@ -4267,7 +4376,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getOrderBook": {
     "operationId": "getOrderBook",
@@ -4325,7 +4435,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getOrderBookDepth": {
     "operationId": "getOrderBookDepth",
@@ -4364,7 +4475,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getPlatformStatus": {
     "operationId": "getPlatformStatus",
@@ -4388,7 +4500,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getServerTime": {
     "operationId": "getServerTime",
@@ -4412,7 +4525,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "getSubAccountBalances": {
     "operationId": "getSubAccountBalances",
@@ -4485,7 +4599,8 @@ export const operations = {
           "description": "Only this asset; without it, every asset (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
@@ -4553,7 +4668,8 @@ export const operations = {
           "description": "Only this asset (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "getWebSocketToken": {
     "operationId": "getWebSocketToken",
@@ -4615,7 +4731,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listAccountFees": {
     "operationId": "listAccountFees",
@@ -4677,7 +4794,8 @@ export const operations = {
           "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listActiveOrders": {
     "operationId": "listActiveOrders",
@@ -4769,7 +4887,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listAssetFees": {
     "operationId": "listAssetFees",
@@ -4793,7 +4912,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listAssets": {
     "operationId": "listAssets",
@@ -4817,7 +4937,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listCandles": {
     "operationId": "listCandles",
@@ -4897,7 +5018,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listClosedPositionPnl": {
     "operationId": "listClosedPositionPnl",
@@ -4981,7 +5103,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listCodeHistory": {
     "operationId": "listCodeHistory",
@@ -5057,7 +5180,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listCollateralMarkets": {
     "operationId": "listCollateralMarkets",
@@ -5082,7 +5206,8 @@ export const operations = {
       451,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listConditionalOrders": {
     "operationId": "listConditionalOrders",
@@ -5164,7 +5289,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listConversionHistory": {
     "operationId": "listConversionHistory",
@@ -5264,7 +5390,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listDelistedOrderHistory": {
     "operationId": "listDelistedOrderHistory",
@@ -5362,7 +5489,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listDepositWithdrawalHistory": {
     "operationId": "listDepositWithdrawalHistory",
@@ -5485,7 +5613,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listExecutedDeals": {
     "operationId": "listExecutedDeals",
@@ -5579,7 +5708,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
@@ -5699,7 +5829,8 @@ export const operations = {
           "description": "Filter by action types. The maximum size is not shown."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFundingPayments": {
     "operationId": "listFundingPayments",
@@ -5779,7 +5910,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFundingRateHistory": {
     "operationId": "listFundingRateHistory",
@@ -5847,7 +5979,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listFuturesMarkets": {
     "operationId": "listFuturesMarkets",
@@ -5872,7 +6005,8 @@ export const operations = {
       451,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listMarkets": {
     "operationId": "listMarkets",
@@ -5896,7 +6030,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "listMyCodes": {
     "operationId": "listMyCodes",
@@ -5972,7 +6107,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOcoOrders": {
     "operationId": "listOcoOrders",
@@ -6054,7 +6190,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOpenPositions": {
     "operationId": "listOpenPositions",
@@ -6121,7 +6258,8 @@ export const operations = {
           "description": "Only this market; without it, every open position (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOrderDeals": {
     "operationId": "listOrderDeals",
@@ -6202,7 +6340,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listOrderHistory": {
     "operationId": "listOrderHistory",
@@ -6291,7 +6430,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listPositionHistory": {
     "operationId": "listPositionHistory",
@@ -6371,7 +6511,8 @@ export const operations = {
           "description": "The end of the window, Unix time in seconds; no default, at least `startDate` and at most one second after now (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listRecentTrades": {
     "operationId": "listRecentTrades",
@@ -6424,7 +6565,8 @@ export const operations = {
           }
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listSubAccounts": {
     "operationId": "listSubAccounts",
@@ -6504,7 +6646,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listSubAccountTransferHistory": {
     "operationId": "listSubAccountTransferHistory",
@@ -6594,7 +6737,8 @@ export const operations = {
           "default": 0
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "listTickers": {
     "operationId": "listTickers",
@@ -6618,7 +6762,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "modifyOrder": {
     "operationId": "modifyOrder",
@@ -6717,7 +6862,8 @@ export const operations = {
           "description": "The new activation price of a stop order, in the quote (money) asset; a decimal string. Spelled `activationPrice` here, where placing a stop order spells it `activation_price` (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "pingApi": {
     "operationId": "pingApi",
@@ -6741,7 +6887,8 @@ export const operations = {
       429,
       500,
       503
-    ]
+    ],
+    "streamEvents": []
   },
   "setCollateralLeverage": {
     "operationId": "setCollateralLeverage",
@@ -6818,7 +6965,8 @@ export const operations = {
           "description": "A leverage the collateral account can be set to (observed upstream): one of 1, 2, 3, 5, 10, 20, 50 and 100, where 1 means no borrowed funds. A market may allow less than 100 (its `max_leverage` in the futures market list); a value above it is refused like a value not in this list."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "setHedgeMode": {
     "operationId": "setHedgeMode",
@@ -6885,7 +7033,8 @@ export const operations = {
           "description": "`true` for hedge mode (a long and a short position on one market at once), `false` for one-way mode (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "setKillSwitch": {
     "operationId": "setKillSwitch",
@@ -6987,7 +7136,8 @@ export const operations = {
           "description": "The order kinds to cancel; without it, or `null`, every kind (observed upstream)."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "transferBetweenBalances": {
     "operationId": "transferBetweenBalances",
@@ -7090,7 +7240,8 @@ export const operations = {
           "description": "The older form, which the operator means to retire: `deposit` main to spot, `withdraw` spot to main, `collateral-deposit` main to collateral, `collateral-withdraw` collateral to main (observed upstream). Not needed with `from` and `to`."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "transferToSubAccount": {
     "operationId": "transferToSubAccount",
@@ -7179,7 +7330,8 @@ export const operations = {
           "description": "The asset to move."
         }
       }
-    }
+    },
+    "streamEvents": []
   },
   "unblockSubAccount": {
     "operationId": "unblockSubAccount",
@@ -7247,7 +7399,8 @@ export const operations = {
           "description": "The sub-account."
         }
       }
-    }
+    },
+    "streamEvents": []
   }
 } as const;
 

@@ -68,6 +68,51 @@ export interface OperationFacts {
   body?: BodyFacts | undefined;
   /** A GET's parameters: those of its path (`{market}`) and of its query string. */
   params?: ParamsFacts | undefined;
+  /** x-stream-events: the stream updates a successful call shows (none for most). */
+  streamEvents: StreamEventFacts[];
+}
+
+/**
+ * x-stream-events, one entry: a successful call shows as an update of the stream channel
+ * `channel` to a connection subscribed with `subscribe` (the subscribe request's params), an
+ * update whose `fields` (a dotted path below the update's params, each position by its
+ * x-field-name) hold these values. A value is a literal or a runtime expression of the call,
+ * `$request.body#/…` or `$response.body#/…`, as in a link.
+ */
+export interface StreamEventFacts {
+  channel: string;
+  /** The request example whose call shows the update; by default the first. */
+  example?: string;
+  subscribe: unknown[];
+  fields: Record<string, unknown>;
+}
+
+/** x-stream-events read: a list of { channel, subscribe, fields, description }. */
+function streamEventFacts(operationId: string, value: unknown): StreamEventFacts[] {
+  if (value === undefined) return [];
+  const shape = '{ channel, example?, subscribe: [params], fields: { path: value }, description }';
+  if (!Array.isArray(value))
+    throw new Error(
+      `${operationId}: x-stream-events must be a list of ${shape}, not ${JSON.stringify(value)}`,
+    );
+  return value.map((entry) => {
+    const channel = at(entry, 'channel');
+    const subscribe = at(entry, 'subscribe');
+    const fields = at(entry, 'fields');
+    const example = at(entry, 'example');
+    if (
+      (example !== undefined && typeof example !== 'string') ||
+      typeof channel !== 'string' ||
+      !Array.isArray(subscribe) ||
+      !isRecord(fields) ||
+      Object.keys(fields).length === 0 ||
+      typeof at(entry, 'description') !== 'string'
+    )
+      throw new Error(
+        `${operationId}: each x-stream-events entry must be ${shape}, not ${JSON.stringify(entry)}`,
+      );
+    return { channel, ...(example === undefined ? {} : { example }), subscribe, fields };
+  });
 }
 
 /** An operation's parameters by where they go, each set with its required names and rules. */
@@ -287,6 +332,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
             .map(Number),
           ...(body ? { body } : {}),
           ...(params ? { params } : {}),
+          streamEvents: streamEventFacts(operationId, operation['x-stream-events']),
         });
       }
     }

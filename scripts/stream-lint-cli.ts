@@ -1,11 +1,15 @@
 // `npm run lint`'s check of the stream documents (`tsx scripts/stream-lint-cli.ts`): the AsyncAPI
-// parser's problems, one line each (`file:line:col rule message`, scripts/stream-lint.ts), and exit
-// code 1 when there is any.
+// parser's problems, one line each (`file:line:col rule message`, scripts/stream-lint.ts), then the
+// operations' x-stream-events against them (scripts/stream-event-lint.ts), and exit code 1 when
+// there is any.
 import { projectRoot } from '../model/document.ts';
 import { streamDocumentFiles } from '../model/streams.ts';
+import { lintStreamEvents } from './stream-event-lint.ts';
 import { lintStreamDocuments } from './stream-lint.ts';
 
-const { ok, problems } = await lintStreamDocuments(projectRoot);
+const parsed = await lintStreamDocuments(projectRoot);
+const problems = [...parsed.problems, ...lintStreamEvents(projectRoot)];
+const ok = problems.length === 0;
 for (const problem of problems) console.error(problem);
 if (ok) console.log(`${Object.values(streamDocumentFiles).join(' and ')}: valid AsyncAPI, no problems`);
 else {

@@ -34,7 +34,8 @@ export type CheckName =
   | 'update_matches_schema'
   | 'reply_id_matches_request'
   | 'subscribe_then_update'
-  | 'unsubscribe_stops_updates';
+  | 'unsubscribe_stops_updates'
+  | 'write_shows_on_stream';
 
 /** A problem as the report shows it: the check's name first. */
 export const named = (check: CheckName, problem: string): string => `[${check}] ${problem}`;

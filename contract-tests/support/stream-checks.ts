@@ -8,7 +8,9 @@
 //   the message its method names (checked as it arrives, whatever the check waits for);
 // - subscribe_then_update: after a subscribe is answered, an update of the channel arrives;
 // - unsubscribe_stops_updates: after an unsubscribe is taken, no update of the channel arrives
-//   while a second connection, still subscribed, receives two.
+//   while a second connection, still subscribed, receives two;
+// - write_shows_on_stream: after a REST write, the update its x-stream-events names arrives on a
+//   connection subscribed as they say, with the fields they name (stream-events.ts).
 //
 // Every request is a named example of the documents (an account channel's connection is
 // authorized first, with the target's token in place of the example's). The waits end on
@@ -25,6 +27,7 @@ import {
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { named } from './reproducer.ts';
 import { StreamConnection } from './stream-connection.ts';
+import { describeFields, fieldMismatches } from './stream-event-fields.ts';
 import { streamReproducer } from './stream-reproducer.ts';
 import type { StreamContext } from './stream-target.ts';
 
@@ -247,6 +250,113 @@ export function checkSubscribeThenUpdate(
   });
 }
 
+/** The next two updates of the channel on the session; what went wrong, if they do not come. */
+async function nextUpdates(session: Session, methods: Set<string>): Promise<true | string> {
+  const { connection } = session;
+  const first = await connection.next(isUpdateOf(methods), connection.received.length);
+  const second = first && (await connection.next(isUpdateOf(methods), first.index + 1));
+  return second
+    ? true
+    : `a second connection, still subscribed, got no two updates within ${seconds(session)}: nothing to compare with`;
+}
+
+/** The mover's two writes, one after the other, each followed by the update it causes on the session. */
+async function causedUpdates(
+  session: Session,
+  channel: StreamChannelView,
+  mover: ChannelMover,
+): Promise<true | string> {
+  const { connection } = session;
+  for (const step of mover.steps) {
+    const from = connection.received.length;
+    const made = await step();
+    if ('problem' in made) return made.problem;
+    const matches = (message: unknown) =>
+      channel.updates.some((update) => fieldMismatches(update, message, made.fields).length === 0);
+    if (!(await connection.next(matches, from))) {
+      const others = connection.received.slice(from).filter(isUpdateOf(updateMethods(channel)));
+      const nearest = others
+        .map((message) => channel.updates.flatMap((update) => fieldMismatches(update, message, made.fields)))
+        .sort((a, b) => a.length - b.length)[0];
+      return `a second connection, still subscribed, got no update with ${describeFields(made.fields)} within ${seconds(session)} of the write that makes it${
+        others.length > 0
+          ? ` (${others.length} other update(s), the nearest with ${nearest?.join('; ')})`
+          : ''
+      }: nothing to compare with`;
+    }
+  }
+  return true;
+}
+
+/** What a write gives the check: the fields of the update it causes, or why it was not made. */
+export type WriteMade = { fields: Record<string, unknown> } | { problem: string };
+
+/** Two writes that each change a channel, the second undoing the first (an order placed, then cancelled). */
+export interface ChannelMover {
+  /** The params of the channel's subscribe request that show the writes' updates. */
+  subscribe: unknown[];
+  /** The writes, in order: each the fields the update it causes carries, or the problem of the call. */
+  steps: readonly [MoverStep, MoverStep];
+}
+
+export type MoverStep = () => Promise<WriteMade>;
+
+/**
+ * One connection subscribes to the channel with `params` (the channel's first subscribe example
+ * otherwise); once the subscribe is answered, `write` is made, and an update of the channel with
+ * the fields it names must follow.
+ */
+export function checkWriteShowsOnStream(
+  stream: StreamContext,
+  catalog: StreamCatalog,
+  channel: StreamChannelView,
+  params: unknown[],
+  what: string,
+  write: () => Promise<WriteMade>,
+): Promise<string[]> {
+  return withSessions(stream, catalog, 1, 'write_shows_on_stream', async ([session]) => {
+    const subscribe = channel.requests.find((request) => request.role === 'subscribe');
+    const example = subscribe?.message.examples[0];
+    if (!session || !subscribe || !example || !isRecord(example.payload))
+      throw new Error(`${channel.name}: no subscribe example to check`);
+    if (!(await authorizeFor(session, stream, catalog, channel))) return;
+    const payload = { ...example.payload, params };
+    const answer = await ask(
+      session,
+      catalog,
+      subscribe,
+      payload,
+      `${example.name}, with the write's params`,
+    );
+    if (!answer) return;
+    const { connection } = session;
+    const from = connection.received.length;
+    const made = await write();
+    if ('problem' in made) {
+      session.problems.add(named('write_shows_on_stream', `${what}: ${made.problem}`));
+      return;
+    }
+    const wrong = (message: unknown) =>
+      channel.updates
+        .map((update) => fieldMismatches(update, message, made.fields))
+        .sort((a, b) => a.length - b.length)[0] ?? [];
+    if (await connection.next((message) => wrong(message).length === 0, from)) return;
+    const methods = updateMethods(channel);
+    const others = connection.received.slice(from).filter(isUpdateOf(methods));
+    const nearest = others.map(wrong).sort((a, b) => a.length - b.length)[0];
+    session.problems.add(
+      named(
+        'write_shows_on_stream',
+        `${what}: no ${[...methods].join(' or ')} with ${describeFields(made.fields)} within ${seconds(session)} of the write${
+          others.length > 0
+            ? `; ${others.length} other update(s) came, the nearest with ${nearest?.join('; ')}`
+            : ''
+        }`,
+      ),
+    );
+  });
+}
+
 /** The unsubscribe request that stops every subscription of the channel: an empty list where its schema takes one. */
 function unsubscribeAll(request: StreamRequestView): { payload: unknown; label: string } | undefined {
   const example = request.message.examples[0];
@@ -262,11 +372,18 @@ function unsubscribeAll(request: StreamRequestView): { payload: unknown; label: 
  * (every subscription of the channel); once the second has received two more updates, the first
  * had its turn too, had it still been subscribed: a ping on it then flushes what it was sent, and
  * no update of the channel may be among it.
+ *
+ * With a `mover` (a target that keeps state: two writes of the documents that change the
+ * channel), the subscriptions are the mover's and each of the two updates is the one a write
+ * causes, made after the unsubscribe was taken: the second arrives an interval or more after the
+ * first, which came after the unsubscribe, so the first connection was due its update by then.
+ * Without one, the updates are whatever the target sends next (the stream mock's pace).
  */
 export function checkUnsubscribeStopsUpdates(
   stream: StreamContext,
   catalog: StreamCatalog,
   channel: StreamChannelView,
+  mover?: ChannelMover,
 ): Promise<string[]> {
   return withSessions(stream, catalog, 2, 'unsubscribe_stops_updates', async ([leaving, staying]) => {
     const subscribe = channel.requests.find((request) => request.role === 'subscribe');
@@ -276,9 +393,12 @@ export function checkUnsubscribeStopsUpdates(
     if (!leaving || !staying || !subscribe || !example || !unsubscribe || !stop)
       throw new Error(`${channel.name}: no subscribe and unsubscribe examples to check`);
     const methods = updateMethods(channel);
+    const payload =
+      mover && isRecord(example.payload) ? { ...example.payload, params: mover.subscribe } : example.payload;
+    const label = mover ? `${example.name}, with the params of the writes that move it` : example.name;
     for (const session of [leaving, staying]) {
       if (!(await authorizeFor(session, stream, catalog, channel))) return;
-      const answer = await ask(session, catalog, subscribe, example.payload, example.name);
+      const answer = await ask(session, catalog, subscribe, payload, label);
       if (!answer) return;
       if (!(await session.connection.next(isUpdateOf(methods), answer.index + 1))) {
         session.problems.add(
@@ -293,15 +413,9 @@ export function checkUnsubscribeStopsUpdates(
     const taken = await ask(leaving, catalog, unsubscribe, stop.payload, stop.label);
     if (!taken) return;
     const after = taken.index + 1;
-    const first = await staying.connection.next(isUpdateOf(methods), staying.connection.received.length);
-    const second = first && (await staying.connection.next(isUpdateOf(methods), first.index + 1));
-    if (!second) {
-      leaving.problems.add(
-        named(
-          'unsubscribe_stops_updates',
-          `${channel.name}: a second connection, still subscribed, got no two updates within ${seconds(staying)}: nothing to compare with`,
-        ),
-      );
+    const twice = mover ? await causedUpdates(staying, channel, mover) : await nextUpdates(staying, methods);
+    if (typeof twice === 'string') {
+      leaving.problems.add(named('unsubscribe_stops_updates', `${channel.name}: ${twice}`));
       return;
     }
     const flushed = await ask(

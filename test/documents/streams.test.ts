@@ -16,6 +16,7 @@ import {
   type StreamDocumentName,
   streamMessages,
 } from '../../model/streams.ts';
+import { lintStreamEvents } from '../../scripts/stream-event-lint.ts';
 import { lintStreamDocuments } from '../../scripts/stream-lint.ts';
 
 /**
@@ -320,6 +321,35 @@ describe('stream documents', () => {
           `${file}:${lineOf(`field: ${field}`)}:3 token-operation the success answer of ${operationId} has no field token`,
         ],
       });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("hold every channel, update field and request field the operations' x-stream-events name", () => {
+    expect(lintStreamEvents()).toEqual([]);
+    const copy = mkdtempSync(join(tmpdir(), 'stream-events-lint-'));
+    try {
+      for (const part of ['asyncapi', 'openapi', 'redocly.yaml'])
+        cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
+      const file = join(copy, 'openapi/paths/cancelOrder.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('- channel: ordersPending\n');
+      expect(text).toContain('        market: $response.body#/market\n');
+      writeFileSync(
+        file,
+        text
+          .replace('- channel: ordersPending\n', '- channel: ordersOpen\n')
+          .replace(
+            '        market: $response.body#/market\n',
+            '        market: $response.body#/market\n        book.levels: $request.body#/levels\n',
+          ),
+      );
+      expect(lintStreamEvents(copy)).toEqual([
+        'openapi/paths/cancelOrder.yaml x-stream-events names channel ordersOpen, which no stream document has',
+        'openapi/paths/cancelOrder.yaml x-stream-events depth: the update has no field book.levels',
+        'openapi/paths/cancelOrder.yaml x-stream-events depth: $request.body#/levels names no field of the request body',
+      ]);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
