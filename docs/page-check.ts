@@ -98,7 +98,10 @@ export async function watchPages(context: BrowserContext): Promise<(page: Page) 
     }
   };
   context.on('console', (message) => {
-    if (message.type() === 'error') of(message.page()).consoleErrors.push(message.text());
+    // Where it comes from: for a resource that failed ("Failed to load resource"), its URL.
+    const { url } = message.location();
+    if (message.type() === 'error')
+      of(message.page()).consoleErrors.push(url ? `${message.text()} (at ${url})` : message.text());
   });
   context.on('weberror', (error) => of(error.page()).consoleErrors.push(error.error().message));
   context.on('response', (response) => {
@@ -119,6 +122,20 @@ export async function watchPages(context: BrowserContext): Promise<(page: Page) 
       consoleErrors: [...outside.consoleErrors, ...watch.consoleErrors],
       failed: [...outside.failed, ...watch.failed],
     };
+  };
+}
+
+/**
+ * `watch` without the answers of `origin` (`http://127.0.0.1:port`) and the console's notes of
+ * them: a test that sends there judges them itself (Try it's calls to the sandbox, a documented
+ * refusal among them).
+ */
+export function withoutAnswersFrom(watch: PageWatch, origin: string): PageWatch {
+  const from = (url: string | undefined) => url?.startsWith(`${origin}/`) === true;
+  return {
+    blocked: watch.blocked,
+    consoleErrors: watch.consoleErrors.filter((text) => !from(/ \(at (\S+)\)$/.exec(text)?.[1])),
+    failed: watch.failed.filter((answer) => !from(answer.split(' ')[1])),
   };
 }
 
@@ -147,6 +164,12 @@ export async function checkDocsPage(
 }
 
 /**
+ * What to do with each operation while its section is shown, after its check: the Try it panel
+ * of a reference page is driven here, so that Redoc renders each section once for both.
+ */
+export type WhileShown = (operation: ExpectedOperation, route: string) => Promise<void>;
+
+/**
  * Checks the page at `url` (loading it first with `load`, else as it is, loaded already, at any
  * address within it) against `expected`: every operation listed, each shown with its request
  * fields, responses and sample; nothing blocked, nothing logged as an error (`watch`). Returns the
@@ -154,13 +177,14 @@ export async function checkDocsPage(
  * The operations are visited group by group, as the sidebar lists them, not in `expected`'s order:
  * Redoc renders the sections of one tag only, and leaving a tag and coming back renders all of its
  * visited sections again.
+ * `whileShown` runs for each listed operation once its section is checked, before the next is opened.
  */
 export async function checkPage(
   page: Page,
   watch: () => PageWatch,
   url: string,
   expected: ExpectedOperation[],
-  options: { load?: boolean; screenshot?: string | undefined } = {},
+  options: { load?: boolean; screenshot?: string | undefined; whileShown?: WhileShown } = {},
 ): Promise<PageCheck> {
   // A page that never comes alive should fail the check soon, not after the default 30 s per step.
   page.setDefaultTimeout(10_000);
@@ -183,6 +207,7 @@ export async function checkPage(
         pending.delete(key);
         checked.set(operation.operationId, route);
         problems.push(...(await checkOperation(page, url, route, operation)));
+        await options.whileShown?.(operation, route);
       }
     }
     for (const operation of pending.values()) problems.push(`${operation.operationId} is not listed`);
