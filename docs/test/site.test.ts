@@ -353,12 +353,13 @@ describe('docs site: the reference pages', () => {
         return pass;
       };
 
+      /** Whether the key and secret are typed into the panel (once: it keeps them). */
+      let keyTyped = false;
       /**
        * Sends `operation` from the panel, as a reader does: on its route (where the page check
        * is), the panel opened by its button the first time, the sandbox's origin and the key
        * typed in once (the panel keeps them), the body as the panel fills it in.
        */
-      let keyTyped = false;
       async function sendFromPanel(operation: TryItOperation, first: boolean): Promise<TryItCall> {
         await visitRoute(tab, operation.route);
         if (first) {
