@@ -98,7 +98,10 @@ export async function watchPages(context: BrowserContext): Promise<(page: Page) 
     }
   };
   context.on('console', (message) => {
-    if (message.type() === 'error') of(message.page()).consoleErrors.push(message.text());
+    // Where it comes from: for a resource that failed ("Failed to load resource"), its URL.
+    const { url } = message.location();
+    if (message.type() === 'error')
+      of(message.page()).consoleErrors.push(url ? `${message.text()} (at ${url})` : message.text());
   });
   context.on('weberror', (error) => of(error.page()).consoleErrors.push(error.error().message));
   context.on('response', (response) => {
@@ -119,6 +122,20 @@ export async function watchPages(context: BrowserContext): Promise<(page: Page) 
       consoleErrors: [...outside.consoleErrors, ...watch.consoleErrors],
       failed: [...outside.failed, ...watch.failed],
     };
+  };
+}
+
+/**
+ * `watch` without the answers of `origin` (`http://127.0.0.1:port`) and the console's notes of
+ * them: a test that sends there judges them itself (Try it's calls to the sandbox, a documented
+ * refusal among them).
+ */
+export function withoutAnswersFrom(watch: PageWatch, origin: string): PageWatch {
+  const from = (url: string | undefined) => url?.startsWith(`${origin}/`) === true;
+  return {
+    blocked: watch.blocked,
+    consoleErrors: watch.consoleErrors.filter((text) => !from(/ \(at (\S+)\)$/.exec(text)?.[1])),
+    failed: watch.failed.filter((answer) => !from(answer.split(' ')[1])),
   };
 }
 
@@ -147,17 +164,27 @@ export async function checkDocsPage(
 }
 
 /**
+ * What to do with each operation while its section is shown, after its check: the Try it panel
+ * of a reference page is driven here, so that Redoc renders each section once for both.
+ */
+export type WhileShown = (operation: ExpectedOperation, route: string) => Promise<void>;
+
+/**
  * Checks the page at `url` (loading it first with `load`, else as it is, loaded already, at any
  * address within it) against `expected`: every operation listed, each shown with its request
  * fields, responses and sample; nothing blocked, nothing logged as an error (`watch`). Returns the
  * problems found (none when all is well) and the route of each operation, each visited.
+ * The operations are visited group by group, as the sidebar lists them, not in `expected`'s order:
+ * Redoc renders the sections of one tag only, and leaving a tag and coming back renders all of its
+ * visited sections again.
+ * `whileShown` runs for each listed operation once its section is checked, before the next is opened.
  */
 export async function checkPage(
   page: Page,
   watch: () => PageWatch,
   url: string,
   expected: ExpectedOperation[],
-  options: { load?: boolean; screenshot?: string | undefined } = {},
+  options: { load?: boolean; screenshot?: string | undefined; whileShown?: WhileShown } = {},
 ): Promise<PageCheck> {
   // A page that never comes alive should fail the check soon, not after the default 30 s per step.
   page.setDefaultTimeout(10_000);
@@ -170,16 +197,20 @@ export async function checkPage(
     // A page that needs what was blocked cannot come alive offline (Redoc from a CDN renders no
     // section after a click): waiting out a limit per step would only delay the same verdict.
     if (watch().blocked.length > 0) throw new Error('it needs requests that were blocked, listed below');
-    const routes = await operationRoutes(page);
-    for (const operation of expected) {
-      const route = routes.get(operation.operationId.toLowerCase());
-      if (!route) {
-        problems.push(`${operation.operationId} is not listed`);
-        continue;
+    const pending = new Map(expected.map((operation) => [operation.operationId.toLowerCase(), operation]));
+    // Each group of the sidebar opened in turn, and the expected operations it lists checked
+    // before the next: each tag's sections rendered once.
+    for await (const routes of operationRoutes(page)) {
+      for (const [key, route] of routes) {
+        const operation = pending.get(key);
+        if (!operation) continue;
+        pending.delete(key);
+        checked.set(operation.operationId, route);
+        problems.push(...(await checkOperation(page, url, route, operation)));
+        await options.whileShown?.(operation, route);
       }
-      checked.set(operation.operationId, route);
-      problems.push(...(await checkOperation(page, url, route, operation)));
     }
+    for (const operation of pending.values()) problems.push(`${operation.operationId} is not listed`);
     await page.waitForLoadState('networkidle');
   } catch (error) {
     problems.push(`the page could not be checked: ${(error as Error).message}`);
@@ -190,10 +221,13 @@ export async function checkPage(
   return { problems, blocked, consoleErrors, routes: checked };
 }
 
-/** Opens every group in the sidebar and collects the operation routes it lists, by last segment. */
-async function operationRoutes(page: Page): Promise<Map<string, string>> {
-  const routes = new Map<string, string>();
-  const collect = async (): Promise<void> => {
+/**
+ * Opens every group in the sidebar in turn and yields, each time, the operation routes the sidebar
+ * lists, by last segment, in its order (first those it lists before any group is opened).
+ */
+async function* operationRoutes(page: Page): AsyncGenerator<Map<string, string>> {
+  const collect = async (): Promise<Map<string, string>> => {
+    const routes = new Map<string, string>();
     const hrefs = await page
       .locator('#redoc a[href]')
       .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
@@ -204,8 +238,9 @@ async function operationRoutes(page: Page): Promise<Map<string, string>> {
         routes.set(segments[1] as string, route);
       }
     }
+    return routes;
   };
-  await collect();
+  yield await collect();
   const groups = await page
     .locator('#redoc a[href]')
     .evaluateAll((links) =>
@@ -216,9 +251,22 @@ async function operationRoutes(page: Page): Promise<Map<string, string>> {
   for (const group of new Set(groups)) {
     await page.locator(`#redoc a[href="${group}"], #redoc a[href="#${group}"]`).first().click();
     await page.locator(`[data-section-id="${group}"]`).first().waitFor();
-    await collect();
+    yield await collect();
   }
-  return routes;
+}
+
+/** What an operation's section shows, read in one pass over its elements. */
+interface ShownOperation {
+  /** Whether the section is there at all. */
+  section: boolean;
+  /** The ids, of those asked about, that some element has. */
+  ids: string[];
+  /** The text of each element of the section without child elements, trimmed. */
+  leafTexts: string[];
+  /** The rendered text of each sample panel. */
+  samples: string[];
+  /** Code blocks of the sample panels wider than the panel shows. */
+  cutOff: number;
 }
 
 async function checkOperation(
@@ -229,46 +277,61 @@ async function checkOperation(
 ): Promise<string[]> {
   const problems: string[] = [];
   const id = operation.operationId;
+  const anchor = route.slice(1);
+  const fieldIds = operation.fields.map((field) => `${anchor}/t=request&path=${field.toLowerCase()}`);
+  const responsesId = `${anchor}/responses`;
   // A navigation within the page, loaded already: Redoc scrolls to the section and renders it,
   // its sample panel last (Redoc fills the panel of a section in view only). That panel's text,
   // not a pause in the network, says the section is ready; none within the page's limit is
   // reported below as no sample shown.
   await page.goto(`${url.split('#')[0]}#${route}`, { waitUntil: 'commit' });
-  const section = page.locator(`[data-section-id="${route}"]`).first();
-  await section.waitFor();
-  await section
-    .locator('.panel-request-samples')
-    .filter({ hasText: /\S/ })
-    .first()
-    .waitFor()
+  const selector = `[data-section-id="${route}"]`;
+  await page.locator(selector).first().waitFor();
+  await page
+    .waitForFunction(
+      (sectionSelector) =>
+        [...(document.querySelector(sectionSelector)?.querySelectorAll('.panel-request-samples') ?? [])].some(
+          (panel) => /\S/.test(panel.textContent ?? ''),
+        ),
+      selector,
+    )
     .catch(() => undefined);
-  const anchor = route.slice(1);
-  for (const field of operation.fields) {
-    const shown = await page.locator(`[id="${anchor}/t=request&path=${field.toLowerCase()}"]`).count();
-    if (shown === 0) problems.push(`${id} does not show the request field ${field}`);
-  }
-  const responses = page.locator(`[id="${anchor}/responses"]`);
-  if ((await responses.count()) === 0) problems.push(`${id} shows no responses`);
-  else {
-    const texts = new Set(
-      await section.evaluate((element) =>
-        [...element.querySelectorAll('*')]
+  // Everything the checks below look at, read at once: one round trip, not one per field.
+  const shown: ShownOperation = await page.evaluate(
+    ({ sectionSelector, ids }) => {
+      const section = document.querySelector(sectionSelector);
+      if (!section) return { section: false, ids: [], leafTexts: [], samples: [], cutOff: 0 };
+      const panels = [...section.querySelectorAll('.panel-request-samples')];
+      return {
+        section: true,
+        ids: ids.filter((wanted) => document.getElementById(wanted) !== null),
+        leafTexts: [...section.querySelectorAll('*')]
           .filter((node) => node.children.length === 0)
           .map((node) => (node.textContent ?? '').trim()),
-      ),
-    );
+        samples: panels.map((panel) => (panel as HTMLElement).innerText),
+        cutOff: [...section.querySelectorAll('.panel-request-samples pre')].filter(
+          (block) => block.scrollWidth > block.clientWidth + 1,
+        ).length,
+      };
+    },
+    { sectionSelector: selector, ids: [...fieldIds, responsesId] },
+  );
+  if (!shown.section) return [`${id} has no section at ${route}`];
+  const ids = new Set(shown.ids);
+  for (const [index, field] of operation.fields.entries()) {
+    if (!ids.has(fieldIds[index] as string)) problems.push(`${id} does not show the request field ${field}`);
+  }
+  if (!ids.has(responsesId)) problems.push(`${id} shows no responses`);
+  else {
+    const texts = new Set(shown.leafTexts);
     for (const status of operation.statuses) {
       if (!texts.has(String(status))) problems.push(`${id} does not show the response ${status}`);
     }
   }
-  const samples = await section.locator('.panel-request-samples').allInnerTexts();
-  if (!samples.some((text) => squash(text).includes(squash(operation.sample)))) {
+  if (!shown.samples.some((text) => squash(text).includes(squash(operation.sample)))) {
     problems.push(`${id} does not show its TypeScript sample`);
   }
   // Every line of the sample is in view: wrapped, not cut off at the panel's right edge.
-  const cutOff = await section
-    .locator('.panel-request-samples pre')
-    .evaluateAll((blocks) => blocks.filter((block) => block.scrollWidth > block.clientWidth + 1).length);
-  if (cutOff > 0) problems.push(`${id}: its sample runs past the panel's right edge`);
+  if (shown.cutOff > 0) problems.push(`${id}: its sample runs past the panel's right edge`);
   return problems;
 }

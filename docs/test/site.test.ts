@@ -35,13 +35,14 @@ import {
   type PageCheck,
   type PageWatch,
   watchPages,
+  withoutAnswersFrom,
 } from '../page-check.ts';
 import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, sampleFile, sampleLineWidth } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
 import { buildDocsOutput, buildPage, writeRedocAssets } from '../site.ts';
 import { channelHref, messageAnchor } from '../stream-page.ts';
-import { tryItData } from '../try-it.ts';
+import { type TryItOperation, tryItData } from '../try-it.ts';
 
 const reports = join(projectRoot, 'reports');
 const apis = loadApiDocuments(projectRoot);
@@ -118,13 +119,16 @@ async function withServer<T>(dir: string, use: (url: string) => Promise<T>): Pro
   }
 }
 
-/** The page links its icon, the server has it, and nothing it asked for since it loaded was missing. */
-async function expectNothingMissing(page: Page, name: string): Promise<void> {
+/**
+ * The page links its icon, the server has it, and nothing it asked for since it loaded was missing
+ * (`watch`: what watchOf says of the page, unless a test judges some of it itself).
+ */
+async function expectNothingMissing(page: Page, name: string, watch = watchOf(page)): Promise<void> {
   const icon = await page.locator('link[rel="icon"]').getAttribute('href');
   expect(icon, name).toBeTruthy();
   const response = await page.request.get(new URL(icon ?? '', page.url()).href);
   expect(response.status(), `${name}: ${icon}`).toBe(200);
-  expect(watchOf(page).failed, name).toEqual([]);
+  expect(watch.failed, name).toEqual([]);
 }
 
 const groups = operationGroups(apis);
@@ -248,41 +252,35 @@ describe('docs site: the landing page', () => {
   });
 });
 
-describe('docs site: search at this size', () => {
-  // Of each document, the operation whose txc subcommand shares the fewest words with its summary,
-  // path and description: found by its path, its summary and that name, which the built documents
-  // add to its description.
-  const ownText = (operation: (typeof cliOperations)[number]) =>
-    `${operation.facts.summary} ${operation.facts.path} ${String(
-      documentModel().operation(operation.facts.operationId).object.description,
-    )}`.toLowerCase();
-  const unsaid = (operation: (typeof cliOperations)[number]) =>
-    operation.name.split('-').filter((word) => !ownText(operation).includes(word)).length;
-  for (const api of apis) {
-    const [operation] = cliOperations
-      .filter((candidate) => candidate.facts.api === api.name)
-      .sort((a, b) => unsaid(b) - unsaid(a));
-    it(`${api.name}: finds ${operation?.facts.operationId} by its path, its summary and its txc name`, async () => {
-      if (!operation) throw new Error(`${api.name} has no operation`);
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      try {
-        await page.goto(`${inject('docsUrl')}${api.name}.html`, { waitUntil: 'networkidle' });
-        await page.locator('[data-testid="search-trigger"]').first().click();
-        for (const query of [operation.facts.path, operation.facts.summary, operation.name]) {
-          // The search box keeps the focus: each query replaces the one before.
-          await page.keyboard.press('Control+A');
-          await page.keyboard.type(query);
-          await page
-            .locator('[data-component-name="Search/SearchItem"]', { hasText: operation.facts.summary })
-            .first()
-            .waitFor({ timeout: timeLimits.runMs });
-        }
-      } finally {
-        await page.close();
-      }
-    });
-  }
-});
+// Search at this size, on each reference page: of each document, the operation whose txc
+// subcommand shares the fewest words with its summary, path and description, found by its path,
+// its summary and that name, which the built documents add to its description.
+const ownText = (operation: (typeof cliOperations)[number]) =>
+  `${operation.facts.summary} ${operation.facts.path} ${String(
+    documentModel().operation(operation.facts.operationId).object.description,
+  )}`.toLowerCase();
+const unsaid = (operation: (typeof cliOperations)[number]) =>
+  operation.name.split('-').filter((word) => !ownText(operation).includes(word)).length;
+
+/** What one Try it call showed and did, read while the page showed its operation; or what stopped it. */
+type TryItCall =
+  | {
+      /** The panel was open. */
+      panelVisible: boolean;
+      /** The operation the panel named. */
+      shown: string;
+      /** The body the panel started from. */
+      body: unknown;
+      /** The operation that placed the order the example names first, and its error if any. */
+      placed: { operationId: string; error: unknown } | undefined;
+      /** The sandbox's log lines for the call. */
+      answered: string[];
+      status: number;
+      answer: string;
+      request: string;
+      secretOnPage: boolean | undefined;
+    }
+  | { error: string };
 
 /** The example the operation documents as its refusal while the account is in some state, of this status. */
 function refusedWhile(operationId: string, status: number): unknown {
@@ -323,6 +321,98 @@ describe('docs site: the reference pages', () => {
       // and its checks share it: the page check from the page's top, then the Try it panel.
       let tab: Page;
       let check: PageCheck | undefined;
+      const tryIt = tryItData(api);
+      /** Each operation's Try it call, by operationId. */
+      const tries = new Map<string, TryItCall>();
+      /**
+       * One pass over the page's operations for the page check and Try it both: each section is
+       * checked, then its operation sent from the panel while Redoc shows it. Redoc renders a
+       * section as it is opened, the most of the page's time; a second pass would render each again.
+       */
+      let pass: Promise<PageCheck> | undefined;
+      const checkAndTry = (): Promise<PageCheck> => {
+        pass ??= (async () => {
+          // From the page's top, as its own address opens it: the link opened it at an operation.
+          await tab.evaluate(() => {
+            location.hash = '';
+          });
+          const watch = () => withoutAnswersFrom(watchOf(tab), sandbox.url);
+          return checkPage(tab, watch, pageUrl(), expectedOperations(api.name), {
+            screenshot: join(reports, `docs-${api.name}.png`),
+            whileShown: async (shown) => {
+              const operation = tryIt.operations.find((entry) => entry.operationId === shown.operationId);
+              if (!operation) return;
+              try {
+                tries.set(operation.operationId, await sendFromPanel(operation, tries.size === 0));
+              } catch (error) {
+                tries.set(operation.operationId, { error: (error as Error).message });
+              }
+            },
+          });
+        })();
+        return pass;
+      };
+
+      /** Whether the key and secret are typed into the panel (once: it keeps them). */
+      let keyTyped = false;
+      /**
+       * Sends `operation` from the panel, as a reader does: on its route (where the page check
+       * is), the panel opened by its button the first time, the sandbox's origin and the key
+       * typed in once (the panel keeps them), the body as the panel fills it in.
+       */
+      async function sendFromPanel(operation: TryItOperation, first: boolean): Promise<TryItCall> {
+        await visitRoute(tab, operation.route);
+        if (first) {
+          // The panel opens on the operation the address shows.
+          await tab.locator('#try-it-toggle').click();
+          await tab.locator('#try-it-target').fill(sandbox.url);
+        }
+        // Another operation of the same page only changes the address: the panel stays open.
+        const panelVisible = await tab.locator('#try-it').isVisible();
+        const shown = await tab.locator('#try-it-operation').innerText();
+        const body = JSON.parse(await tab.locator('#try-it-body').inputValue());
+        if (operation.signed && !keyTyped) {
+          await tab.locator('#try-it-key').fill(key.apiKey);
+          await tab.locator('#try-it-secret').fill(key.secret);
+          keyTyped = true;
+        }
+        // From the fixture's state each time (nonces kept): an example names the order it
+        // cancels or changes, which an earlier operation's example may have spent.
+        sandbox.reset();
+        const placing = placedBy(documentModel(), operation.operationId, operation.examples[0]?.fields ?? {});
+        let placed: { operationId: string; error: unknown } | undefined;
+        if (placing) {
+          const client = createPrivateClient({
+            apiKey: key.apiKey,
+            apiSecret: key.secret,
+            baseUrl: sandbox.url,
+          });
+          const { error } = await client.POST(placing.path as never, {
+            body: (placing.requestExamples[0]?.value ?? {}) as never,
+          });
+          await client.close();
+          placed = { operationId: placing.operationId, error };
+        }
+        const before = answered.length;
+        await tab.locator('#try-it-send').click();
+        await tab.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
+        return {
+          panelVisible,
+          shown,
+          body,
+          placed,
+          answered: answered.slice(before),
+          status: Number(await tab.locator('#try-it-answer').getAttribute('data-status')),
+          answer: await tab.locator('#try-it-answer').innerText(),
+          request: await tab.locator('#try-it-request').innerText(),
+          // The secret is never on the page, in any text it shows or hides: its text as written
+          // (textContent, a superset of the rendered innerText that needs no layout of the page).
+          secretOnPage: await tab.evaluate(
+            (secret) => document.body.textContent?.includes(secret),
+            key.secret,
+          ),
+        };
+      }
 
       beforeAll(async () => {
         if (!first) throw new Error(`the index lists no operation of ${api.name}`);
@@ -339,15 +429,8 @@ describe('docs site: the reference pages', () => {
       });
 
       it('lists every operation with its fields, responses and sample, offline and without errors', async () => {
-        const expected = expectedOperations(api.name);
-        expect(expected.length).toBeGreaterThan(0);
-        // From the page's top, as its own address opens it: the link opened it at an operation.
-        await tab.evaluate(() => {
-          location.hash = '';
-        });
-        check = await checkPage(tab, () => watchOf(tab), pageUrl(), expected, {
-          screenshot: join(reports, `docs-${api.name}.png`),
-        });
+        expect(expectedOperations(api.name).length).toBeGreaterThan(0);
+        check = await checkAndTry();
         expect(check.blocked).toEqual([]);
         expect(check.consoleErrors).toEqual([]);
         expect(check.problems).toEqual([]);
@@ -379,94 +462,77 @@ describe('docs site: the reference pages', () => {
       });
 
       it('asks for nothing the server does not have (the icon included)', async () => {
-        await expectNothingMissing(tab, pageName);
+        // The sandbox's answers to Try it (a documented refusal among them) are the next test's.
+        await expectNothingMissing(tab, pageName, withoutAnswersFrom(watchOf(tab), sandbox.url));
       });
 
       it('Try it: every operation is sent from its page, signed in the browser, and the sandbox accepts it', async () => {
-        const data = tryItData(api);
-        expect(data.operations.map((operation) => operation.operationId).sort()).toEqual(
+        expect(tryIt.operations.map((operation) => operation.operationId).sort()).toEqual(
           expectedOperations(api.name)
             .map((operation) => operation.operationId)
             .sort(),
         );
-        for (const operation of data.operations) {
-          if (operation === data.operations[0]) {
-            // The panel opens on the operation the address shows.
-            await visitRoute(tab, operation.route);
-            await tab.locator('#try-it-toggle').click();
-          } else {
-            // Another operation of the same page only changes the address: the panel stays open.
-            await followRoute(tab, operation.route);
-            expect(await tab.locator('#try-it').isVisible()).toBe(true);
-          }
-          expect(await tab.locator('#try-it-operation').innerText()).toBe(
-            `${operation.method.toUpperCase()} ${operation.path}`,
-          );
+        await checkAndTry();
+        // Every operation was sent, each while the page showed it.
+        expect([...tries.keys()].sort()).toEqual(
+          tryIt.operations.map((operation) => operation.operationId).sort(),
+        );
+        for (const operation of tryIt.operations) {
+          const call = tries.get(operation.operationId);
+          const id = operation.operationId;
+          if (!call || 'error' in call) throw new Error(`${id}: Try it failed: ${call?.error}`);
+          expect(call.panelVisible, id).toBe(true);
+          expect(call.shown, id).toBe(`${operation.method.toUpperCase()} ${operation.path}`);
           // The body starts from the first named example.
-          const body = JSON.parse(await tab.locator('#try-it-body').inputValue());
-          expect(body).toEqual(operation.examples[0]?.fields ?? {});
-          await tab.locator('#try-it-target').fill(sandbox.url);
-          if (operation.signed) {
-            await tab.locator('#try-it-key').fill(key.apiKey);
-            await tab.locator('#try-it-secret').fill(key.secret);
-            expect(await tab.locator('#try-it-secret').getAttribute('type')).toBe('password');
-          }
-          // From the fixture's state each time (nonces kept): an example names the order it
-          // cancels or changes, which an earlier operation's example may have spent.
-          sandbox.reset();
-          const placing = placedBy(
-            documentModel(),
-            operation.operationId,
-            operation.examples[0]?.fields ?? {},
-          );
-          if (placing) {
-            const client = createPrivateClient({
-              apiKey: key.apiKey,
-              apiSecret: key.secret,
-              baseUrl: sandbox.url,
-            });
-            const placed = await client.POST(placing.path as never, {
-              body: (placing.requestExamples[0]?.value ?? {}) as never,
-            });
-            await client.close();
-            expect(placed.error, placing.operationId).toBeUndefined();
-          }
-          const before = answered.length;
-          await tab.locator('#try-it-send').click();
-          await tab.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
-          const status = Number(await tab.locator('#try-it-answer').getAttribute('data-status'));
+          expect(call.body, id).toEqual(operation.examples[0]?.fields ?? {});
+          // An order the example names was placed first, and the sandbox took it.
+          if (call.placed) expect(call.placed.error, call.placed.operationId).toBeUndefined();
           // The default account holds positions: an operation the service refuses while it does
           // (x-refused-while) must get exactly that documented refusal; every other is accepted.
-          const refusal = refusedWhile(operation.operationId, status);
+          const refusal = refusedWhile(operation.operationId, call.status);
           if (refusal) {
-            const shown = await tab.locator('#try-it-answer').innerText();
-            expect(JSON.parse(shown.slice(shown.indexOf('\n') + 1))).toEqual(refusal);
+            expect(JSON.parse(call.answer.slice(call.answer.indexOf('\n') + 1)), id).toEqual(refusal);
           } else {
-            expect(answered.slice(before), operation.operationId).toEqual([
-              expect.stringMatching(new RegExp(`^${operation.operationId} 2\\d\\d$`)),
-            ]);
-            expect(status, operation.operationId).toBeGreaterThanOrEqual(200);
-            expect(status, operation.operationId).toBeLessThan(300);
+            expect(call.answered, id).toEqual([expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`))]);
+            expect(call.status, id).toBeGreaterThanOrEqual(200);
+            expect(call.status, id).toBeLessThan(300);
           }
-          const request = await tab.locator('#try-it-request').innerText();
           // A path parameter is filled in from the example's fields.
           const fields = operation.examples[0]?.fields ?? {};
           const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => String(fields[name]));
-          expect(request).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${path}`);
+          expect(call.request, id).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${path}`);
           if (operation.signed) {
-            for (const name of Object.values(signingHeaders)) expect(request).toContain(name);
+            for (const name of Object.values(signingHeaders)) expect(call.request, id).toContain(name);
           }
-          // The secret is never on the page, in any text it shows or hides: its text as written
-          // (textContent, a superset of the rendered innerText that needs no layout of the page,
-          // every section of which the checks above have rendered).
-          const onPage = await tab.evaluate(
-            (secret) => document.body.textContent?.includes(secret),
-            key.secret,
-          );
-          expect(onPage).toBe(false);
-          if (operation === data.operations.at(-1))
-            await tab.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+          expect(call.secretOnPage, id).toBe(false);
         }
+        // The secret was typed into a password field.
+        if (tryIt.operations.some((operation) => operation.signed))
+          expect(await tab.locator('#try-it-secret').getAttribute('type')).toBe('password');
+        // The page as the last operation's call left it: its request and answer shown.
+        await tab.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+        expect(watchOf(tab).blocked).toEqual([]);
+      });
+
+      const [searched] = cliOperations
+        .filter((candidate) => candidate.facts.api === api.name)
+        .sort((a, b) => unsaid(b) - unsaid(a));
+      // On the page loaded already (a page load of its own cost more than the search).
+      it(`search at this size finds ${searched?.facts.operationId} by its path, its summary and its txc name`, async () => {
+        if (!searched) throw new Error(`${api.name} has no operation`);
+        await tab.locator('[data-testid="search-trigger"]').first().click();
+        for (const query of [searched.facts.path, searched.facts.summary, searched.name]) {
+          // The search box keeps the focus: each query replaces the one before.
+          await tab.keyboard.press('Control+A');
+          await tab.keyboard.type(query);
+          await tab
+            .locator('[data-component-name="Search/SearchItem"]', { hasText: searched.facts.summary })
+            .first()
+            .waitFor({ timeout: timeLimits.runMs });
+        }
+        // Closed (and emptied) for the tests after it.
+        await tab.keyboard.press('Escape');
+        await tab.locator('[data-component-name="Search/SearchItem"]').first().waitFor({ state: 'detached' });
         expect(watchOf(tab).blocked).toEqual([]);
       });
 
@@ -810,13 +876,19 @@ describe('the page check fails when it should', () => {
   it('reports an operation that disappeared from a document', async () => {
     const api = apis.find((candidate) => expectedOperations(candidate.name).length > 1);
     if (!api) throw new Error('no document with two operations to remove one from');
-    const expected = expectedOperations(api.name);
-    const removed = expected.at(-1) as (typeof expected)[number];
-    const facts = operations[removed.operationId as keyof typeof operations];
-    // The root document without the operation's path (one operation per path item, each in its own file).
+    const all = expectedOperations(api.name);
+    const kept = all[0] as (typeof all)[number];
+    const removed = all.at(-1) as (typeof all)[number];
+    const pathOf = (operation: (typeof all)[number]) =>
+      operations[operation.operationId as keyof typeof operations].path;
+    // The root document with two operations (one operation per path item, each in its own file),
+    // then without one of them: a page of one operation, which the check expecting both must
+    // find whole but for the other.
     const document = parse(readFileSync(join(projectRoot, api.file), 'utf8'));
-    expect(document.paths[facts.path]).toEqual({ $ref: expect.any(String) });
-    delete document.paths[facts.path];
+    expect(document.paths[pathOf(removed)]).toEqual({ $ref: expect.any(String) });
+    expect(document.paths[pathOf(kept)]).toEqual({ $ref: expect.any(String) });
+    document.paths = { [pathOf(kept)]: document.paths[pathOf(kept)] };
+    const expected = [kept, removed];
     // The documents as build-docs reads them (every operation given its sample), laid out like
     // the project, so the parts' $refs resolve.
     const dir = tempDir();

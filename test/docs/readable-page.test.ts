@@ -51,6 +51,9 @@ describe('unwrapParagraphs', () => {
     expect(JSON.parse(json)).toEqual({ description: 'is not </script> cached', summary: 'a\nb' });
     expect(json).not.toContain('</script>');
     expect(page).toContain('<link rel="icon"');
+    // One <base>, in the head, with no href: the page's URLs resolve against its own address.
+    expect(page.match(/<base\b[^>]*>/g)).toEqual(['<base target="_self">']);
+    expect(page.indexOf('<base')).toBeLessThan(page.indexOf('</head>'));
     expect(unwrapDescriptions('"description":"a\\\\nb"')).toBe('"description":"a\\\\nb"');
   });
 });
