@@ -136,10 +136,6 @@ export const redocOptions = {
 };
 
 /**
- * Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy.
- * build-docs runs only for inputs it has not built before (scripts/output-cache.ts).
- */
-/**
  * The page `redocly build-docs` writes for the document, as it writes it (Redoc loaded from
  * Redocly's CDN): kept (scripts/output-cache.ts), so the same document and redocly.yaml are built
  * once. Returns the kept file.
@@ -166,6 +162,10 @@ export async function buildDocsOutput(documentPath: string): Promise<string> {
   );
 }
 
+/**
+ * Builds one page from one document with `redocly build-docs`, loading Redoc from the local copy.
+ * build-docs runs only for inputs it has not built before (scripts/output-cache.ts).
+ */
 export async function buildPage(
   documentPath: string,
   outFile: string,
