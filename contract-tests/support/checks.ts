@@ -135,11 +135,15 @@ export async function preparedOnTarget(
     return fills(link).some(([field]) => !(field in sent));
   };
   // A link of a write that names something in the example: an id it answers with, or the key it
-  // was placed under. One that leads here comes first (placing an order, for cancelling it).
+  // was placed under. One that leads here comes first (placing an order, for cancelling it). Only
+  // a write of the same tag names the same kind of thing: a sub-account's `id` is no conditional
+  // order's.
+  const tagOf = (id: OperationId) => JSON.stringify(model.model(id).operation.tags ?? []);
   const candidates = links.filter(
     (link) =>
       link.from !== operationId &&
       isWrite(link.from) &&
+      tagOf(link.from) === tagOf(operationId) &&
       (introduces(link) || (keyOf(operationId) === undefined && (keyOf(link.from) ?? '') in body)),
   );
   // Of several, one whose answer carries the field under its own name (an order's `orderId`,
