@@ -157,6 +157,11 @@ export async function callOperation(
   body?: unknown,
 ): Promise<Outcome> {
   const facts: Facts = factsOf(operationId);
+  // What the tap holds is this call's or nothing: a call the client refuses before sending must
+  // not be reported, or reproduced, with the request and answer of the call before it.
+  delete clients.tap.sent;
+  delete clients.tap.received;
+  delete clients.tap.elapsedMs;
   if (facts.auth === 'none') {
     // One call site for every operation, typed per case elsewhere.
     const get = clients.public.GET as (path: string, init?: { params: object }) => Promise<Outcome>;
