@@ -6,10 +6,11 @@
 //   and ends when the channel closes: the sandbox as `npm start` starts it (scripts/dev-process.ts,
 //   from a parent that starts nothing else), Prism and vitest as the contract runner starts them;
 // - a program a user starts through npm (`npm start`, `npm run sandbox`) watches for its npm
-//   (endWithLauncher), which a SIGKILL of npm does not reach through sh and tsx.
+//   (endWithLauncher), which a SIGKILL of npm does not reach through sh and tsx: `npm run sandbox`
+//   here; `npm start` at the end of the whole run that test/start.test.ts makes through npm (a
+//   run builds the docs and starts every server: one serves both files).
 // That every server npm start runs is such a child (the preload and the channel, started by npm
-// start itself) is checked on the whole npm start that test/start.test.ts runs; that every server
-// below the contract runner is, here.
+// start itself) is checked on that same run; that every server below the contract runner is, here.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -162,31 +163,6 @@ describe('a server child ends with its parent, even one killed with SIGKILL', ()
 });
 
 describe('a program started through npm ends when npm is killed with SIGKILL', () => {
-  it('npm start, as soon as it has printed a line', async () => {
-    const ports = (await pickFreePorts(4)) as [number, number, number, number];
-    const [docs, publicMock, privateMock, sandbox] = ports;
-    // Its first line comes once the docs server is up and the first build has begun: npm dies
-    // then, and npm start, its shell and tsx below it must all end (the build, once done, starts
-    // no server: npm start is stopping).
-    const { child } = await startUntil(
-      ['start'],
-      {
-        DOCS_PORT: String(docs),
-        PUBLIC_MOCK_PORT: String(publicMock),
-        PRIVATE_MOCK_PORT: String(privateMock),
-        SANDBOX_PORT: String(sandbox),
-      },
-      /^(?!npm )\S.*\n/m,
-      'npm',
-    );
-    const npm = child.pid as number;
-    expect(await portIsFree(docs)).toBe(false);
-    // npm alone dies: the shell and tsx below it are not signalled.
-    await killHard(child);
-    await expectSoon(() => processGroup(npm).length === 0);
-    await expectPortsFreed(ports);
-  });
-
   it('npm run sandbox', async () => {
     const [port] = (await pickFreePorts(1)) as [number];
     const { child } = await startUntil(['sandbox'], { SANDBOX_PORT: String(port) }, /TXC_BASE_URL=/, 'npm');
