@@ -1,4 +1,4 @@
-// `npm run contract [-- --target <url|mock|sandbox>] [--stream-target <ws url>] [--junit <file>] [--self-check] [vitest args…]`
+// `npm run contract [-- --target <url|mock|sandbox>] [--stream-target <ws url>] [--api <name>] [--junit <file>] [--self-check] [vitest args…]`
 // Runs the contract-test suite (vitest with contract-tests/vitest.config.ts). Flags set the
 // environment the suite reads (CONTRACT_TARGET, CONTRACT_JUNIT, …); everything else goes to vitest.
 // --self-check runs the suite's checks of itself (support/transport-names.ts), which a run
@@ -11,11 +11,12 @@ import { endWithParentArgs, withParentChannel } from '../scripts/child-process.t
 import { selfCheckFiles } from './support/transport-names.ts';
 import { targetProblem } from './support/variables.ts';
 
-const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--stream-target <ws(s) url>] [--junit <file>] [--seed <n>] [--max-response-time <ms>] [--self-check] [vitest args]`;
+const usage = `usage: npm run contract -- [--target <url|mock|sandbox>] [--stream-target <ws(s) url>] [--api <name>]… [--junit <file>] [--seed <n>] [--max-response-time <ms>] [--self-check] [vitest args]`;
 
 const env: NodeJS.ProcessEnv = { ...process.env };
 const passThrough: string[] = [];
 let selfCheck = false;
+const apis: string[] = [];
 const args = process.argv.slice(2);
 for (let index = 0; index < args.length; index++) {
   const arg = args[index] as string;
@@ -31,6 +32,7 @@ for (let index = 0; index < args.length; index++) {
   };
   if (flag === '--target') env[contractVariables.target] = value();
   else if (flag === '--stream-target') env[contractVariables.streamTarget] = value();
+  else if (flag === '--api') apis.push(value());
   else if (flag === '--junit') env[contractVariables.junit] = resolve(value());
   else if (flag === '--seed') env[contractVariables.seed] = value();
   else if (flag === '--max-response-time') env[contractVariables.maxResponseMs] = value();
@@ -40,6 +42,8 @@ for (let index = 0; index < args.length; index++) {
     process.exit(0);
   } else passThrough.push(arg);
 }
+
+if (apis.length > 0) env[contractVariables.apis] = apis.join(',');
 
 // What the target needs (credentials, ids), checked before vitest starts: one line, exit code 2.
 const problem = targetProblem(env[contractVariables.target]?.trim() || 'mock', env);

@@ -50,4 +50,9 @@ export const contractVariables = {
    * starts none.
    */
   selfCheck: 'CONTRACT_SELF_CHECK',
+  /**
+   * The APIs (document names, comma-separated) whose Prisms a run starts, for a run filtered to
+   * their operations; unset: every document's. Set by `npm run contract -- --api <name>`.
+   */
+  apis: 'CONTRACT_APIS',
 } as const;

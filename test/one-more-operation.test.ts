@@ -58,6 +58,11 @@ function runInCopy(
   });
 }
 
+/** The contract files whose cases the proof reads: accepted calls and statuses, invalid inputs, typed data. */
+const caseFiles = ['operations', 'invalid-input', 'typed'].map(
+  (name) => `contract-tests/${name}.contract.ts`,
+);
+
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 let server: LocalServer;
@@ -109,10 +114,17 @@ describe('one more operation, its YAML only', () => {
       'contract-tests/run.ts',
       '--project',
       'undici',
+      // The new operation is private: the public document's Prism would answer no call of the run.
+      '--api',
+      'private-v4',
       '--junit',
       junit,
       '-t',
       `${added.operationId} ›`,
+      // Only the files that hold an operation's cases: the rest of the suite (its checks of itself,
+      // the streams, the coverage tables) has nothing of one operation to run, and collecting it
+      // is CPU spent on no case the proof reads.
+      ...caseFiles,
     ]);
     expect(run.code, run.output).toBe(0);
     // The passed test cases of the JUnit report (a failed or skipped one holds an element).

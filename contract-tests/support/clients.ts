@@ -14,6 +14,7 @@ import type { Answer, ApiError } from '../../src/errors.ts';
 import { createSigner, nextNonce } from '../../src/signing.ts';
 import { createFetchTransport } from '../../src/transport/fetch.ts';
 import type { Outgoing, Target, Transport } from '../../src/transport/types.ts';
+import { ApiNotStartedError } from './api-not-started-error.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { factsOf } from './documents.ts';
 import type { ContractContext } from './target.ts';
@@ -114,7 +115,14 @@ export interface Clients {
   public: ReturnType<typeof createPublicClient>;
 }
 
-/** Both real clients, sending through one tap. */
+/** Where the calls of an API go: its Prism, which the run must have started. */
+export function apiUrl(context: ContractContext, api: ApiName): string {
+  const url = context.urls[api];
+  if (!url) throw new ApiNotStartedError(api);
+  return url;
+}
+
+/** Both real clients, sending through one tap; each made at its first use, on its API's Prism. */
 export function clientsFor(context: ContractContext, tap: Tap = {}): Clients {
   const common = {
     transport: tappedTransport(tap),
@@ -125,10 +133,22 @@ export function clientsFor(context: ContractContext, tap: Tap = {}): Clients {
     rateLimit: !context.mock && !(context.target === 'sandbox' && tap.mutate),
     timeoutMs: 15_000,
   };
+  let privateClient: Clients['private'] | undefined;
+  let publicClient: Clients['public'] | undefined;
   return {
     tap,
-    private: createPrivateClient({ ...common, baseUrl: context.urls['private-v4'], ...credentials(context) }),
-    public: createPublicClient({ ...common, baseUrl: context.urls['public-v4'] }),
+    get private() {
+      privateClient ??= createPrivateClient({
+        ...common,
+        baseUrl: apiUrl(context, 'private-v4'),
+        ...credentials(context),
+      });
+      return privateClient;
+    },
+    get public() {
+      publicClient ??= createPublicClient({ ...common, baseUrl: apiUrl(context, 'public-v4') });
+      return publicClient;
+    },
   };
 }
 
@@ -236,7 +256,7 @@ export async function rawSignedPost(
   // The client's own nonce sequence for the key, so raw calls never go back in time.
   const body = JSON.stringify({ request: facts.path, nonce: nextNonce(apiKey), ...fields });
   const { payload, signature } = await createSigner(apiSecret)(body);
-  const response = await fetch(new URL(facts.path, context.urls[facts.api as ApiName]), {
+  const response = await fetch(new URL(facts.path, apiUrl(context, facts.api as ApiName)), {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -287,7 +307,7 @@ export async function rawGet(
   for (const [name, value] of Object.entries(query)) {
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
-  const url = new URL(filled, context.urls[facts.api as ApiName]);
+  const url = new URL(filled, apiUrl(context, facts.api as ApiName));
   url.search = search.toString();
   return rawAnswer(await fetch(url));
 }

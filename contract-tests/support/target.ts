@@ -32,8 +32,8 @@ export interface ContractContext {
   mock: boolean;
   /** Whether operations that write (see documents.ts `writeOperations`) may be called. */
   allowWrites: boolean;
-  /** Where the suite sends the calls of each API: always a Prism. */
-  urls: Record<ApiName, string>;
+  /** Where the suite sends the calls of each API: always a Prism; only the APIs the run started. */
+  urls: Partial<Record<ApiName, string>>;
   /** Credentials of a local target that brings its own; never printed. */
   credentials?: { apiKey: string; apiSecret: string };
   /** Field values that exist on the target (a plan it knows), put into valid bodies. */
@@ -149,8 +149,27 @@ export function namedTarget(env: NodeJS.ProcessEnv = process.env): ContractConte
     target: describeTarget(target),
     mock,
     allowWrites: mock || env[contractVariables.allowWrites] === '1',
-    urls: {} as Record<ApiName, string>,
+    urls: {},
   };
+}
+
+/**
+ * The documents whose Prisms a run starts: those CONTRACT_APIS names (`--api`), for a run filtered
+ * to their operations, or all. A name that is no document stops the run naming the documents.
+ */
+function startedApis(env: NodeJS.ProcessEnv): [string, string][] {
+  const named = env[contractVariables.apis]
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!named?.length) return Object.entries(documentFiles);
+  const unknown = named.filter((name) => !(name in documentFiles));
+  if (unknown.length > 0) {
+    throw new Error(
+      `${contractVariables.apis}: no document named ${unknown.join(', ')} (the documents: ${Object.keys(documentFiles).join(', ')})`,
+    );
+  }
+  return Object.entries(documentFiles).filter(([api]) => named.includes(api));
 }
 
 export async function startTarget(
@@ -180,7 +199,7 @@ export async function startTarget(
       upstream?.credentials?.apiSecret ?? '',
     ];
     const entries = await Promise.all(
-      Object.entries(documentFiles).map(async ([api, document]) => {
+      startedApis(env).map(async ([api, document]) => {
         const server = await startPrism(
           upstream
             ? { mode: 'proxy', document, upstream: upstream.url, redact }
@@ -198,7 +217,7 @@ export async function startTarget(
         target: describeTarget(target),
         mock: !upstream,
         allowWrites,
-        urls: Object.fromEntries(entries) as Record<ApiName, string>,
+        urls: Object.fromEntries(entries),
         ...(upstream?.credentials ? { credentials: upstream.credentials } : {}),
         ...(upstream?.known ? { known: upstream.known } : {}),
         ...(upstream?.examples ? { examples: upstream.examples } : {}),
