@@ -2,6 +2,7 @@
 // of them have reached it (or ended without reaching it), then lets them go at once, as many on
 // the wire together as the transport has connections. Shared by the load tests, with the suite
 // they share: a strict sandbox and the client on one fake clock.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Fixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
@@ -90,15 +91,23 @@ export async function burst(calls: (() => Promise<Outcome>)[], after: () => void
  * window-mode nonces; both on one fake clock that moves only when the suite moves it. Opened in
  * beforeAll, closed in afterAll, which also asks that no answer broke the documents.
  */
-export function loadSuite(fixture: Fixture, key: { apiKey: string; secret: string }, start: number) {
+export function loadSuite(fixture: Fixture, key: { apiKey: string }, start: number) {
+  // A key of the suite's own, for the same account: the client keeps one nonce sequence per key
+  // for the whole process (src/signing.ts), and the unit project runs files one after another in
+  // a worker, so a key another suite used with its own fake clock would carry nonces far from
+  // this suite's clock into its sandbox's nonce window.
+  const given = fixture.keys.find((candidate) => candidate.apiKey === key.apiKey);
+  if (!given) throw new Error('loadSuite: the key is not one of the fixture');
+  const own = { ...given, apiKey: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
+  fixture.keys.push(own);
   const clock = { now: start };
   let sandbox: Sandbox | undefined;
   let client: PrivateClient | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => clock.now });
     client = createPrivateClient({
-      apiKey: key.apiKey,
-      apiSecret: key.secret,
+      apiKey: own.apiKey,
+      apiSecret: own.secret,
       baseUrl: sandbox.url,
       nonceWindow: true,
       clock: () => clock.now,
