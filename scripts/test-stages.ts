@@ -24,6 +24,10 @@ interface StageResult {
 
 process.env[tarballVariable] ??= join(projectRoot, 'reports', 'package', 'txc-api-v4.tgz');
 process.env[typesCheckedByTsc] = '1';
+// npm-run-all2 pipes each stage into our stdout and stderr and listens on them while it runs:
+// with every stage of the plan that is more than Node's default of 10 listeners, not a leak.
+const stageCount = first.length + lanes.flat().length;
+for (const stream of [process.stdout, process.stderr]) stream.setMaxListeners(stageCount * 4 + 10);
 
 async function runStage(stage: string, label: boolean): Promise<StageResult> {
   const started = performance.now();
