@@ -20,9 +20,9 @@ export interface Code {
   readonly description?: string;
   /** Unix seconds. */
   readonly createdAt: number;
-  /** The identifier `createCode` answered. */
+  /** The identifier its creation answered. */
   readonly externalId: string;
-  /** Once applied: by which account, when (Unix seconds), and the identifier `applyCode` answered. */
+  /** Once applied: by which account, when (Unix seconds), and the identifier the apply answered. */
   applied?: { by: string; at: number; externalId: string };
 }
 
