@@ -5,18 +5,21 @@
 // `x-stateful` says: the target's answer lists the item (`lists`), lists nothing (`listsNone`), or
 // the items another link listed are gone (`removes`). The model remembers what was listed and
 // what was removed; a second command checks that every remembered item is still listed, and
-// every removed one no longer is. A failure names the broken link and prints the reproducers.
+// every removed one no longer is. A money-flow link (`changes`, support/changes.ts) is read before
+// the call and after it: the balance must have moved by the call's amount, or not at all when the
+// call was refused. A failure names the broken link and prints the reproducers.
 //
 // On Prism it is skipped, with the reason in the report: a mock keeps no state. On a URL target
 // the links starting at a write run only with writes allowed, as every other check.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
+import { type Changes, changesProblems, expectedMove, moveProblem } from './support/changes.ts';
 import { onTarget, refusedWhileExample, validBody, withFreshKey } from './support/checks.ts';
 import { type Clients, callOperation, clientsFor, credentials } from './support/clients.ts';
 import { context, expectNoProblems, model } from './support/context.ts';
 import { isWrite, type OperationId } from './support/documents.ts';
-import { documentLinks, type Link, linkBody } from './support/links.ts';
+import { documentLinks, type Exchange, type Link, linkBody, readsResponse } from './support/links.ts';
 import { named, reproducer } from './support/reproducer.ts';
 
 interface Stateful {
@@ -24,6 +27,7 @@ interface Stateful {
   listsNone?: boolean;
   removes?: string;
   where?: Record<string, unknown>;
+  changes?: Changes;
 }
 
 const links = documentLinks(model);
@@ -73,14 +77,18 @@ async function fail(clients: Clients, link: Link, problem: string): Promise<neve
   throw new Error('unreachable');
 }
 
-/** Calls the link's target; a refusal or an undocumented answer breaks the link. */
+/**
+ * Calls the link's target; a refusal or an undocumented answer breaks the link. A reading before
+ * the call (`counts` false) does not count as following it.
+ */
 async function follow(
   link: Link,
   body: Record<string, unknown>,
+  counts = true,
 ): Promise<{ clients: Clients; data: unknown }> {
   const clients = clientsFor(context);
   const outcome = await callOperation(clients, link.to, body);
-  followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
+  if (counts) followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
   if (outcome.error)
     await fail(clients, link, `${link.to} refused: ${outcome.error.kind} ${outcome.error.message}`);
   const status = outcome.response?.status ?? 0;
@@ -100,6 +108,36 @@ const followed = new Map<string, number>();
 const refusedWhile = new Map<string, string>();
 const carriedOut = new Set<string>();
 
+/** What a money-flow link (`changes`) showed before a call, read with the call's own fields only. */
+async function balancesBefore(operationId: OperationId, request: Record<string, unknown>) {
+  const before = new Map<Link, unknown>();
+  for (const link of links.filter((candidate) => candidate.from === operationId)) {
+    const { changes } = statefulOf(link);
+    if (changes === undefined) continue;
+    const problems = changesProblems(changes);
+    if (Object.values(link.requestBody).some(readsResponse))
+      problems.push('its requestBody reads the answer, which the reading before the call cannot');
+    if (problems.length) await fail(clientsFor(context), link, `x-stateful changes: ${problems.join('; ')}`);
+    before.set(link, (await follow(link, linkBody(link, { request, response: undefined }), false)).data);
+  }
+  return before;
+}
+
+/** A refused call moves nothing: each money-flow link whose balance the request names shows it unchanged. */
+async function expectUnmoved(before: Map<Link, unknown>, request: Record<string, unknown>) {
+  const exchange: Exchange = { request, response: undefined };
+  for (const [link, answer] of before) {
+    const changes = statefulOf(link).changes as Changes;
+    if (readsResponse(changes.at)) continue;
+    const { clients, data } = await follow(link, linkBody(link, exchange), false);
+    const problem = moveProblem(changes, exchange, { before: answer, after: data }, '0');
+    if (problem) await fail(clients, link, `the call was refused, yet ${problem}`);
+  }
+}
+
+/** Money-flow links checked after a call that was carried out, by name. */
+const moved = new Map<string, number>();
+
 /** A value of the model's items as it shows in a report. */
 const describeValues = (values: Record<string, unknown>) => JSON.stringify(values);
 
@@ -115,6 +153,7 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
       this.operationId,
       onTarget(context, validBody(model, this.operationId)) ?? {},
     );
+    const before = await balancesBefore(this.operationId, request);
     const clients = clientsFor(context);
     const outcome = await callOperation(clients, this.operationId, request);
     // A documented refusal (a balance spent by earlier steps) leads nowhere: nothing to follow.
@@ -123,7 +162,8 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
       const refused = refusedWhileExample(model, this.operationId, outcome);
       if (refused && !carriedOut.has(this.operationId))
         refusedWhile.set(this.operationId, refused.refusedWhile);
-      if (status >= 400 && status < 500 && model.model(this.operationId).responses.has(status)) return;
+      if (status >= 400 && status < 500 && model.model(this.operationId).responses.has(status))
+        return expectUnmoved(before, request);
       expectNoProblems([
         named(
           'positive_data_acceptance',
@@ -139,6 +179,17 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
       const body = linkBody(link, exchange);
       const { clients: answered, data } = await follow(link, body);
       const items = itemsOf(data);
+      if (stateful.changes) {
+        const answers = { before: before.get(link), after: data };
+        const problem = moveProblem(
+          stateful.changes,
+          exchange,
+          answers,
+          expectedMove(stateful.changes, exchange),
+        );
+        if (problem) await fail(answered, link, problem);
+        moved.set(link.name, (moved.get(link.name) ?? 0) + 1);
+      }
       if (stateful.lists) {
         const identity = linkBody({ ...link, requestBody: stateful.lists }, exchange);
         if (!items.some((item) => matches(item, identity)))
@@ -215,11 +266,16 @@ describe('stateful: the documents’ links, walked against a model', () => {
     console.log(
       `stateful: links followed ${[...followed].map(([name, count]) => `${name} ×${count}`).join(', ')}`,
     );
+    console.log(
+      `stateful: money moves checked ${[...moved].map(([name, count]) => `${name} ×${count}`).join(', ')}`,
+    );
     // A random walk may not draw every operation: each link it missed is walked once more, on
     // purpose, from its source call, so that whether every link is checked does not depend on the
     // seed. One still not followed had every source call refused (a target without the plan,
     // market or balance the examples need): it would pass without checking anything, a failure.
-    const missed = (link: Link) => callable.includes(link.from) && !followed.has(link.name);
+    const missed = (link: Link) =>
+      callable.includes(link.from) &&
+      (!followed.has(link.name) || (statefulOf(link).changes !== undefined && !moved.has(link.name)));
     for (const source of new Set(links.filter(missed).map((link) => link.from))) {
       await new CallWithLinks(source).run({ listed: [], removed: [] });
     }

@@ -41,8 +41,8 @@ export function documentLinks(model: Model): Link[] {
   return links;
 }
 
-/** A JSON pointer's value in `value` (`/orderId`, `/data/0/id`). */
-function pointer(value: unknown, path: string): unknown {
+/** A JSON pointer's value in `value` (`/orderId`, `/data/0/id`, `/USDT/main_balance`). */
+export function pointer(value: unknown, path: string): unknown {
   let current = value;
   for (const part of path.split('/').slice(1)) {
     const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
@@ -56,17 +56,29 @@ function pointer(value: unknown, path: string): unknown {
  * The target's body: each `$response.body#/…` or `$request.body#/…` expression replaced by the
  * value it points at in the answer or the request that led here; literals kept.
  */
-export function linkBody(
-  link: Link,
-  exchange: { request: Record<string, unknown>; response: unknown },
-): Record<string, unknown> {
+export function linkBody(link: Link, exchange: Exchange): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(link.requestBody).map(([field, expression]) => {
-      if (typeof expression !== 'string') return [field, expression];
-      const match = /^\$(request|response)\.body#(\/.*)?$/.exec(expression);
-      if (!match) return [field, expression];
-      const source = match[1] === 'request' ? exchange.request : exchange.response;
-      return [field, pointer(source, match[2] ?? '')];
-    }),
+    Object.entries(link.requestBody).map(([field, expression]) => [field, linkValue(expression, exchange)]),
   );
 }
+
+/** A call and its answer, which a link's runtime expressions read. */
+export interface Exchange {
+  request: Record<string, unknown>;
+  response: unknown;
+}
+
+const runtimeExpression = /^\$(request|response)\.body#(\/.*)?$/;
+
+/** A `$response.body#/…` or `$request.body#/…` expression's value; any other value as it is. */
+export function linkValue(expression: unknown, exchange: Exchange): unknown {
+  if (typeof expression !== 'string') return expression;
+  const match = runtimeExpression.exec(expression);
+  if (!match) return expression;
+  const source = match[1] === 'request' ? exchange.request : exchange.response;
+  return pointer(source, match[2] ?? '');
+}
+
+/** Whether a value is (or holds, in `{…}`) an expression that reads the answer. */
+export const readsResponse = (value: unknown): boolean =>
+  typeof value === 'string' && value.includes('$response.');
