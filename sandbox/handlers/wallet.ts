@@ -7,7 +7,7 @@ import { isRecord } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
 import { transferableCollateral } from '../collateral.ts';
 import { type CallContext, caller, ok, refuse, refuseWorded } from '../context.ts';
-import { add, compare } from '../decimal.ts';
+import { add, compare, isZero } from '../decimal.ts';
 import type { FixtureAsset } from '../fixture.ts';
 import type { AccountState, WalletTransaction } from '../state.ts';
 import { missingFields } from '../validation.ts';
@@ -55,6 +55,51 @@ export function readTransferFees(context: CallContext): Answer {
       deposit: feeEntry(context, ticker, 'deposit'),
       withdraw: feeEntry(context, ticker, 'withdraw'),
     })),
+  );
+}
+
+/**
+ * One kind of transfer of an asset as the public fee list words it: the fixed fee, null when the
+ * rule has none, and the percentage bounded by its smallest and largest fee, null when it has none.
+ */
+function publicFee(context: CallContext, ticker: string, kind: 'deposit' | 'withdraw') {
+  const asset = context.state.assets.get(ticker);
+  const rule = feeRule(context.state, ticker, kind);
+  return {
+    max_amount: assetFigure(asset, kind === 'deposit' ? 'max_deposit' : 'max_withdraw'),
+    min_amount: assetFigure(asset, kind === 'deposit' ? 'min_deposit' : 'min_withdraw'),
+    fixed: isZero(rule.fixed) ? null : rule.fixed,
+    flex: isZero(rule.percent) ? null : { percent: rule.percent, min_fee: rule.minFee, max_fee: rule.maxFee },
+  };
+}
+
+/**
+ * Every asset's deposit and withdrawal fees and limits, keyed by ticker, from the same fixture
+ * rules the wallet charges (a client that reads the public list and then withdraws sees the fee
+ * it is charged). The sandbox's assets take no payment providers: each has one fee object a kind.
+ */
+export function readAssetFees(context: CallContext): Answer {
+  return ok(
+    Object.fromEntries(
+      [...context.state.assets].map(([ticker, asset]) => {
+        const depositable = asset.can_deposit !== false;
+        const withdrawable = asset.can_withdraw !== false;
+        return [
+          ticker,
+          {
+            ticker,
+            name: nameOf(asset, ticker),
+            providers: [],
+            is_depositable: depositable,
+            is_withdrawal: withdrawable,
+            is_api_depositable: depositable,
+            is_api_withdrawal: withdrawable,
+            deposit: publicFee(context, ticker, 'deposit'),
+            withdraw: publicFee(context, ticker, 'withdraw'),
+          },
+        ];
+      }),
+    ),
   );
 }
 
