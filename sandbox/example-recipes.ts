@@ -617,7 +617,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return typeof maximum === 'number' ? { fields: { limit: maximum + 1 } } : undefined;
   },
   offsetNegative: () => ({ fields: { offset: -1 } }),
-  nonceWindowNotBoolean: () => ({ fields: { nonceWindow: 'yes' } }),
+  // With the fields the operation requires, so that nonceWindow is the only one refused.
+  nonceWindowNotBoolean: ({ operation, start }) => ({
+    fields: { ...requiredFrom(operation, start), nonceWindow: 'yes' },
+  }),
   // With the fields the operation requires, from its request examples (a sub-account's id).
   pageTooLarge: ({ operation, start }) => ({
     fields: { ...requiredFrom(operation, start), limit: 1_000_000_000, offset: 1_000_000_000 },
