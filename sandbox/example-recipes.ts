@@ -53,6 +53,8 @@ const unknownTicker = (fixture: Fixture) => {
   while (ticker in fixture.assets) ticker = `X${ticker}`;
   return ticker;
 };
+/** A mining account name no fixture makes: the one the operator's refusals show. */
+const unknownMiningAccount = 'unknown_miner';
 /** An amount no account of a fixture holds. */
 const tooMuch = '1000000000000';
 
@@ -495,6 +497,30 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
   ownCode: ({ fixture, key }) => {
     const own = fixture.codes?.find((code) => code.appliedBy === undefined && code.creator === key.account);
     return own && { fields: codeFields(own) };
+  },
+
+  // Mining: a mining account never made (by the name the operator's examples refuse), only where
+  // the sandbox keeps mining accounts (a stateless operation answers its success example); an
+  // external payout without an address.
+  accountNotFound: ({ operation, start }) => {
+    if (!operation.stateChange()) return undefined;
+    const field = ['accountName', 'account', 'accounts'].find((name) => start(name) !== undefined);
+    const example = field && start(field);
+    if (!field || !example) return undefined;
+    const value = field === 'accounts' ? [unknownMiningAccount] : unknownMiningAccount;
+    return { fields: { ...example, [field]: value } };
+  },
+  // The name of a mining account of the key's account.
+  nameTaken: ({ fixture, key, start }) => {
+    const taken = fixture.accounts.find((account) => account.id === key.account)?.miningAccounts?.[0];
+    const example = start('name');
+    return taken && example && { fields: { ...example, name: taken.name } };
+  },
+  btcAddressRequired: ({ start }) => {
+    const example = start('address');
+    if (!example) return undefined;
+    const { address: _, ...rest } = example;
+    return { fields: rest };
   },
 
   // Sub-accounts: an unknown id, an alias another has, no email, a blocked one.

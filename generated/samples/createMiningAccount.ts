@@ -9,7 +9,7 @@ const client = createPrivateClient({
 
 // A mining account for one farm
 const { data, error } = await client.POST('/api/v4/mining/accounts/create', {
-  body: { name: 'my_miner_01' },
+  body: { name: 'my_miner_03' },
 });
 if (error) console.error(error.kind, error.message);
 else console.log(data);

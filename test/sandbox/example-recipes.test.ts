@@ -113,20 +113,19 @@ const cannot: Record<string, string> = {
   'listMiningRewards › incorrectTimestamp': 'the sandbox does not model mining rewards yet',
   'getMiningAccountHashrate › accountNotFound': 'the sandbox does not model mining hash rates yet',
   'getMiningAccountHashrate › incorrectTimestamp': 'the sandbox does not model mining hash rates yet',
-  'getMiningPayoutDestination › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'setMiningPayoutDestination › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'setMiningPayoutDestination › invalidBtcAddress': 'the sandbox does not model payout destinations yet',
-  'setMiningPayoutDestination › btcAddressRequired': 'the sandbox does not model payout destinations yet',
-  'setMiningPayoutDestination › customCurrencyConflict': 'the sandbox does not model payout destinations yet',
-  'getMiningAccountInfo › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'listMiningWorkers › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'getMiningWorkerHashrate › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'createMiningWatcherLink › limitExceeded': 'the sandbox does not model watcher links yet',
-  'createMiningWatcherLink › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'listMiningWatcherLinks › accountNotFound': 'the sandbox does not model mining accounts yet',
-  'createMiningAccount › nameTaken': 'the sandbox does not model mining accounts yet',
-  'createMiningAccount › maxAccounts': 'the sandbox does not model mining accounts yet',
-  'listMiningAccounts › nameInvalid': 'the sandbox does not model mining accounts yet',
+  'setMiningPayoutDestination › invalidBtcAddress':
+    'the sandbox does not model which bitcoin addresses are valid yet',
+  'setMiningPayoutDestination › customCurrencyConflict':
+    "the sandbox does not model a mining account's reward currency yet",
+  'getMiningAccountInfo › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'listMiningWorkers › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'getMiningWorkerHashrate › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'createMiningWatcherLink › limitExceeded':
+    "the sandbox does not model the cap on a mining account's watcher links yet",
+  'createMiningAccount › maxAccounts':
+    'the sandbox does not model the cap on mining accounts yet (its figure is not shown)',
+  'listMiningAccounts › nameInvalid':
+    "the operator's example carries a placeholder message; which names it refuses is not shown",
   'getCreditLine › noActiveLoan': 'the sandbox does not model the credit line yet',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
