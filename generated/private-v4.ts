@@ -3200,7 +3200,8 @@ export interface paths {
          *     - `externalAddress` is null while the rewards go to the main balance.
          *
          *     Not shown: the destination of a mining account never set (the
-         *     operator's example shows the main balance).
+         *     operator's example shows the main balance, and this document's server
+         *     answers that example).
          *
          *     Caching: not shown; as every private call, a POST with a fresh nonce, the
          *     answer is not to be cached.
