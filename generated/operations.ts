@@ -2490,9 +2490,10 @@ export const operations = {
           "minItems": 1,
           "items": {
             "type": "string",
+            "pattern": "^[a-zA-Z0-9_]+$",
             "minLength": 1,
             "maxLength": 255,
-            "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+            "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
             "cliFlag": "account"
           },
           "description": "The mining accounts the link shows.",
@@ -4670,9 +4671,10 @@ export const operations = {
         },
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         },
         "from": {
@@ -4760,9 +4762,10 @@ export const operations = {
         },
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         }
       }
@@ -4832,9 +4835,10 @@ export const operations = {
         },
         "accountName": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         }
       }
@@ -4930,9 +4934,10 @@ export const operations = {
         },
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         },
         "worker": {
@@ -6850,9 +6855,10 @@ export const operations = {
         },
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         }
       }
@@ -6922,9 +6928,10 @@ export const operations = {
         },
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         },
         "limit": {
@@ -8114,9 +8121,10 @@ export const operations = {
         },
         "accountName": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255,
-          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream).",
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
           "cliFlag": "account"
         },
         "destination": {

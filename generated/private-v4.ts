@@ -4110,7 +4110,7 @@ export interface components {
             /** @description The largest transfer; `"0"` means no upper limit. */
             maxAmount?: components["schemas"]["Decimal"];
         };
-        /** @description The name of one of the account's mining accounts, as it was made (`createMiningAccount`). At most 255 characters (observed upstream). */
+        /** @description The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with). */
         MiningAccountName: string;
         /**
          * @description Where a mining account's rewards are paid (observed upstream): to the account's main balance, or to an external bitcoin address.

@@ -1083,6 +1083,7 @@ export const clientRoutes = {
           "minItems": 1,
           "items": {
             "type": "string",
+            "pattern": "^[a-zA-Z0-9_]+$",
             "minLength": 1,
             "maxLength": 255
           }
@@ -2108,6 +2109,7 @@ export const clientRoutes = {
       "properties": {
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         },
@@ -2144,6 +2146,7 @@ export const clientRoutes = {
       "properties": {
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         }
@@ -2166,6 +2169,7 @@ export const clientRoutes = {
       "properties": {
         "accountName": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         }
@@ -2199,6 +2203,7 @@ export const clientRoutes = {
       "properties": {
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         },
@@ -2992,6 +2997,7 @@ export const clientRoutes = {
       "properties": {
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         }
@@ -3014,6 +3020,7 @@ export const clientRoutes = {
       "properties": {
         "account": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         },
@@ -3478,6 +3485,7 @@ export const clientRoutes = {
       "properties": {
         "accountName": {
           "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
           "minLength": 1,
           "maxLength": 255
         },
