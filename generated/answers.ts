@@ -14,9 +14,38 @@ export interface AnswerShape {
 
 /** The success answer's shape of every operation that has a time or a named code in it, by operationId. */
 export const answerShapes: Readonly<Record<string, AnswerShape>> = {
+  "createMiningAccount": {
+    "properties": {
+      "data": {
+        "properties": {
+          "createdAt": {
+            "unixTime": "seconds"
+          }
+        }
+      }
+    }
+  },
+  "createMiningWatcherLink": {
+    "properties": {
+      "data": {
+        "properties": {
+          "createdAt": {
+            "unixTime": "seconds"
+          }
+        }
+      }
+    }
+  },
   "estimateConversion": {
     "properties": {
       "expireAt": {
+        "unixTime": "seconds"
+      }
+    }
+  },
+  "getCreditLine": {
+    "properties": {
+      "createdAt": {
         "unixTime": "seconds"
       }
     }
@@ -29,6 +58,23 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
         },
         "cancellationTime": {
           "unixTime": "seconds"
+        }
+      }
+    }
+  },
+  "getMiningAccountHashrate": {
+    "properties": {
+      "data": {
+        "properties": {
+          "hashrate": {
+            "items": {
+              "properties": {
+                "timestamp": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          }
         }
       }
     }
@@ -50,6 +96,23 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
             "items": {
               "properties": {
                 "block_found_at": {
+                  "unixTime": "seconds"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "getMiningWorkerHashrate": {
+    "properties": {
+      "data": {
+        "properties": {
+          "hashrates": {
+            "items": {
+              "properties": {
+                "time": {
                   "unixTime": "seconds"
                 }
               }
@@ -166,6 +229,45 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
                 "CLOSE_INVESTMENT",
                 "OPEN_INVESTMENT"
               ]
+            }
+          }
+        }
+      }
+    }
+  },
+  "listMiningAccounts": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listMiningRewards": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "date": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listMiningWatcherLinks": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
             }
           }
         }

@@ -2345,6 +2345,195 @@ export const operations = {
       }
     ]
   },
+  "createMiningAccount": {
+    "operationId": "createMiningAccount",
+    "summary": "Make a mining account",
+    "cliName": "create-mining-account",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/accounts/create",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "name"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/accounts/create"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "name": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The mining account's name: letters, digits and underscores, unique among the account's mining accounts (observed upstream)."
+        },
+        "referralCode": {
+          "type": "string",
+          "maxLength": 50,
+          "description": "A referral code, at most 50 characters (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "createMiningWatcherLink": {
+    "operationId": "createMiningWatcherLink",
+    "summary": "Make a link that lets others watch mining accounts",
+    "cliName": "create-mining-watcher-link",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/watcher-links/create",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "accounts",
+        "name",
+        "permissions",
+        "liveUntil"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/watcher-links/create"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "accounts": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "pattern": "^[a-zA-Z0-9_]+$",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+            "cliFlag": "account"
+          },
+          "description": "The mining accounts the link shows.",
+          "cliFlag": "account"
+        },
+        "name": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The link's name; letters, digits and underscores (observed upstream)."
+        },
+        "permissions": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 3,
+          "items": {
+            "type": "string",
+            "enum": [
+              "dashboard",
+              "rewards",
+              "workers"
+            ]
+          },
+          "description": "What the link shows (observed upstream)."
+        },
+        "liveUntil": {
+          "type": "string",
+          "enum": [
+            "1h",
+            "24h",
+            "7d",
+            "always"
+          ],
+          "description": "How long the link lives (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "createStockMarketOrder": {
     "operationId": "createStockMarketOrder",
     "summary": "Place a market order, sized in the base asset",
@@ -3977,6 +4166,71 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "getCreditLine": {
+    "operationId": "getCreditLine",
+    "summary": "Read the account's active credit line",
+    "cliName": "credit-line",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/credit-line/loans/info",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/credit-line/loans/info"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "getDepositAddress": {
     "operationId": "getDepositAddress",
     "summary": "Read the address to deposit an asset to",
@@ -4354,6 +4608,243 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "getMiningAccountHashrate": {
+    "operationId": "getMiningAccountHashrate",
+    "summary": "Read a mining account's hash rate over time",
+    "cliName": "mining-hashrate",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/hashrate",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "account"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/hashrate"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        },
+        "from": {
+          "type": "integer",
+          "description": "The start of the window, Unix time in seconds."
+        },
+        "to": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds."
+        },
+        "interval": {
+          "type": "string",
+          "enum": [
+            "5m",
+            "1h",
+            "24h"
+          ],
+          "description": "The length of each figure's interval (observed upstream).",
+          "default": "1h"
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "getMiningAccountInfo": {
+    "operationId": "getMiningAccountInfo",
+    "summary": "Read a mining account's fee, workers and connection addresses",
+    "cliName": "mining-account-info",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/miners/info",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "account"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/miners/info"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "getMiningPayoutDestination": {
+    "operationId": "getMiningPayoutDestination",
+    "summary": "Read where a mining account's rewards are paid",
+    "cliName": "mining-payout-destination",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/payout-destination",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "accountName"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/payout-destination"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "accountName": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "getMiningPoolOverview": {
     "operationId": "getMiningPoolOverview",
     "summary": "Read the state of the operator's mining pool",
@@ -4377,6 +4868,104 @@ export const operations = {
       500,
       503
     ],
+    "streamEvents": []
+  },
+  "getMiningWorkerHashrate": {
+    "operationId": "getMiningWorkerHashrate",
+    "summary": "Read one worker's hash rate over time",
+    "cliName": "mining-worker-hashrate",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/workers/hashrate",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "account",
+        "worker"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/workers/hashrate"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        },
+        "worker": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The worker's name, at most 255 characters (observed upstream)."
+        },
+        "interval": {
+          "type": "string",
+          "enum": [
+            "5m",
+            "1h",
+            "24h"
+          ],
+          "description": "The length of each figure's interval (observed upstream).",
+          "default": "1h"
+        },
+        "from": {
+          "type": "integer",
+          "description": "The start of the window, Unix time in seconds; not later than now (observed upstream)."
+        },
+        "to": {
+          "type": "integer",
+          "description": "The end of the window, Unix time in seconds; not later than now (observed upstream)."
+        }
+      }
+    },
     "streamEvents": []
   },
   "getOrderBook": {
@@ -6033,6 +6622,336 @@ export const operations = {
     ],
     "streamEvents": []
   },
+  "listMiningAccounts": {
+    "operationId": "listMiningAccounts",
+    "summary": "List the account's mining accounts",
+    "cliName": "mining-accounts",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/accounts",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/accounts"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "name": {
+          "type": "string",
+          "maxLength": 255,
+          "description": "Only the mining account of exactly this name (observed upstream)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Records per page; the default is the operator's example answer's, the maximum is not shown.",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Records to skip; the maximum is not shown.",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listMiningRewards": {
+    "operationId": "listMiningRewards",
+    "summary": "List the rewards of the account's mining",
+    "cliName": "mining-rewards",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/rewards",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/rewards"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "description": "Only the rewards of this mining account; not checked (observed upstream): a name that is not the caller's gives an empty page."
+        },
+        "from": {
+          "type": "integer",
+          "description": "The earliest reward date, Unix time in seconds."
+        },
+        "to": {
+          "type": "integer",
+          "description": "The latest reward date, Unix time in seconds."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Records per page, 1 to 100 (observed upstream).",
+          "default": 30
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Records to skip, 0 to 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listMiningWatcherLinks": {
+    "operationId": "listMiningWatcherLinks",
+    "summary": "List a mining account's active watcher links",
+    "cliName": "mining-watcher-links",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/watcher-links/list",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "account"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/watcher-links/list"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listMiningWorkers": {
+    "operationId": "listMiningWorkers",
+    "summary": "List the names of a mining account's online workers",
+    "cliName": "mining-workers",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/workers/names",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "account"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/workers/names"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Names per page, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Names to skip, 0 to 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "listMyCodes": {
     "operationId": "listMyCodes",
     "summary": "List the codes the account made",
@@ -7134,6 +8053,92 @@ export const operations = {
             }
           ],
           "description": "The order kinds to cancel; without it, or `null`, every kind (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "setMiningPayoutDestination": {
+    "operationId": "setMiningPayoutDestination",
+    "summary": "Set where a mining account's rewards are paid",
+    "cliName": "set-mining-payout-destination",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/mining/payout-destination/edit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "accountName",
+        "destination"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/mining/payout-destination/edit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "accountName": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with).",
+          "cliFlag": "account"
+        },
+        "destination": {
+          "type": "string",
+          "enum": [
+            "main_balance",
+            "external_address"
+          ],
+          "description": "Where a mining account's rewards are paid (observed upstream): to the account's main balance, or to an external bitcoin address."
+        },
+        "address": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "The bitcoin address to pay; needed with `external_address` (observed upstream)."
         }
       }
     },

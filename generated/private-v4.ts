@@ -3100,6 +3100,452 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/mining/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the rewards of the account's mining
+         * @description The rewards the account's mining accounts earned in the operator's
+         *     mining pool, one record a reward, a page at a time. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Newest reward first.
+         *     - `limit` is 1 to 100 (default 30), `offset` 0 to 10000 (default 0).
+         *       There is no total: a page shorter than `limit` is the last one. To go
+         *       further back than an offset of 10000, narrow the window with `from`
+         *       and `to`.
+         *     - `account` is not checked: a name that is unknown or not the caller's
+         *       filters everything out and answers 200 with an empty `data`, as does
+         *       an account without access to mining. An empty page therefore does not
+         *       say which of these it is.
+         *     - Paging refusals carry translation keys (`validation.max`, …) rather
+         *       than sentences in `errors`; a limit below 1 gives `validation.min`.
+         *       The operator shows the limit and the offset above their maximum one
+         *       at a time; `pageTooLarge` shows both.
+         *     - A time the service cannot take is refused with 422, `code` 422,
+         *       `Incorrect timestamp`, without `errors`; which times are refused is
+         *       not shown.
+         *     - The response is not cached (observed upstream).
+         */
+        post: operations["listMiningRewards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/hashrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a mining account's hash rate over time
+         * @description The hash rate of one of the account's mining accounts, one figure per
+         *     interval of a window, with the share of rejected shares. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `interval` is `5m`, `1h` (default) or `24h`.
+         *     - Hash rates are decimal strings; `rejectRate` is a fraction (`0.01` is
+         *       1 %).
+         *     - There is no refusal for an account whose mining is turned off: it
+         *       answers 200 with empty data.
+         *     - A time the service cannot take is refused with 422, `code` 422,
+         *       `Incorrect timestamp`, without `errors`.
+         *     - The response is not cached (observed upstream).
+         *
+         *     Not shown: the default window, its longest length and the hash rate's
+         *     unit.
+         */
+        post: operations["getMiningAccountHashrate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/payout-destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read where a mining account's rewards are paid
+         * @description Where the rewards of one of the account's mining accounts go: the main
+         *     balance, or an external bitcoin address, as `setMiningPayoutDestination`
+         *     last set it. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`).
+         *     - `externalAddress` is null while the rewards go to the main balance.
+         *
+         *     Not shown: the destination of a mining account never set (the
+         *     operator's example shows the main balance, and this document's server
+         *     answers that example).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getMiningPayoutDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/payout-destination/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set where a mining account's rewards are paid
+         * @description Sends the rewards of one of the account's mining accounts to the main
+         *     balance, or to an external bitcoin address. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's
+         *     own files.
+         *
+         *     Observed upstream:
+         *     - `address` is needed with `external_address` (`btcAddressRequired`)
+         *       and must be a bitcoin address: legacy (`1…`), script (`3…`) or bech32
+         *       (`bc1…`), at most 100 characters (`invalidBtcAddress`).
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`).
+         *     - A destination that conflicts with the account's reward currency is
+         *       refused (`customCurrencyConflict`); which combinations conflict is not
+         *       shown.
+         *     - Some refusals carry translation keys rather than sentences.
+         *     - Success answers the destination now set.
+         *
+         *     Setting the same destination twice leaves it as once: a repeat is
+         *     harmless.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["setMiningPayoutDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/miners/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a mining account's fee, workers and connection addresses
+         * @description For one of the account's mining accounts: the pool's fee, how many of
+         *     its workers are online, offline or slow, and the stratum addresses
+         *     miners connect to, with the workers on each. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's
+         *     own files.
+         *
+         *     Observed upstream:
+         *     - `fee` is a percentage, as a decimal string (`2.5` is 2.5 %).
+         *     - `workers.low` counts the workers whose hash rate is low; the
+         *       threshold is not shown.
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`, naming it).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getMiningAccountInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/workers/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the names of a mining account's online workers
+         * @description The names of the workers of one of the account's mining accounts that
+         *     are online, a page at a time. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Sorted by name, ascending.
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 10000 (default 0).
+         *       There is no total: a page shorter than `limit` is the last one.
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`, naming it).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listMiningWorkers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/workers/hashrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read one worker's hash rate over time
+         * @description The hash rate of one worker of one of the account's mining accounts,
+         *     one figure per interval of a window. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - `interval` is `5m`, `1h` (default) or `24h`; `from` and `to` may not
+         *       be later than now.
+         *     - Hash rates are decimal strings in TH/s.
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`, naming it).
+         *
+         *     Not shown: the default window, its longest length and how an unknown
+         *     worker is answered.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["getMiningWorkerHashrate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/watcher-links/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a link that lets others watch mining accounts
+         * @description Makes a watcher link: an address that shows chosen parts (the
+         *     dashboard, the rewards, the workers) of one or more of the account's
+         *     mining accounts to whoever has it, until it expires. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `name` has letters, digits and underscores only.
+         *     - `permissions` names one to three of `dashboard`, `rewards` and
+         *       `workers`.
+         *     - `liveUntil` is how long the link lives: `1h`, `24h`, `7d` or
+         *       `always`; the answer's `liveUntil` is when it expires, Unix time in
+         *       seconds, null for `always` (`x-live-seconds` gives each one's length).
+         *     - A mining account has at most a few active links (3 at the time of
+         *       writing; the operator can change it): one more is refused
+         *       (`limitExceeded`).
+         *     - Success is 201 with the link.
+         *
+         *     Not shown: how a mining account that is not the caller's is refused;
+         *     this document's server refuses it as the other mining operations do,
+         *     naming the account (`x-messages`).
+         *
+         *     Never repeated by the client: a repeat makes a second link. Whether an
+         *     earlier attempt made one shows in the list (`listMiningWatcherLinks`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createMiningWatcherLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/watcher-links/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a mining account's active watcher links
+         * @description The watcher links (`createMiningWatcherLink`) that show one of the
+         *     account's mining accounts and have not expired. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Only active links are listed: an expired one is not.
+         *     - A mining account that is not the caller's is refused
+         *       (`accountNotFound`, naming it).
+         *
+         *     Not shown: the order of the links and whether the list is paged.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listMiningWatcherLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/accounts/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a mining account
+         * @description Makes a mining account of the account in the operator's mining pool:
+         *     the name its workers mine under, with its own rewards, payout
+         *     destination and watcher links. Not in the specification: every fact of
+         *     this operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `name` has letters, digits and underscores only, and is unique among
+         *       the account's mining accounts: one in use is refused (`nameTaken`).
+         *     - `referralCode`, optional, at most 50 characters.
+         *     - An account has at most a number of mining accounts the operator sets
+         *       (the number is not shown): one more is refused (`maxAccounts`, a
+         *       translation key).
+         *     - Success is 200 with the name and the time it was made.
+         *
+         *     Never repeated by the client: a repeat is refused for its name. Whether
+         *     an earlier attempt made it shows in the list (`listMiningAccounts`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["createMiningAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/mining/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's mining accounts
+         * @description The account's mining accounts (`createMiningAccount`), or the one of a
+         *     name. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Newest first (the operator's example lists them oldest first; this
+         *       document follows its description).
+         *     - `name` filters by the exact name.
+         *     - The answer carries `limit` and `offset` (30 and 0 in the operator's
+         *       example) and no total: a page shorter than `limit` is the last one.
+         *       The operator's request does not list `limit` and `offset`; this
+         *       document takes them as the other lists do, with the defaults its
+         *       example answers; their bounds are not shown.
+         *     - The operator shows a refusal of `name` only with a placeholder
+         *       message; which names are refused is not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce, the
+         *     answer is not to be cached.
+         */
+        post: operations["listMiningAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/credit-line/loans/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the account's active credit line
+         * @description The account's active loan on the credit line: the asset and amount
+         *     lent, the funding charged so far, and its loan-to-value ratios. Not in
+         *     the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The credit line is given on request: an account must ask the
+         *       operator's support for it. To an account without it the service
+         *       answers 404, `code` 0, with an empty message (`notAvailable`).
+         *     - Without an active loan the answer is 400, `code` 0, `No active loan at
+         *       the moment` (`noActiveLoan`).
+         *     - Amounts and ratios are decimal strings; the loan-to-value ratios are
+         *       percentages (`25` is 25 %).
+         *     - The response is not cached (observed upstream).
+         *
+         *     Not shown: whether an account can hold more than one loan (the answer
+         *     is a single one).
+         */
+        post: operations["getCreditLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3664,6 +4110,13 @@ export interface components {
             /** @description The largest transfer; `"0"` means no upper limit. */
             maxAmount?: components["schemas"]["Decimal"];
         };
+        /** @description The name of one of the account's mining accounts, as it was made (`createMiningAccount`): letters, digits and underscores, at most 255 characters (observed upstream: the characters are those a name is made with). */
+        MiningAccountName: string;
+        /**
+         * @description Where a mining account's rewards are paid (observed upstream): to the account's main balance, or to an external bitcoin address.
+         * @enum {string}
+         */
+        MiningPayoutDestination: "main_balance" | "external_address";
     };
     responses: {
         /**
@@ -3843,6 +4296,8 @@ export type DepositAddressType = components['schemas']['DepositAddressType'];
 export type WithdrawalBeneficiary = components['schemas']['WithdrawalBeneficiary'];
 export type WithdrawalTravelRule = components['schemas']['WithdrawalTravelRule'];
 export type AccountTransferFee = components['schemas']['AccountTransferFee'];
+export type MiningAccountName = components['schemas']['MiningAccountName'];
+export type MiningPayoutDestination = components['schemas']['MiningPayoutDestination'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForbiddenPartner = components['responses']['ForbiddenPartner'];
@@ -9167,6 +9622,975 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Observed upstream: the user of the key cannot be found (code 30, `errors.user`). The request-validation failure takes the same form, this document's (see its example). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMiningRewards: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/rewards";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only the rewards of this mining account; not checked (observed upstream): a name that is not the caller's gives an empty page. */
+                    account?: string;
+                    /** @description The earliest reward date, Unix time in seconds. */
+                    from?: components["schemas"]["UnixTime"];
+                    /** @description The latest reward date, Unix time in seconds. */
+                    to?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description Records per page, 1 to 100 (observed upstream).
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip, 0 to 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of rewards, newest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset the page was taken with. */
+                        offset?: number;
+                        /** @description The limit the page was taken with. */
+                        limit?: number;
+                        data?: {
+                            /** @description The mining account that earned it. */
+                            miningAccountName?: string;
+                            payoutDestination?: components["schemas"]["MiningPayoutDestination"];
+                            /** @description The hash of the payout's blockchain transaction; null when the reward went to the main balance. */
+                            payoutTransactionHash?: string | null;
+                            /** @description The external address paid; null when the reward went to the main balance. */
+                            payoutAddress?: string | null;
+                            /** @description When the external payout was done, Unix time in seconds; null when the reward went to the main balance. */
+                            payoutTime?: number | null;
+                            /** @description The asset the reward is paid in. */
+                            rewardCurrency?: string;
+                            /** @description The reward before the fee. */
+                            totalReward?: components["schemas"]["Decimal"];
+                            /** @description The reward after the fee. */
+                            reward?: components["schemas"]["Decimal"];
+                            /** @description The pool's fee. */
+                            fee?: components["schemas"]["Decimal"];
+                            /** @description The FPPS (full pay per share) rate applied. */
+                            fppsRate?: components["schemas"]["Decimal"];
+                            /** @description The hash rate the reward was paid for, in H/s. */
+                            hashRate?: components["schemas"]["Decimal"];
+                            /** @description The reward's date, Unix time in seconds. */
+                            date?: components["schemas"]["UnixTime"];
+                            /**
+                             * @description `pending`: not final yet (waiting for confirmations or for the payout transaction); `successful`: credited to the main balance, or the external payout is confirmed; `canceled`: the reward was cancelled.
+                             * @enum {string}
+                             */
+                            status?: "pending" | "successful" | "canceled";
+                        }[];
+                    };
+                };
+            };
+            /** @description Observed upstream: paging out of bounds, `code` 0, `Validation failed`, with translation keys in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: a time the service cannot take, `code` 422, without `errors`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMiningAccountHashrate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/hashrate";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    account: components["schemas"]["MiningAccountName"];
+                    /** @description The start of the window, Unix time in seconds. */
+                    from?: components["schemas"]["UnixTime"];
+                    /** @description The end of the window, Unix time in seconds. */
+                    to?: components["schemas"]["UnixTime"];
+                    /**
+                     * @description The length of each figure's interval (observed upstream).
+                     * @default 1h
+                     * @enum {string}
+                     */
+                    interval?: "5m" | "1h" | "24h";
+                };
+            };
+        };
+        responses: {
+            /** @description The account's hash rate, interval by interval (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The mining account. */
+                            account?: string;
+                            hashrate?: {
+                                /** @description The start of the interval, Unix time in seconds. */
+                                timestamp?: components["schemas"]["UnixTime"];
+                                /** @description The hash rate in the interval. */
+                                hashrate?: components["schemas"]["Decimal"];
+                                /** @description The fraction of shares rejected (`0.01` is 1 %). */
+                                rejectRate?: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: a time the service cannot take, `code` 422, without `errors`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMiningPayoutDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/payout-destination";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    accountName: components["schemas"]["MiningAccountName"];
+                };
+            };
+        };
+        responses: {
+            /** @description The payout destination (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payoutDestination?: components["schemas"]["MiningPayoutDestination"];
+                        /** @description The bitcoin address paid; null when the rewards go to the main balance. */
+                        externalAddress?: string | null;
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setMiningPayoutDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/payout-destination/edit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    accountName: components["schemas"]["MiningAccountName"];
+                    destination: components["schemas"]["MiningPayoutDestination"];
+                    /** @description The bitcoin address to pay; needed with `external_address` (observed upstream). */
+                    address?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The destination now set (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payoutDestination?: components["schemas"]["MiningPayoutDestination"];
+                        /** @description The bitcoin address paid; null when the rewards go to the main balance. */
+                        externalAddress?: string | null;
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field (some as translation keys). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMiningAccountInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/miners/info";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    account: components["schemas"]["MiningAccountName"];
+                };
+            };
+        };
+        responses: {
+            /** @description The mining account's fee, workers and addresses (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The pool's fee, in percent. */
+                            fee?: components["schemas"]["Decimal"];
+                            /** @description The mining account's workers, counted by state. */
+                            workers?: {
+                                /** @description Workers online. */
+                                online?: number;
+                                /** @description Workers offline. */
+                                offline?: number;
+                                /** @description Workers with a low hash rate. */
+                                low?: number;
+                            };
+                            /** @description The addresses miners connect to. */
+                            stratum?: {
+                                /** @description The address (`stratum+tcp://…`). */
+                                url?: string;
+                                /** @description The workers connected there. */
+                                workersCount?: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMiningWorkers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/workers/names";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    account: components["schemas"]["MiningAccountName"];
+                    /**
+                     * @description Names per page, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Names to skip, 0 to 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of worker names, by name (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The names of the online workers. */
+                            workers?: string[];
+                        };
+                        /** @description The limit the page was taken with. */
+                        limit?: number;
+                        /** @description The offset the page was taken with. */
+                        offset?: number;
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMiningWorkerHashrate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/workers/hashrate";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    account: components["schemas"]["MiningAccountName"];
+                    /** @description The worker's name, at most 255 characters (observed upstream). */
+                    worker: string;
+                    /**
+                     * @description The length of each figure's interval (observed upstream).
+                     * @default 1h
+                     * @enum {string}
+                     */
+                    interval?: "5m" | "1h" | "24h";
+                    /** @description The start of the window, Unix time in seconds; not later than now (observed upstream). */
+                    from?: components["schemas"]["UnixTime"];
+                    /** @description The end of the window, Unix time in seconds; not later than now (observed upstream). */
+                    to?: components["schemas"]["UnixTime"];
+                };
+            };
+        };
+        responses: {
+            /** @description The worker's hash rate, interval by interval (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            hashrates?: {
+                                /** @description The start of the interval, Unix time in seconds. */
+                                time?: components["schemas"]["UnixTime"];
+                                /** @description The hash rate in the interval, in TH/s. */
+                                hashrate?: components["schemas"]["Decimal"];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMiningWatcherLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/watcher-links/create";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The mining accounts the link shows. */
+                    accounts: components["schemas"]["MiningAccountName"][];
+                    /** @description The link's name; letters, digits and underscores (observed upstream). */
+                    name: string;
+                    /** @description What the link shows (observed upstream). */
+                    permissions: ("dashboard" | "rewards" | "workers")[];
+                    /**
+                     * @description How long the link lives (observed upstream).
+                     * @enum {string}
+                     */
+                    liveUntil: "1h" | "24h" | "7d" | "always";
+                };
+            };
+        };
+        responses: {
+            /** @description The link was made (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The link's identifier. */
+                            id?: string;
+                            /** @description The address to hand out. */
+                            link?: string;
+                            /** @description When it expires, Unix time in seconds; null when it never does. */
+                            liveUntil?: number | null;
+                            /** @description When it was made, Unix time in seconds. */
+                            createdAt?: components["schemas"]["UnixTime"];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMiningWatcherLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/watcher-links/list";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    account: components["schemas"]["MiningAccountName"];
+                };
+            };
+        };
+        responses: {
+            /** @description The active links (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The link's identifier. */
+                            id?: string;
+                            /** @description The mining accounts it shows. */
+                            accounts?: string[];
+                            /** @description The link's name. */
+                            name?: string;
+                            /** @description The address to hand out. */
+                            link?: string;
+                            /** @description What it shows (`dashboard`, `rewards`, `workers`). */
+                            permissions?: string[];
+                            /** @description When it expires, Unix time in seconds; null when it never does. */
+                            liveUntil?: number | null;
+                            /** @description When it was made, Unix time in seconds. */
+                            createdAt?: components["schemas"]["UnixTime"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMiningAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/accounts/create";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The mining account's name: letters, digits and underscores, unique among the account's mining accounts (observed upstream). */
+                    name: string;
+                    /** @description A referral code, at most 50 characters (observed upstream). */
+                    referralCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The mining account was made (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The mining account's name. */
+                            name?: string;
+                            /** @description When it was made, Unix time in seconds. */
+                            createdAt?: components["schemas"]["UnixTime"];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`, with `errors` by field (`maxAccounts` as a translation key). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMiningAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/mining/accounts";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only the mining account of exactly this name (observed upstream). */
+                    name?: string;
+                    /**
+                     * @description Records per page; the default is the operator's example answer's, the maximum is not shown.
+                     * @default 30
+                     */
+                    limit?: number;
+                    /**
+                     * @description Records to skip; the maximum is not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of mining accounts, newest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** @description The mining account's name. */
+                            name?: string;
+                            /** @description When it was made, Unix time in seconds. */
+                            createdAt?: components["schemas"]["UnixTime"];
+                        }[];
+                        /** @description The limit the page was taken with. */
+                        limit?: number;
+                        /** @description The offset the page was taken with. */
+                        offset?: number;
+                    };
+                };
+            };
+            /** @description Observed upstream: the request was refused, `code` 0, `Validation failed`; the operator's example carries a placeholder message. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCreditLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/credit-line/loans/info";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The active loan (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The asset lent. */
+                        asset?: string;
+                        /** @description The amount lent. */
+                        amount?: components["schemas"]["Decimal"];
+                        /** @description The funding charged on the loan so far. */
+                        totalFunding?: components["schemas"]["Decimal"];
+                        /** @description The loan-to-value ratio now, in percent. */
+                        currentLtv?: components["schemas"]["Decimal"];
+                        /** @description The loan-to-value ratio the loan was given at, in percent. */
+                        initialLtv?: components["schemas"]["Decimal"];
+                        /** @description The ratio at which a margin call comes, in percent. */
+                        marginCallLtv?: components["schemas"]["Decimal"];
+                        /** @description The ratio at which the loan is liquidated, in percent. */
+                        liquidationLtv?: components["schemas"]["Decimal"];
+                        /** @description When the loan was given, Unix time in seconds. */
+                        createdAt?: components["schemas"]["UnixTime"];
+                    };
+                };
+            };
+            /** @description Observed upstream: no active loan, `code` 0, without `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the credit line is not open to the account (it is asked for through the operator's support), `code` 0, an empty message. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            /** @description Not observed upstream for this operation: this document's answer to a body that breaks its schema (the shared nonceWindow example, its message observed upstream). */
             422: {
                 headers: {
                     [name: string]: unknown;

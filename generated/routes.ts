@@ -1034,6 +1034,91 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/mining/accounts/create": {
+    "operationId": "createMiningAccount",
+    "method": "post",
+    "path": "/api/v4/mining/accounts/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "name"
+      ],
+      "properties": {
+        "name": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "referralCode": {
+          "type": "string",
+          "maxLength": 50
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/watcher-links/create": {
+    "operationId": "createMiningWatcherLink",
+    "method": "post",
+    "path": "/api/v4/mining/watcher-links/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "accounts",
+        "name",
+        "permissions",
+        "liveUntil"
+      ],
+      "properties": {
+        "accounts": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "pattern": "^[a-zA-Z0-9_]+$",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        },
+        "name": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "permissions": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 3,
+          "items": {
+            "type": "string",
+            "enum": [
+              "dashboard",
+              "rewards",
+              "workers"
+            ]
+          }
+        },
+        "liveUntil": {
+          "type": "string",
+          "enum": [
+            "1h",
+            "24h",
+            "7d",
+            "always"
+          ]
+        }
+      }
+    }
+  },
   "post /api/v4/order/stock_market": {
     "operationId": "createStockMarketOrder",
     "method": "post",
@@ -1880,6 +1965,20 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/credit-line/loans/info": {
+    "operationId": "getCreditLine",
+    "method": "post",
+    "path": "/api/v4/credit-line/loans/info",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
   "post /api/v4/main-account/address": {
     "operationId": "getDepositAddress",
     "method": "post",
@@ -1994,6 +2093,89 @@ export const clientRoutes = {
       "properties": {}
     }
   },
+  "post /api/v4/mining/hashrate": {
+    "operationId": "getMiningAccountHashrate",
+    "method": "post",
+    "path": "/api/v4/mining/hashrate",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "account"
+      ],
+      "properties": {
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "from": {
+          "type": "integer"
+        },
+        "to": {
+          "type": "integer"
+        },
+        "interval": {
+          "type": "string",
+          "enum": [
+            "5m",
+            "1h",
+            "24h"
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/miners/info": {
+    "operationId": "getMiningAccountInfo",
+    "method": "post",
+    "path": "/api/v4/mining/miners/info",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "account"
+      ],
+      "properties": {
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/payout-destination": {
+    "operationId": "getMiningPayoutDestination",
+    "method": "post",
+    "path": "/api/v4/mining/payout-destination",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "accountName"
+      ],
+      "properties": {
+        "accountName": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      }
+    }
+  },
   "get /api/v4/public/mining-pool": {
     "operationId": "getMiningPoolOverview",
     "method": "get",
@@ -2003,6 +2185,49 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/mining/workers/hashrate": {
+    "operationId": "getMiningWorkerHashrate",
+    "method": "post",
+    "path": "/api/v4/mining/workers/hashrate",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "account",
+        "worker"
+      ],
+      "properties": {
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "worker": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "interval": {
+          "type": "string",
+          "enum": [
+            "5m",
+            "1h",
+            "24h"
+          ]
+        },
+        "from": {
+          "type": "integer"
+        },
+        "to": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "get /api/v4/public/orderbook/{market}": {
     "operationId": "getOrderBook",
@@ -2695,6 +2920,123 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/mining/accounts": {
+    "operationId": "listMiningAccounts",
+    "method": "post",
+    "path": "/api/v4/mining/accounts",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "name": {
+          "type": "string",
+          "maxLength": 255
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/rewards": {
+    "operationId": "listMiningRewards",
+    "method": "post",
+    "path": "/api/v4/mining/rewards",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "account": {
+          "type": "string"
+        },
+        "from": {
+          "type": "integer"
+        },
+        "to": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/watcher-links/list": {
+    "operationId": "listMiningWatcherLinks",
+    "method": "post",
+    "path": "/api/v4/mining/watcher-links/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "account"
+      ],
+      "properties": {
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/workers/names": {
+    "operationId": "listMiningWorkers",
+    "method": "post",
+    "path": "/api/v4/mining/workers/names",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "account"
+      ],
+      "properties": {
+        "account": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/codes/my": {
     "operationId": "listMyCodes",
     "method": "post",
@@ -3122,6 +3464,41 @@ export const clientRoutes = {
               "type": "null"
             }
           ]
+        }
+      }
+    }
+  },
+  "post /api/v4/mining/payout-destination/edit": {
+    "operationId": "setMiningPayoutDestination",
+    "method": "post",
+    "path": "/api/v4/mining/payout-destination/edit",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "accountName",
+        "destination"
+      ],
+      "properties": {
+        "accountName": {
+          "type": "string",
+          "pattern": "^[a-zA-Z0-9_]+$",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "destination": {
+          "type": "string",
+          "enum": [
+            "main_balance",
+            "external_address"
+          ]
+        },
+        "address": {
+          "type": "string",
+          "maxLength": 100
         }
       }
     }

@@ -53,6 +53,8 @@ const unknownTicker = (fixture: Fixture) => {
   while (ticker in fixture.assets) ticker = `X${ticker}`;
   return ticker;
 };
+/** A mining account name no fixture makes: the one the operator's refusals show. */
+const unknownMiningAccount = 'unknown_miner';
 /** An amount no account of a fixture holds. */
 const tooMuch = '1000000000000';
 
@@ -497,6 +499,30 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return own && { fields: codeFields(own) };
   },
 
+  // Mining: a mining account never made (by the name the operator's examples refuse), only where
+  // the sandbox keeps mining accounts (a stateless operation answers its success example); an
+  // external payout without an address.
+  accountNotFound: ({ operation, start }) => {
+    if (!operation.stateChange()) return undefined;
+    const field = ['accountName', 'account', 'accounts'].find((name) => start(name) !== undefined);
+    const example = field && start(field);
+    if (!field || !example) return undefined;
+    const value = field === 'accounts' ? [unknownMiningAccount] : unknownMiningAccount;
+    return { fields: { ...example, [field]: value } };
+  },
+  // The name of a mining account of the key's account.
+  nameTaken: ({ fixture, key, start }) => {
+    const taken = fixture.accounts.find((account) => account.id === key.account)?.miningAccounts?.[0];
+    const example = start('name');
+    return taken && example && { fields: { ...example, name: taken.name } };
+  },
+  btcAddressRequired: ({ start }) => {
+    const example = start('address');
+    if (!example) return undefined;
+    const { address: _, ...rest } = example;
+    return { fields: rest };
+  },
+
   // Sub-accounts: an unknown id, an alias another has, no email, a blocked one.
   subAccountNotFound: ({ start }) => ({ fields: { ...start('id'), id: unknownPlan } }),
   aliasTaken: ({ fixture, key, start }) => {
@@ -617,7 +643,10 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return typeof maximum === 'number' ? { fields: { limit: maximum + 1 } } : undefined;
   },
   offsetNegative: () => ({ fields: { offset: -1 } }),
-  nonceWindowNotBoolean: () => ({ fields: { nonceWindow: 'yes' } }),
+  // With the fields the operation requires, so that nonceWindow is the only one refused.
+  nonceWindowNotBoolean: ({ operation, start }) => ({
+    fields: { ...requiredFrom(operation, start), nonceWindow: 'yes' },
+  }),
   // With the fields the operation requires, from its request examples (a sub-account's id).
   pageTooLarge: ({ operation, start }) => ({
     fields: { ...requiredFrom(operation, start), limit: 1_000_000_000, offset: 1_000_000_000 },

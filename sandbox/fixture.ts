@@ -209,6 +209,14 @@ export interface FixtureAccount {
   transactions?: FixtureTransaction[];
   /** Makes the account a sub-account of another (createSubAccount). */
   subAccount?: FixtureSubAccount;
+  /** Mining accounts made before the start (createMiningAccount), oldest first. */
+  miningAccounts?: FixtureMiningAccount[];
+}
+
+/** A mining account of the fixture: its name and when it was made (Unix seconds). */
+export interface FixtureMiningAccount {
+  name: string;
+  createdAt: number;
 }
 
 /** What makes an account a sub-account: its parent, and the facts the list shows. */

@@ -17,6 +17,7 @@ import type {
   FixtureTransaction,
 } from './fixture.ts';
 import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
+import { type Mining, seededMining } from './mining.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
 import { type SubAccount, seededSubAccounts } from './sub-accounts.ts';
 
@@ -229,6 +230,8 @@ export class SandboxState {
   readonly codes: Map<string, Code>;
   /** The sub-accounts by id (sandbox/sub-accounts.ts); each one's books are the account of that id. */
   readonly subAccounts: Map<string, SubAccount>;
+  /** Each account's mining, by account id (sandbox/mining.ts). */
+  readonly mining: Map<string, Mining>;
   /** `accounts`, which a sub-account made later joins. */
   readonly #accounts: Map<string, AccountState>;
   #lastOrderId: number;
@@ -323,6 +326,7 @@ export class SandboxState {
     this.ledger.open(this.accounts.values());
     this.codes = seededCodes(fixture.codes ?? [], this.ledger);
     this.subAccounts = seededSubAccounts(fixture.accounts);
+    this.mining = seededMining(fixture.accounts);
   }
 
   /** A new account with nothing in it (a sub-account made by a call), kept in the one ledger. */
@@ -502,6 +506,7 @@ export class SandboxState {
       })),
       codes: structuredClone([...this.codes.values()]),
       subAccounts: structuredClone([...this.subAccounts.values()]),
+      mining: structuredClone([...this.mining]),
       houses: this.ledger.houses(),
     };
   }

@@ -38,6 +38,14 @@ import {
   readMainBalance,
 } from './handlers/main-account.ts';
 import { fixtureAssets, readMarketFee, tradingMarkets } from './handlers/market-data.ts';
+import {
+  createMiningAccount,
+  createWatcherLink,
+  listMiningAccounts,
+  listWatcherLinks,
+  readPayoutDestination,
+  setPayoutDestination,
+} from './handlers/mining.ts';
 import { cancelAll, cancelBulk, cancelOne, modify, placeBulk, placeOrder } from './handlers/orders.ts';
 import {
   collateralMarketNames,
@@ -175,6 +183,12 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   moveToSubAccount,
   listSubAccountTransfers,
   issueStreamToken,
+  createMiningAccount,
+  listMiningAccounts,
+  setPayoutDestination,
+  readPayoutDestination,
+  createWatcherLink,
+  listWatcherLinks,
 };
 
 /** The state change `operation`'s document names, or undefined when it names none. */

@@ -31,6 +31,9 @@ export const notCachedUpstream = [
   '/api/v4/sub-account/balances',
   '/api/v4/sub-account/transfer',
   '/api/v4/sub-account/transfer/history',
+  '/api/v4/mining/rewards',
+  '/api/v4/mining/hashrate',
+  '/api/v4/credit-line/loans/info',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -73,6 +76,9 @@ export const writingPaths = [
   '/api/v4/sub-account/block',
   '/api/v4/sub-account/unblock',
   '/api/v4/sub-account/transfer',
+  '/api/v4/mining/payout-destination/edit',
+  '/api/v4/mining/watcher-links/create',
+  '/api/v4/mining/accounts/create',
 ];
 
 /**
@@ -83,7 +89,7 @@ export const writingPaths = [
  * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
  * transfers between balances, the deposit and withdrawal history and the fees, the codes, the
- * sub-accounts, and the WebSocket token.
+ * sub-accounts, the WebSocket token, the mining pool and the credit line.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -196,6 +202,19 @@ export const upstreamOperations = [
     requests: 10,
     windowSeconds: 60,
   },
+  // The mining pool's private side and the credit line: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/mining/rewards', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/hashrate', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/payout-destination', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/payout-destination/edit', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/miners/info', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/workers/names', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/workers/hashrate', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/watcher-links/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/watcher-links/list', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/accounts/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/mining/accounts', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/credit-line/loans/info', api: 'private-v4', requests: 1000 },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -254,6 +273,9 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/list': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/transfer/history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/mining/rewards': { limit: [1, 100, 30], offset: [0, 10000, 0] },
+  '/api/v4/mining/workers/names': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/mining/accounts': { limit: [1, undefined, 30], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -378,6 +400,41 @@ export const tradingRefusals: Record<string, Record<string, Refusal>> = {
     emailRequired: [400, 0, 'email', 'The email field is required.'],
     aliasOrEmailInvalid: [400, 0, 'alias', 'Alias already exists.'],
   },
+  '/api/v4/mining/rewards': {
+    pageTooLarge: [400, 0, 'limit', 'validation.max.integer'],
+    pageNotInteger: [400, 0, 'limit', 'validation.integer'],
+  },
+  '/api/v4/mining/hashrate': { accountNotFound: [400, 0, 'account', 'Account not found'] },
+  '/api/v4/mining/payout-destination': { accountNotFound: [400, 0, 'user', 'Mining account not found.'] },
+  '/api/v4/mining/payout-destination/edit': {
+    accountNotFound: [400, 0, 'user', 'Mining account not found.'],
+    invalidBtcAddress: [400, 0, 'address', 'miningPool.validation.payoutDestination.invalidBtcAddress'],
+    btcAddressRequired: [400, 0, 'address', 'miningPool.validation.payoutDestination.btcAddressRequired'],
+    customCurrencyConflict: [
+      400,
+      0,
+      'destination',
+      'miningPool.validation.payoutDestination.customCurrencyConflict',
+    ],
+  },
+  '/api/v4/mining/miners/info': {
+    accountNotFound: [400, 0, 'user', "Mining pool account 'unknown_miner' not found"],
+  },
+  '/api/v4/mining/workers/names': {
+    accountNotFound: [400, 0, 'user', "Mining pool account 'unknown_miner' not found"],
+  },
+  '/api/v4/mining/workers/hashrate': {
+    accountNotFound: [400, 0, 'user', "Mining pool account 'unknown_miner' not found"],
+  },
+  '/api/v4/mining/watcher-links/create': { limitExceeded: [400, 0, 'user', 'Limit exceeded'] },
+  '/api/v4/mining/watcher-links/list': {
+    accountNotFound: [400, 0, 'user', "Mining pool account 'unknown_miner' not found"],
+  },
+  '/api/v4/mining/accounts/create': {
+    nameTaken: [400, 0, 'name', 'The name has already been taken.'],
+    maxAccounts: [400, 0, 'error', 'miningPool.validation.maxAccounts'],
+  },
+  '/api/v4/mining/accounts': { nameInvalid: [400, 0, 'name', 'Some error'] },
 };
 
 /**
@@ -410,6 +467,18 @@ export const operatorTiesStatuses = [
   '/api/v4/sub-account/balances',
   '/api/v4/sub-account/transfer',
   '/api/v4/sub-account/transfer/history',
+  '/api/v4/mining/rewards',
+  '/api/v4/mining/hashrate',
+  '/api/v4/mining/payout-destination',
+  '/api/v4/mining/payout-destination/edit',
+  '/api/v4/mining/miners/info',
+  '/api/v4/mining/workers/names',
+  '/api/v4/mining/workers/hashrate',
+  '/api/v4/mining/watcher-links/create',
+  '/api/v4/mining/watcher-links/list',
+  '/api/v4/mining/accounts/create',
+  '/api/v4/mining/accounts',
+  '/api/v4/credit-line/loans/info',
 ];
 
 /**

@@ -110,6 +110,23 @@ const cannot: Record<string, string> = {
     'the operator does not say when it is given rather than codeNotApplied, which the sandbox answers',
   'applyCode › kycRequired': 'the sandbox does not model identity verification yet',
   'applyCode › codesDisabled': 'the sandbox does not model assets whose codes are off yet',
+  'listMiningRewards › incorrectTimestamp': 'the sandbox does not model mining rewards yet',
+  'getMiningAccountHashrate › accountNotFound': 'the sandbox does not model mining hash rates yet',
+  'getMiningAccountHashrate › incorrectTimestamp': 'the sandbox does not model mining hash rates yet',
+  'setMiningPayoutDestination › invalidBtcAddress':
+    'the sandbox does not model which bitcoin addresses are valid yet',
+  'setMiningPayoutDestination › customCurrencyConflict':
+    "the sandbox does not model a mining account's reward currency yet",
+  'getMiningAccountInfo › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'listMiningWorkers › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'getMiningWorkerHashrate › accountNotFound': "the sandbox does not model a mining account's workers yet",
+  'createMiningWatcherLink › limitExceeded':
+    "the sandbox does not model the cap on a mining account's watcher links yet",
+  'createMiningAccount › maxAccounts':
+    'the sandbox does not model the cap on mining accounts yet (its figure is not shown)',
+  'listMiningAccounts › nameInvalid':
+    "the operator's example carries a placeholder message; which names it refuses is not shown",
+  'getCreditLine › noActiveLoan': 'the sandbox does not model the credit line yet',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
