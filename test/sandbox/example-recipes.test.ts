@@ -110,6 +110,48 @@ const cannot: Record<string, string> = {
     'the operator does not say when it is given rather than codeNotApplied, which the sandbox answers',
   'applyCode › kycRequired': 'the sandbox does not model identity verification yet',
   'applyCode › codesDisabled': 'the sandbox does not model assets whose codes are off yet',
+  'getFiatDepositUrl › uniqueIdTaken': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › invalidFields': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › providerWithoutAsset': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › notDepositable': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › amountTooSmall': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › amountTooLarge': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › dailyLimitReached': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › expirationNotForProvider': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › userNotVerified': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › customerUnderage': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › invalidCard': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkDomainNotAllowed': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkNotHttps': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkNotMade': 'the sandbox does not model fiat deposit invoices yet',
+  'refundDeposit › notRefundable': 'the sandbox does not model cancelled deposits or refunds yet',
+  'createExpressWithdrawToken › externalIdChanged': 'the sandbox does not model express-withdraw tokens yet',
+  'createExpressWithdrawToken › externalIdPaid': 'the sandbox does not model express-withdraw tokens yet',
+  'createExpressWithdrawToken › amountOverCap': 'the sandbox does not model express-withdraw tokens yet',
+  'issueJwtToken › missingFields':
+    'it names only the signed fields, whose absence the signature checks refuse before validation',
+  'getTravelRuleVasps › travelRuleRegionDisabled': 'the sandbox does not model regions yet',
+  'submitTravelRuleDepositVerification › travelRuleRegionDisabled': 'the sandbox does not model regions yet',
+  'submitTravelRuleDepositVerification › vaspDataMissing': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › originatorIncomplete':
+    'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › depositNotFound': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › notADeposit': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › depositNotWaiting':
+    'the sandbox does not model Travel Rule data yet',
+  'getSubAccountKycUrl › unknownSubAccount': 'the sandbox does not model identity verification links yet',
+  'getSubAccountKycUrl › subAccountNotActivated':
+    'the sandbox does not model identity verification links yet',
+  'getSubAccountKycUrl › subAccountNotActive': 'the sandbox does not model identity verification links yet',
+  'getSubAccountKycUrl › sharedKycEnabled': 'the sandbox does not model identity verification links yet',
+  'confirmSubAccountWithdrawal › unknownWithdrawal':
+    "the sandbox does not model sub-accounts' withdrawals yet",
+  'confirmSubAccountWithdrawal › withdrawalNotFound':
+    "the sandbox does not model sub-accounts' withdrawals yet",
+  'confirmSubAccountWithdrawal › withdrawalNotConfirmable':
+    "the sandbox does not model sub-accounts' withdrawals yet",
+  'confirmSubAccountWithdrawal › withdrawalNotPossible':
+    "the sandbox does not model sub-accounts' withdrawals yet",
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
@@ -232,10 +274,9 @@ describe('after every request example was accepted, as in a contract run', () =>
         });
         const label = `${recipe.operationId} › ${recipe.example}: ${JSON.stringify(reply.body)}`;
         expect(reply.status, label).toBe(expected.status);
-        expect(reply.body, label).toMatchObject({
-          code: at(expected.value, 'code'),
-          message: at(expected.value, 'message'),
-        });
+        // Both absent where the example has neither (a page refusal with `errors` alone).
+        const shape = (body: unknown) => ({ code: at(body, 'code'), message: at(body, 'message') });
+        expect(shape(reply.body), label).toEqual(shape(expected.value));
         expect(Object.keys(refusalOf(reply).errors).sort(), label).toEqual(
           Object.keys((expected.value as { errors?: object }).errors ?? {}).sort(),
         );
