@@ -60,11 +60,14 @@ import {
 import { issueStreamToken } from './handlers/stream-token.ts';
 import {
   blockSubAccount,
+  confirmSubAccountWithdrawal,
   createSubAccount,
   deleteSubAccount,
   editSubAccount,
+  issueKycLink,
   listSubAccounts,
   listSubAccountTransfers,
+  listUnconfirmedWithdrawals,
   moveToSubAccount,
   readSubAccountBalances,
   unblockSubAccount,
@@ -172,6 +175,9 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   readSubAccountBalances,
   moveToSubAccount,
   listSubAccountTransfers,
+  issueKycLink,
+  listUnconfirmedWithdrawals,
+  confirmSubAccountWithdrawal,
   issueStreamToken,
 };
 

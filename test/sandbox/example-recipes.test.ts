@@ -139,19 +139,12 @@ const cannot: Record<string, string> = {
   'submitTravelRuleDepositVerification › notADeposit': 'the sandbox does not model Travel Rule data yet',
   'submitTravelRuleDepositVerification › depositNotWaiting':
     'the sandbox does not model Travel Rule data yet',
-  'getSubAccountKycUrl › unknownSubAccount': 'the sandbox does not model identity verification links yet',
   'getSubAccountKycUrl › subAccountNotActivated':
-    'the sandbox does not model identity verification links yet',
-  'getSubAccountKycUrl › subAccountNotActive': 'the sandbox does not model identity verification links yet',
-  'getSubAccountKycUrl › sharedKycEnabled': 'the sandbox does not model identity verification links yet',
-  'confirmSubAccountWithdrawal › unknownWithdrawal':
-    "the sandbox does not model sub-accounts' withdrawals yet",
-  'confirmSubAccountWithdrawal › withdrawalNotFound':
-    "the sandbox does not model sub-accounts' withdrawals yet",
+    'every sub-account of the sandbox has its user: the sandbox does not model activation',
+  'getSubAccountKycUrl › sharedKycEnabled':
+    "no sub-account of the default fixture shares its account's verification (test/sandbox/sub-account-withdrawals.test.ts makes one)",
   'confirmSubAccountWithdrawal › withdrawalNotConfirmable':
-    "the sandbox does not model sub-accounts' withdrawals yet",
-  'confirmSubAccountWithdrawal › withdrawalNotPossible':
-    "the sandbox does not model sub-accounts' withdrawals yet",
+    'only a withdrawal confirmed by an earlier call is refused so (test/sandbox/sub-account-withdrawals.test.ts confirms one twice)',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
