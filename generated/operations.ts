@@ -4312,7 +4312,7 @@ export const operations = {
             },
             "birthDate": {
               "type": "string",
-              "format": "date",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
               "description": "Birth date, `YYYY-MM-DD`; the payer must be 18 or older (observed upstream)."
             },
             "address": {

@@ -4653,10 +4653,7 @@ export interface operations {
                         lastName?: string;
                         /** @description Email for billing. */
                         email?: string;
-                        /**
-                         * Format: date
-                         * @description Birth date, `YYYY-MM-DD`; the payer must be 18 or older (observed upstream).
-                         */
+                        /** @description Birth date, `YYYY-MM-DD`; the payer must be 18 or older (observed upstream). */
                         birthDate?: string;
                         /** @description The billing address. */
                         address?: {

@@ -2009,7 +2009,7 @@ export const clientRoutes = {
             },
             "birthDate": {
               "type": "string",
-              "format": "date"
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
             },
             "address": {
               "type": "object",
