@@ -7346,7 +7346,8 @@ export const operations = {
         "subAccountId": {
           "type": "string",
           "minLength": 1,
-          "description": "Only this sub-account's withdrawals; without it, every sub-account's (observed upstream)."
+          "description": "Only this sub-account's withdrawals; without it, every sub-account's (observed upstream).",
+          "cliFlag": "id"
         }
       }
     },
@@ -7541,7 +7542,8 @@ export const operations = {
         "transactionId": {
           "type": "string",
           "format": "uuid",
-          "description": "The cancelled deposit's id, a UUID (observed upstream)."
+          "description": "The cancelled deposit's id, a UUID (observed upstream).",
+          "cliFlag": "transaction"
         },
         "address": {
           "type": "string",
