@@ -640,10 +640,11 @@ export interface paths {
          *       document keeps its common 401 and 500 forms).
          *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
          *
-         *     The fiat gateway is another origin, and its calls (the card token that
-         *     a fiat withdrawal sends to instead of a card number) are not signed
-         *     with the API key: they are not operations of this document, and the
-         *     client does not make them.
+         *     The fiat gateway is another origin, and its calls (issuing the card
+         *     token that a fiat withdrawal takes as its address in place of a card
+         *     number) are not signed with the API key: they are not operations of
+         *     this document, and neither the client nor `txc` makes them, so no
+         *     card number passes through this toolkit.
          *
          *     The token is a secret: whoever holds it calls the gateway as the
          *     account. The client hands it over as the call's data only; its hooks
