@@ -143,6 +143,17 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "issueJwtToken": {
+    "properties": {
+      "data": {
+        "properties": {
+          "expires_at": {
+            "unixTime": "seconds"
+          }
+        }
+      }
+    }
+  },
   "listClosedPositionPnl": {
     "items": {
       "properties": {
@@ -297,6 +308,19 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
     }
   },
   "listSubAccountTransferHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listUnconfirmedSubAccountWithdrawals": {
     "properties": {
       "data": {
         "items": {

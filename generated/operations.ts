@@ -856,6 +856,77 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "confirmSubAccountWithdrawal": {
+    "operationId": "confirmSubAccountWithdrawal",
+    "summary": "Confirm a sub-account's withdrawal, letting it go out",
+    "cliName": "confirm-sub-account-withdrawal",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/withdraw/confirm",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/withdraw/confirm"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The withdrawal's id, from `listUnconfirmedSubAccountWithdrawals` (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "createBulkLimitOrders": {
     "operationId": "createBulkLimitOrders",
     "summary": "Place up to 20 limit orders at once",
@@ -1988,6 +2059,91 @@ export const operations = {
             "bech32"
           ],
           "description": "The kind of address to make, for the assets that have several (observed upstream: BTC and LTC, each `p2sh-segwit` or `bech32`, by default `bech32`). Which other assets take it is not shown."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "createExpressWithdrawToken": {
+    "operationId": "createExpressWithdrawToken",
+    "summary": "Make a one-time token that charges a user to the partner",
+    "cliName": "express-withdraw-token",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/express-withdraw/token",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "externalId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "amount",
+        "externalId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/express-withdraw/token"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The crypto asset to charge; it must be open to withdrawals in the asset list, and not fiat (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The amount to charge, a decimal string; at most the equivalent of 10,000 USDT (observed upstream, code 191)."
+        },
+        "externalId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The partner's own reference of the payment, unique per partner account (observed upstream): the same one with the same ticker and amount answers the same token while it is valid; a paid one is refused (code 19)."
         }
       }
     },
@@ -4306,6 +4462,158 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "getFiatDepositUrl": {
+    "operationId": "getFiatDepositUrl",
+    "summary": "Get the link of a fiat deposit invoice",
+    "cliName": "fiat-deposit-url",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/fiat-deposit-url",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId",
+      "source": "observed-upstream"
+    },
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "ticker",
+        "provider",
+        "amount",
+        "uniqueId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/fiat-deposit-url"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The fiat asset to deposit; it must be open to deposits in the asset list (observed upstream)."
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The payment provider of the asset (`VISAMASTER`, …), from the asset list (observed upstream)."
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The amount of the invoice, a decimal string (observed upstream); the provider's smallest and largest amounts and a daily limit apply."
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "The caller's own identifier of the invoice (observed upstream): any string of up to 255 characters, not checked to be a UUID. The service refuses a second invoice of the account with an identifier it has taken already."
+        },
+        "customer": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string",
+              "description": "First name for billing."
+            },
+            "lastName": {
+              "type": "string",
+              "description": "Last name for billing."
+            },
+            "email": {
+              "type": "string",
+              "description": "Email for billing."
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+              "description": "Birth date, `YYYY-MM-DD`; the payer must be 18 or older (observed upstream)."
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string",
+                  "description": "Street address."
+                },
+                "line2": {
+                  "type": "string",
+                  "description": "A second address line, optional."
+                },
+                "city": {
+                  "type": "string",
+                  "description": "City."
+                },
+                "zipCode": {
+                  "type": "string",
+                  "description": "Postal code."
+                },
+                "countryCode": {
+                  "type": "string",
+                  "description": "Country, a two-letter code in the operator's example (`ES`)."
+                }
+              },
+              "description": "The billing address."
+            }
+          },
+          "description": "The payer, needed for USD and EUR through `VISAMASTER` (observed upstream): every field below but `address.line2`."
+        },
+        "successLink": {
+          "type": "string",
+          "description": "Where the provider sends the payer after a successful payment: `https` only, on a domain the operator allowed for the account through its support (observed upstream)."
+        },
+        "failureLink": {
+          "type": "string",
+          "description": "Where the provider sends the payer after a failed or refused payment; the same rules as `successLink` (observed upstream)."
+        },
+        "returnLink": {
+          "type": "string",
+          "description": "Where the \"back\" option of the provider's result page leads; without it there is no such option (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "getHedgeMode": {
     "operationId": "getHedgeMode",
     "summary": "Read whether the collateral account is in hedge mode",
@@ -5191,6 +5499,76 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "getSubAccountKycUrl": {
+    "operationId": "getSubAccountKycUrl",
+    "summary": "Get a link where a sub-account verifies its identity",
+    "cliName": "sub-account-kyc-url",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/kyc-url",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/kyc-url"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A sub-account's id, as creating it answered (observed upstream, a UUID)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "getTradeBalance": {
     "operationId": "getTradeBalance",
     "summary": "Read the trade (spot) balance",
@@ -5260,6 +5638,69 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "getTravelRuleVasps": {
+    "operationId": "getTravelRuleVasps",
+    "summary": "List the service providers the Travel Rule data may name",
+    "cliName": "travel-rule-vasps",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/travel-rule/vasps",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/travel-rule/vasps"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "getWebSocketToken": {
     "operationId": "getWebSocketToken",
     "summary": "Get a token that authorizes a WebSocket connection",
@@ -5296,6 +5737,69 @@ export const operations = {
           "type": "string",
           "enum": [
             "/api/v4/profile/websocket_token"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "issueJwtToken": {
+    "operationId": "issueJwtToken",
+    "summary": "Get a token for the fiat gateway",
+    "cliName": "jwt-token",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/jwt",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/jwt"
           ],
           "description": "The endpoint path."
         },
@@ -7684,6 +8188,90 @@ export const operations = {
     ],
     "streamEvents": []
   },
+  "listUnconfirmedSubAccountWithdrawals": {
+    "operationId": "listUnconfirmedSubAccountWithdrawals",
+    "summary": "List the sub-accounts' withdrawals waiting for the account's confirmation",
+    "cliName": "unconfirmed-withdrawals",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/withdraw/unconfirmed-list",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      401,
+      403,
+      404,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/withdraw/unconfirmed-list"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many withdrawals to answer, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many to skip (observed upstream).",
+          "default": 0
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only this sub-account's withdrawals; without it, every sub-account's (observed upstream).",
+          "cliFlag": "id"
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "modifyOrder": {
     "operationId": "modifyOrder",
     "summary": "Change the amount or prices of an open order",
@@ -7807,6 +8395,82 @@ export const operations = {
       500,
       503
     ],
+    "streamEvents": []
+  },
+  "refundDeposit": {
+    "operationId": "refundDeposit",
+    "summary": "Send a cancelled deposit back to an address",
+    "cliName": "refund-deposit",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/refund-deposit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "transactionId",
+        "address"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/refund-deposit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "transactionId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The cancelled deposit's id, a UUID (observed upstream).",
+          "cliFlag": "transaction"
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Where to send the deposit back: an address outside the exchange, on the deposit's network and for its asset (observed upstream)."
+        }
+      }
+    },
     "streamEvents": []
   },
   "setCollateralLeverage": {
@@ -8139,6 +8803,181 @@ export const operations = {
           "type": "string",
           "maxLength": 100,
           "description": "The bitcoin address to pay; needed with `external_address` (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "submitTravelRuleDepositVerification": {
+    "operationId": "submitTravelRuleDepositVerification",
+    "summary": "Send the Travel Rule data of a deposit's sender",
+    "cliName": "travel-rule-deposit",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/travel-rule/deposit/verification",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "uniqueId",
+        "walletType",
+        "originator"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/travel-rule/deposit/verification"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "The deposit's id, from the deposit and withdrawal history (observed upstream)."
+        },
+        "walletType": {
+          "type": "string",
+          "enum": [
+            "hosted",
+            "unhosted"
+          ],
+          "description": "`hosted`, a wallet a service provider keeps, which needs `vaspData`; `unhosted`, a wallet its owner keeps (observed upstream)."
+        },
+        "originator": {
+          "type": "object",
+          "required": [
+            "type",
+            "residenceCountry",
+            "walletAddress",
+            "address"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "individual",
+                "entity"
+              ],
+              "description": "`individual`, a person, who needs `firstName` and `lastName`; `entity`, a legal person, which needs `fullName`."
+            },
+            "firstName": {
+              "type": "string",
+              "maxLength": 100,
+              "description": "First name, for an individual."
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 100,
+              "description": "Last name, for an individual."
+            },
+            "fullName": {
+              "type": "string",
+              "maxLength": 200,
+              "description": "Full legal name, for an entity."
+            },
+            "residenceCountry": {
+              "type": "string",
+              "minLength": 3,
+              "maxLength": 3,
+              "description": "Country of residence, ISO 3166-1 alpha-3 (`NLD`)."
+            },
+            "walletAddress": {
+              "type": "string",
+              "maxLength": 200,
+              "description": "The wallet the deposit came from."
+            },
+            "address": {
+              "type": "object",
+              "required": [
+                "country",
+                "city",
+                "addressLine1"
+              ],
+              "properties": {
+                "country": {
+                  "type": "string",
+                  "minLength": 3,
+                  "maxLength": 3,
+                  "description": "Country, ISO 3166-1 alpha-3."
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 100,
+                  "description": "City."
+                },
+                "postCode": {
+                  "type": "string",
+                  "maxLength": 20,
+                  "description": "Postal code, optional."
+                },
+                "addressLine1": {
+                  "type": "string",
+                  "maxLength": 200,
+                  "description": "Street address."
+                }
+              },
+              "description": "Where the originator lives or is registered."
+            }
+          },
+          "description": "Who sent the deposit (observed upstream)."
+        },
+        "vaspData": {
+          "type": "object",
+          "properties": {
+            "vaspId": {
+              "type": "string",
+              "maxLength": 100,
+              "description": "The provider's id in `getTravelRuleVasps`."
+            },
+            "vaspName": {
+              "type": "string",
+              "maxLength": 200,
+              "description": "The provider's name, for one not in that list."
+            }
+          },
+          "description": "The provider keeping a hosted wallet (observed upstream): `vaspId` when `getTravelRuleVasps` lists it, else `vaspName`."
         }
       }
     },

@@ -149,6 +149,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/fiat-deposit-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the link of a fiat deposit invoice
+         * @description Opens an invoice with a fiat payment provider for a deposit of a given
+         *     amount to the main balance, and answers the link where the payer pays
+         *     it. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The call is available on request only: the operator turns it on for
+         *       an API key through its support. A key without it is refused with
+         *       `code` 0 and a permission message (the named example
+         *       depositUrlNotEnabled; its status is not shown, this document files it
+         *       under 403).
+         *     - `ticker` is a fiat asset open to deposits and `provider` one of its
+         *       providers, both from the asset list.
+         *     - `uniqueId` is the caller's own identifier of the invoice, any string
+         *       of up to 255 characters; an identifier the account used before is
+         *       refused (uniqueIdTaken).
+         *     - `customer` is needed for USD and EUR through `VISAMASTER`: the payer's
+         *       name, email, birth date and address.
+         *     - `successLink` and `failureLink` take the payer back to the caller's
+         *       site after paying or failing; they must be `https` and on a domain
+         *       the operator has allowed for the account. `returnLink` adds a "back"
+         *       option to the provider's result page.
+         *     - Through `VISAMASTER`, the link must be opened with a `Referer`
+         *       header; without one (a link opened from a messenger) the payer lands
+         *       on the operator's home page instead.
+         *     - Success is 200 with `url`. Every other refusal the operator shows
+         *       is `code` 0 `Validation failed` with `errors` by field, but a link
+         *       the provider could not make (`code` 10). The operator lists 400 as
+         *       the status of its refusals without tying each example to a status:
+         *       this document files them all under 400.
+         *       Whether the deposit arrived shows in the deposit and withdrawal
+         *       history (`listDepositWithdrawalHistory`).
+         *     - 503 when the provider is unavailable for a while.
+         *
+         *     The call opens an invoice but moves no money: the payer does. It is
+         *     repeated by the client only with its uniqueId, which the service does
+         *     not take twice (`x-retry-safe`). No card number passes through this
+         *     call or this toolkit: the payer enters the card on the provider's page.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["getFiatDepositUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/refund-deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a cancelled deposit back to an address
+         * @description Asks for a deposit that was cancelled to be sent back, to an address of
+         *     the caller's choosing outside the exchange. Not in the specification:
+         *     every fact of this operation is observed upstream, from the operator's
+         *     own files.
+         *
+         *     Observed upstream:
+         *     - Only a deposit whose status is cancelled can be refunded, and only
+         *       once the operator's support has said a refund is possible; any other
+         *       is refused with `code` 0 `Transaction not refundable`.
+         *     - `transactionId` is the deposit's id, a UUID, as the operator's
+         *       notice of the cancelled deposit or its web history gives it.
+         *     - `address` must be on the same network and for the same asset as the
+         *       deposit, and not an address of the exchange; it need not be the
+         *       address the deposit came from.
+         *     - Success is 200 with the deposit's id: the refund was taken, not made.
+         *       It completes later; the operator tells its outcome by webhook, which
+         *       this document does not describe.
+         *     - Refusals are 400, `code` 0: a missing field with `errors` by field, a
+         *       deposit that cannot be refunded without.
+         *
+         *     It moves money: never repeated by the client on its own. Whether a
+         *     second refund of the same deposit is refused is not shown.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["refundDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/main-account/create-new-address": {
         parameters: {
             query?: never;
@@ -304,6 +406,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/express-withdraw/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a one-time token that charges a user to the partner
+         * @description Makes a one-time payment token: a link at which a user of the exchange
+         *     confirms paying the partner a given amount of an asset, moved at once,
+         *     within the exchange and without a fee, from the user's balance to the
+         *     partner's main balance. B2B partner access only. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The answer is the link to show the paying user (a redirect, a deep
+         *       link or a QR code) and when its token expires. The token travels in
+         *       the link's `token` query parameter; treat the link as opaque. The
+         *       user confirms the asset and amount on the operator's page.
+         *     - A token is used once and expires 90 seconds after it is made:
+         *       `expireAt` is the authoritative time, `YYYY-MM-DD HH:MM:SS` in UTC.
+         *       Make it just before the link is shown.
+         *     - `ticker` is a crypto asset open to withdrawals; a fiat asset, or one
+         *       closed to withdrawals, is refused (422, on the asset's field; the
+         *       body is not shown).
+         *     - One payment is at most the equivalent of 10,000 USDT, checked when
+         *       the token is made and again when the user confirms (code 191).
+         *     - The user cannot pay the partner's own account.
+         *     - `externalId` is the partner's reference of the payment (an order or
+         *       invoice id), unique per partner account: see `x-retry-safe`.
+         *     - Refusals of the business rules are 422, `code` 18 (the `externalId`
+         *       of a pending payment with another ticker or amount: use a new
+         *       `externalId`), 19 (a payment already confirmed) or 191 (over the
+         *       cap); an error of the service is 422 too, with a message asking to
+         *       try later. The operator shows the codes, not the bodies: the
+         *       examples carry the code and this document's message. A key without
+         *       the partner's permission gets 403.
+         *     - The rate limit is the one of every main-account endpoint: the
+         *       operator states none of this endpoint's own.
+         *
+         *     The token moves no money by itself; the user's confirmation does. The
+         *     call is repeated by the client only with its externalId
+         *     (`x-retry-safe`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce,
+         *     the answer is not to be cached.
+         */
+        post: operations["createExpressWithdrawToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/main-account/transfer": {
         parameters: {
             query?: never;
@@ -446,6 +606,143 @@ export interface paths {
          *     The response is not cached (observed upstream).
          */
         post: operations["listAccountFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/jwt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a token for the fiat gateway
+         * @description A JSON Web Token for the account of the signing key, which the
+         *     operator's fiat gateway takes in place of a signature: its calls carry
+         *     it in their `Authorization` header. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - The answer is `data.token` and `data.expires_at`, the Unix time the
+         *       token stops being taken.
+         *     - The operator's own refusals besides the common ones: 400 `code` 0 for
+         *       missing fields; a signature it refuses may come as 401 `code` 0
+         *       `Invalid API key, signature, or nonce`, and a server without the
+         *       gateway's setup as 500 `code` 0 `Server configuration issues` (this
+         *       document keeps its common 401 and 500 forms).
+         *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
+         *
+         *     The fiat gateway is another origin, and its calls (issuing the card
+         *     token that a fiat withdrawal takes as its address in place of a card
+         *     number) are not signed with the API key: they are not operations of
+         *     this document, and neither the client nor `txc` makes them, so no
+         *     card number passes through this toolkit.
+         *
+         *     The token is a secret: whoever holds it calls the gateway as the
+         *     account. The client hands it over as the call's data only; its hooks
+         *     never carry a body.
+         *
+         *     Whether asking again ends the last token: not shown. The call changes
+         *     no balance, order or setting, so it is not marked as writing, and
+         *     repeating it is safe.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["issueJwtToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/travel-rule/vasps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the service providers the Travel Rule data may name
+         * @description The virtual asset service providers (exchanges, custodians) that the
+         *     operator knows by id, for the Travel Rule data of a deposit
+         *     (`submitTravelRuleDepositVerification`) or a withdrawal
+         *     (`createWithdrawal`'s `travelRule`) from or to a wallet one of them
+         *     keeps. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The body carries nothing but the signed fields.
+         *     - Each provider has a `vaspId`, which the Travel Rule data's
+         *       `vaspData.vaspId` takes, and a `name`. A provider not in the list is
+         *       named instead (`vaspData.vaspName`).
+         *     - Where the Travel Rule calls are not open in the account's region, the
+         *       answer is 422, `code` 0, `Something went wrong`, with `errors.error`.
+         *     - Its order and whether it is paged: not shown.
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce,
+         *     the answer is not to be cached.
+         */
+        post: operations["getTravelRuleVasps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/travel-rule/deposit/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the Travel Rule data of a deposit's sender
+         * @description Sends who sent a deposit (the originator) and from what kind of wallet,
+         *     for a deposit held for the Travel Rule check. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `uniqueId` is the deposit's id, as the deposit and withdrawal history
+         *       gives it; the deposit must be waiting for this data.
+         *     - `walletType` `hosted` is a wallet a service provider keeps, and needs
+         *       `vaspData`: its `vaspId` from `getTravelRuleVasps`, or its
+         *       `vaspName` for a provider not in that list. `unhosted` is a wallet
+         *       its owner keeps, with no provider.
+         *     - The originator is an `individual`, who needs `firstName` and
+         *       `lastName`, or an `entity`, which needs `fullName`; countries are ISO
+         *       3166-1 alpha-3 codes.
+         *     - Success is 200 with the deposit's id and the check's `status`:
+         *       `submitted` (waiting for review), rarely `approved` at once, or
+         *       another status of the operator's identity-check provider (the full
+         *       list is not shown).
+         *     - A request that breaks these rules is 400, `code` 0, `Validation
+         *       failed`; a deposit that cannot be found, is not a deposit or is not
+         *       waiting for this data is 422, `code` 0, `Something went wrong`, on
+         *       `uniqueId`, as is a region where the Travel Rule calls are not open
+         *       (on `error`).
+         *
+         *     It moves no money, but what a second call for the same deposit does
+         *     (refused, or the data replaced) is not shown: never repeated by the
+         *     client on its own.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["submitTravelRuleDepositVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,6 +1246,133 @@ export interface paths {
          *     The response is not cached (observed upstream).
          */
         post: operations["listSubAccountTransferHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/kyc-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a link where a sub-account verifies its identity
+         * @description A link, valid for a while, where the owner of a sub-account goes
+         *     through the operator's identity verification (KYC). Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The sub-account must be the account's own, activated (a user is
+         *       attached to it), not blocked, and must not share the account's
+         *       verification (`shareKyc`); each is refused with a 400 of its own,
+         *       the last three with a `code` of 400 and a message, without `errors`.
+         *     - Success is 200 with the link and `expiresIn`, the seconds it stays
+         *       valid.
+         *     - A 404 means the account lacks the permission of sub-account
+         *       services; its body is not shown.
+         *
+         *     The call makes a link and changes no balance or setting, so it is not
+         *     marked as writing, and repeating it is safe: every link it answers
+         *     leads to the same verification.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["getSubAccountKycUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/withdraw/unconfirmed-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the sub-accounts' withdrawals waiting for the account's confirmation
+         * @description The withdrawals that the account's sub-accounts made and that wait for
+         *     the account to confirm them (`confirmSubAccountWithdrawal`), newest
+         *     first, a page at a time. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A withdrawal a sub-account makes through the API is not carried out
+         *       until its main account confirms it; one left unconfirmed expires
+         *       after a while (how long is not shown).
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 10000 (default 0);
+         *       `subAccountId` keeps one sub-account's withdrawals. The answer has
+         *       no total.
+         *     - An amount is a decimal string without trailing zeros.
+         *     - The sub-accounts' withdrawal calls are off by default: the operator
+         *       turns them on for an account on request, and answers 404 (no body
+         *       shown) until then.
+         *     - A page out of range is 422 with `errors` alone, no `code` or
+         *       `message`.
+         *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce,
+         *     the answer is not to be cached.
+         */
+        post: operations["listUnconfirmedSubAccountWithdrawals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/withdraw/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a sub-account's withdrawal, letting it go out
+         * @description Confirms one withdrawal that a sub-account of the account made and
+         *     that waits for the account's confirmation: the withdrawal is then
+         *     carried out. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `id` is the withdrawal's id, as `listUnconfirmedSubAccountWithdrawals`
+         *       answers it. Confirming is the one thing the account can do with such
+         *       a withdrawal; one left unconfirmed expires after a while.
+         *     - Success is 200 with an empty object.
+         *     - An id of no withdrawal is 400, `code` 0, `errors.id`; one that is not
+         *       a sub-account's of the account, or not waiting for confirmation (a
+         *       withdrawal confirmed already), is 422 with a `code` of 422 and a
+         *       message; a withdrawal the sub-account can no longer make (its
+         *       balance, its address) is 422, `code` 0, `Inner validation failed`,
+         *       whose `errors` hold a string per field rather than a list.
+         *     - A key not allowed this call may be refused with 401, `code` 4 (this
+         *       document keeps its common 401 form).
+         *     - The sub-accounts' withdrawal calls are off by default: 404 (no body
+         *       shown) until the operator turns them on for the account.
+         *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
+         *
+         *     It moves money: never repeated by the client on its own. A second
+         *     confirmation of the same withdrawal is refused
+         *     (`withdrawalNotConfirmable`).
+         *
+         *     Caching: not shown; as every private call, a POST with a fresh nonce,
+         *     the answer is not to be cached.
+         */
+        post: operations["confirmSubAccountWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4645,6 +5069,184 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getFiatDepositUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/fiat-deposit-url";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The fiat asset to deposit; it must be open to deposits in the asset list (observed upstream). */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description The payment provider of the asset (`VISAMASTER`, …), from the asset list (observed upstream). */
+                    provider: string;
+                    /** @description The amount of the invoice, a decimal string (observed upstream); the provider's smallest and largest amounts and a daily limit apply. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The caller's own identifier of the invoice (observed upstream): any string of up to 255 characters, not checked to be a UUID. The service refuses a second invoice of the account with an identifier it has taken already. */
+                    uniqueId: components["schemas"]["UniqueId"];
+                    /** @description The payer, needed for USD and EUR through `VISAMASTER` (observed upstream): every field below but `address.line2`. */
+                    customer?: {
+                        /** @description First name for billing. */
+                        firstName?: string;
+                        /** @description Last name for billing. */
+                        lastName?: string;
+                        /** @description Email for billing. */
+                        email?: string;
+                        /** @description Birth date, `YYYY-MM-DD`; the payer must be 18 or older (observed upstream). */
+                        birthDate?: string;
+                        /** @description The billing address. */
+                        address?: {
+                            /** @description Street address. */
+                            line1?: string;
+                            /** @description A second address line, optional. */
+                            line2?: string;
+                            /** @description City. */
+                            city?: string;
+                            /** @description Postal code. */
+                            zipCode?: string;
+                            /** @description Country, a two-letter code in the operator's example (`ES`). */
+                            countryCode?: string;
+                        };
+                    };
+                    /** @description Where the provider sends the payer after a successful payment: `https` only, on a domain the operator allowed for the account through its support (observed upstream). */
+                    successLink?: string;
+                    /** @description Where the provider sends the payer after a failed or refused payment; the same rules as `successLink` (observed upstream). */
+                    failureLink?: string;
+                    /** @description Where the "back" option of the provider's result page leads; without it there is no such option (observed upstream). */
+                    returnLink?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The invoice is open; its link (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The provider's page where the payer pays the invoice. */
+                        url: string;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: the request or the invoice was refused, `code` 0
+             *     `Validation failed` with `errors` by field, or `code` 10 when the
+             *     provider could not make the link. The operator does not tie its
+             *     examples to a status: this document files them under 400, the one
+             *     failure status it lists besides 503.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Observed upstream: the key lacks the permission this call needs. The call is turned on for a key by the operator's support on request; until then the refusal carries `success` false, `code` 0 and a message (its status is not shown: this document files it here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success?: boolean;
+                        code?: number;
+                        message: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refundDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/refund-deposit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * Format: uuid
+                     * @description The cancelled deposit's id, a UUID (observed upstream).
+                     */
+                    transactionId: string;
+                    /** @description Where to send the deposit back: an address outside the exchange, on the deposit's network and for its asset (observed upstream). */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund was taken (observed upstream); it completes later. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The deposit's id, as the request gave it.
+                         */
+                        id: string;
+                    };
+                };
+            };
+            /** @description Observed upstream: a field is missing, or the deposit cannot be refunded; `code` 0. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createDepositAddress: {
         parameters: {
             query?: never;
@@ -4854,6 +5456,79 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             412: components["responses"]["TwoFactorRequired"];
             422: components["responses"]["WithdrawalRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createExpressWithdrawToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/express-withdraw/token";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The crypto asset to charge; it must be open to withdrawals in the asset list, and not fiat (observed upstream). */
+                    ticker: components["schemas"]["Ticker"];
+                    /** @description The amount to charge, a decimal string; at most the equivalent of 10,000 USDT (observed upstream, code 191). */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /** @description The partner's own reference of the payment, unique per partner account (observed upstream): the same one with the same ticker and amount answers the same token while it is valid; a paid one is refused (code 19). */
+                    externalId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token is made; show its link before `expireAt` (observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The link to show the paying user: the operator's confirmation page, or a deep link set up for the partner, with the token in its `token` query parameter. Opaque. */
+                        url: string;
+                        /** @description When the token expires, `YYYY-MM-DD HH:MM:SS` in UTC; 90 seconds after it was made. */
+                        expireAt: string;
+                    };
+                };
+            };
+            /** @description The request was refused before any business rule. Not shown by the operator for this call; the main account's rule (`code` 0, `Validation failed`, `errors` by field) is assumed, in this document's wording. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /** @description Observed upstream: a business rule refused the token, `code` 18, 19 or 191, or the asset is not allowed, or the service failed (try again later). The operator gives the codes without their bodies: the examples' messages are this document's. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5154,6 +5829,240 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Not shown: observed upstream, the operator says this call fails only as any signed call does. The example below is this document's, with the message the operator gives the case on its other calls. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueJwtToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/jwt";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The token and when it expires (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The token, for the fiat gateway's `Authorization` header. A secret. Its format beyond a JSON Web Token: not shown. */
+                            token: string;
+                            /** @description When the token stops being taken, Unix time in seconds. */
+                            expires_at: components["schemas"]["UnixTime"];
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream, fields are missing; `code` 0 with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTravelRuleVasps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/travel-rule/vasps";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                };
+            };
+        };
+        responses: {
+            /** @description The providers (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            vasps: {
+                                /** @description The provider's id, for `vaspData.vaspId`. */
+                                vaspId: string;
+                                /** @description The provider's name. */
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the Travel Rule calls are not open in the account's region. A request that breaks its schema takes the same status, this document's choice (see its example). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submitTravelRuleDepositVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/travel-rule/deposit/verification";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The deposit's id, from the deposit and withdrawal history (observed upstream). */
+                    uniqueId: string;
+                    /**
+                     * @description `hosted`, a wallet a service provider keeps, which needs `vaspData`; `unhosted`, a wallet its owner keeps (observed upstream).
+                     * @enum {string}
+                     */
+                    walletType: "hosted" | "unhosted";
+                    /** @description Who sent the deposit (observed upstream). */
+                    originator: {
+                        /**
+                         * @description `individual`, a person, who needs `firstName` and `lastName`; `entity`, a legal person, which needs `fullName`.
+                         * @enum {string}
+                         */
+                        type: "individual" | "entity";
+                        /** @description First name, for an individual. */
+                        firstName?: string;
+                        /** @description Last name, for an individual. */
+                        lastName?: string;
+                        /** @description Full legal name, for an entity. */
+                        fullName?: string;
+                        /** @description Country of residence, ISO 3166-1 alpha-3 (`NLD`). */
+                        residenceCountry: string;
+                        /** @description The wallet the deposit came from. */
+                        walletAddress: string;
+                        /** @description Where the originator lives or is registered. */
+                        address: {
+                            /** @description Country, ISO 3166-1 alpha-3. */
+                            country: string;
+                            /** @description City. */
+                            city: string;
+                            /** @description Postal code, optional. */
+                            postCode?: string;
+                            /** @description Street address. */
+                            addressLine1: string;
+                        };
+                    };
+                    /** @description The provider keeping a hosted wallet (observed upstream): `vaspId` when `getTravelRuleVasps` lists it, else `vaspName`. */
+                    vaspData?: {
+                        /** @description The provider's id in `getTravelRuleVasps`. */
+                        vaspId?: string;
+                        /** @description The provider's name, for one not in that list. */
+                        vaspName?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The data was taken; the check's status (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The deposit's id. */
+                            uniqueId: string;
+                            /** @description The check's status: `submitted`, waiting for review; `approved`, rarely, at once; or another status of the operator's identity-check provider (not shown). */
+                            status: string;
+                        };
+                    };
+                };
+            };
+            /** @description Observed upstream, the data breaks a rule; `code` 0 with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the deposit cannot take the data, or the Travel Rule calls are not open in the account's region; `code` 0, `Something went wrong`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6084,6 +6993,243 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSubAccountKycUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/kyc-url";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    id: components["schemas"]["SubAccountId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The link and how long it stays valid (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The verification page of the operator's identity-check provider. */
+                        url: string;
+                        /** @description How many seconds the link stays valid. */
+                        expiresIn: number;
+                    };
+                };
+            };
+            /** @description Observed upstream: no sub-account of the account has the id (`code` 0, `errors.id`), or it cannot be verified on its own (`code` 400). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the account lacks the permission of sub-account services. The body is not shown. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUnconfirmedSubAccountWithdrawals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/withdraw/unconfirmed-list";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many withdrawals to answer, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                    /** @description Only this sub-account's withdrawals; without it, every sub-account's (observed upstream). */
+                    subAccountId?: components["schemas"]["SubAccountId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The withdrawals waiting for confirmation, newest first (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The withdrawal's id (a UUID), which confirming it takes. */
+                            id: string;
+                            /** @description The sub-account that made it. */
+                            subAccountId: string;
+                            /** @description The asset's ticker. */
+                            currency: string;
+                            /** @description The amount, without trailing zeros. */
+                            amount: components["schemas"]["Decimal"];
+                            /** @description When the sub-account made it, Unix time in seconds. */
+                            createdAt: components["schemas"]["UnixTime"];
+                        }[];
+                        /** @description The page size used. */
+                        limit: number;
+                        /** @description The offset used. */
+                        offset: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the sub-accounts' withdrawal calls are not turned on for the account. The body is not shown. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Observed upstream: a page out of range, with `errors` by field and no `code` or `message`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmSubAccountWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/withdraw/confirm";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The withdrawal's id, from `listUnconfirmedSubAccountWithdrawals` (observed upstream). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The withdrawal is confirmed and goes out (observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream, the id is missing or of no withdrawal; `code` 0, `errors.id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the sub-accounts' withdrawal calls are not turned on for the account. The body is not shown. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Observed upstream: the withdrawal is not a sub-account's of the account, or is not waiting for confirmation (`code` 422), or can no longer be made (`code` 0, `errors` holding a string per field). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        message: string;
+                        /** @description By field: observed upstream, a string (`insufficientFunds`) rather than the list of messages other refusals hold. */
+                        errors?: {
+                            [key: string]: string | string[];
+                        };
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

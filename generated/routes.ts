@@ -293,6 +293,27 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/withdraw/confirm": {
+    "operationId": "confirmSubAccountWithdrawal",
+    "method": "post",
+    "path": "/api/v4/sub-account/withdraw/confirm",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/order/bulk": {
     "operationId": "createBulkLimitOrders",
     "method": "post",
@@ -889,6 +910,39 @@ export const clientRoutes = {
             "p2sh-segwit",
             "bech32"
           ]
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/express-withdraw/token": {
+    "operationId": "createExpressWithdrawToken",
+    "method": "post",
+    "path": "/api/v4/main-account/express-withdraw/token",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "externalId"
+    },
+    "body": {
+      "required": [
+        "ticker",
+        "amount",
+        "externalId"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "externalId": {
+          "type": "string",
+          "minLength": 1
         }
       }
     }
@@ -2004,6 +2058,92 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/fiat-deposit-url": {
+    "operationId": "getFiatDepositUrl",
+    "method": "post",
+    "path": "/api/v4/main-account/fiat-deposit-url",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": {
+      "idempotencyKey": "uniqueId"
+    },
+    "body": {
+      "required": [
+        "ticker",
+        "provider",
+        "amount",
+        "uniqueId"
+      ],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "provider": {
+          "type": "string",
+          "minLength": 1
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "customer": {
+          "type": "object",
+          "properties": {
+            "firstName": {
+              "type": "string"
+            },
+            "lastName": {
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            },
+            "birthDate": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+            },
+            "address": {
+              "type": "object",
+              "properties": {
+                "line1": {
+                  "type": "string"
+                },
+                "line2": {
+                  "type": "string"
+                },
+                "city": {
+                  "type": "string"
+                },
+                "zipCode": {
+                  "type": "string"
+                },
+                "countryCode": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "successLink": {
+          "type": "string"
+        },
+        "failureLink": {
+          "type": "string"
+        },
+        "returnLink": {
+          "type": "string"
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/hedge-mode": {
     "operationId": "getHedgeMode",
     "method": "post",
@@ -2335,6 +2475,27 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/kyc-url": {
+    "operationId": "getSubAccountKycUrl",
+    "method": "post",
+    "path": "/api/v4/sub-account/kyc-url",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/trade-account/balance": {
     "operationId": "getTradeBalance",
     "method": "post",
@@ -2354,6 +2515,20 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/travel-rule/vasps": {
+    "operationId": "getTravelRuleVasps",
+    "method": "post",
+    "path": "/api/v4/travel-rule/vasps",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
   "post /api/v4/profile/websocket_token": {
     "operationId": "getWebSocketToken",
     "method": "post",
@@ -2361,6 +2536,20 @@ export const clientRoutes = {
     "rateLimit": {
       "requests": 10,
       "windowSeconds": 60
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {}
+    }
+  },
+  "post /api/v4/jwt": {
+    "operationId": "issueJwtToken",
+    "method": "post",
+    "path": "/api/v4/jwt",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
     },
     "retrySafe": true,
     "body": {
@@ -3312,6 +3501,35 @@ export const clientRoutes = {
     },
     "retrySafe": true
   },
+  "post /api/v4/sub-account/withdraw/unconfirmed-list": {
+    "operationId": "listUnconfirmedSubAccountWithdrawals",
+    "method": "post",
+    "path": "/api/v4/sub-account/withdraw/unconfirmed-list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/order/modify": {
     "operationId": "modifyOrder",
     "method": "post",
@@ -3366,6 +3584,32 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/main-account/refund-deposit": {
+    "operationId": "refundDeposit",
+    "method": "post",
+    "path": "/api/v4/main-account/refund-deposit",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "transactionId",
+        "address"
+      ],
+      "properties": {
+        "transactionId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "address": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
   },
   "post /api/v4/collateral-account/leverage": {
     "operationId": "setCollateralLeverage",
@@ -3499,6 +3743,116 @@ export const clientRoutes = {
         "address": {
           "type": "string",
           "maxLength": 100
+        }
+      }
+    }
+  },
+  "post /api/v4/travel-rule/deposit/verification": {
+    "operationId": "submitTravelRuleDepositVerification",
+    "method": "post",
+    "path": "/api/v4/travel-rule/deposit/verification",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "uniqueId",
+        "walletType",
+        "originator"
+      ],
+      "properties": {
+        "uniqueId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "walletType": {
+          "type": "string",
+          "enum": [
+            "hosted",
+            "unhosted"
+          ]
+        },
+        "originator": {
+          "type": "object",
+          "required": [
+            "type",
+            "residenceCountry",
+            "walletAddress",
+            "address"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "individual",
+                "entity"
+              ]
+            },
+            "firstName": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "lastName": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "fullName": {
+              "type": "string",
+              "maxLength": 200
+            },
+            "residenceCountry": {
+              "type": "string",
+              "minLength": 3,
+              "maxLength": 3
+            },
+            "walletAddress": {
+              "type": "string",
+              "maxLength": 200
+            },
+            "address": {
+              "type": "object",
+              "required": [
+                "country",
+                "city",
+                "addressLine1"
+              ],
+              "properties": {
+                "country": {
+                  "type": "string",
+                  "minLength": 3,
+                  "maxLength": 3
+                },
+                "city": {
+                  "type": "string",
+                  "maxLength": 100
+                },
+                "postCode": {
+                  "type": "string",
+                  "maxLength": 20
+                },
+                "addressLine1": {
+                  "type": "string",
+                  "maxLength": 200
+                }
+              }
+            }
+          }
+        },
+        "vaspData": {
+          "type": "object",
+          "properties": {
+            "vaspId": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "vaspName": {
+              "type": "string",
+              "maxLength": 200
+            }
+          }
         }
       }
     }

@@ -547,6 +547,37 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return example && last && { fields: { ...example, id: last.id } };
   },
 
+  // A sub-account's verification link: an unknown id, the fixture's last blocked sub-account.
+  unknownSubAccount: ({ start }) => ({ fields: { ...start('id'), id: unknownPlan } }),
+  subAccountNotActive: ({ fixture, key }) => {
+    const last = subAccountsOf(fixture, key)
+      .filter((account) => account.subAccount?.blocked === true)
+      .at(-1);
+    return last && { fields: { id: last.id } };
+  },
+
+  // A sub-account's withdrawal: an unknown id, one confirmed by a key of another account, one
+  // its sub-account's main balance does not cover.
+  unknownWithdrawal: () => ({ fields: { id: unknownPlan } }),
+  withdrawalNotFound: ({ fixture, key }) => {
+    const other = fixture.keys.find(
+      (candidate) =>
+        candidate.enabled !== false && candidate.account !== key.account && !candidate.operations,
+    );
+    const [withdrawal] = subAccountsOf(fixture, key).flatMap(
+      (account) => account.subAccount?.unconfirmedWithdrawals ?? [],
+    );
+    return other && withdrawal && { fields: { id: withdrawal.id }, key: other };
+  },
+  withdrawalNotPossible: ({ fixture, key }) => {
+    const [uncovered] = subAccountsOf(fixture, key).flatMap((account) =>
+      (account.subAccount?.unconfirmedWithdrawals ?? []).filter(
+        (withdrawal) => compare(withdrawal.amount, account.mainBalances?.[withdrawal.ticker] ?? '0') > 0,
+      ),
+    );
+    return uncovered && { fields: { id: uncovered.id } };
+  },
+
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
   unknownTicker: (kitchen) => ({
     fields: { ...kitchen.start('ticker'), ticker: unknownTicker(kitchen.fixture) },

@@ -230,6 +230,24 @@ export interface FixtureSubAccount {
   permissions: { spotEnabled: boolean; collateralEnabled: boolean };
   /** Default false. */
   blocked?: boolean;
+  /** Withdrawals it made that wait for its parent's confirmation (confirmSubAccountWithdrawal). */
+  unconfirmedWithdrawals?: FixtureSubAccountWithdrawal[];
+}
+
+/**
+ * A withdrawal a sub-account made that waits for its parent's confirmation: nothing has left its
+ * balance yet; confirming it checks the balance then.
+ */
+export interface FixtureSubAccountWithdrawal {
+  /** The withdrawal's id (a UUID), which confirming it takes. */
+  id: string;
+  ticker: string;
+  /** What leaves the sub-account's main balance, the fee included. */
+  amount: string;
+  address: string;
+  network?: string;
+  /** Unix seconds. */
+  createdAt: number;
 }
 
 /** A code made before the sandbox started (createCode), applied or not. */
@@ -448,7 +466,19 @@ export function checkFixture(value: unknown): Fixture {
     if (!parent) problems.push(`account ${account.id}: unknown parent ${sub.parent}`);
     else if (parent.subAccount)
       problems.push(`account ${account.id}: its parent ${sub.parent} is a sub-account`);
+    for (const withdrawal of sub.unconfirmedWithdrawals ?? []) {
+      if (!assets.has(withdrawal.ticker))
+        problems.push(
+          `account ${account.id} withdrawal ${withdrawal.id}: unknown asset ${withdrawal.ticker}`,
+        );
+    }
   }
+  unique(
+    'sub-account withdrawal id',
+    fixture.accounts.flatMap((account) =>
+      (account.subAccount?.unconfirmedWithdrawals ?? []).map((w) => w.id),
+    ),
+  );
   unique(
     'sub-account alias',
     fixture.accounts.flatMap((account) =>

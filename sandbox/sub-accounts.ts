@@ -22,6 +22,22 @@ export interface SubAccountTransfer {
   createdAt: number;
 }
 
+/**
+ * A withdrawal the sub-account made, which its parent confirms before it goes out: until then
+ * nothing has left the sub-account's balance.
+ */
+export interface SubAccountWithdrawal {
+  readonly id: string;
+  readonly ticker: string;
+  /** What leaves the sub-account's main balance once confirmed, the fee included. */
+  readonly amount: string;
+  readonly address: string;
+  readonly network: string | null;
+  /** Unix seconds. */
+  readonly createdAt: number;
+  confirmed: boolean;
+}
+
 /** What makes an account a sub-account, beside its books (the account of the same id). */
 export interface SubAccount {
   readonly id: string;
@@ -35,6 +51,8 @@ export interface SubAccount {
   deleted: boolean;
   /** Its transfers, oldest first. */
   readonly transfers: SubAccountTransfer[];
+  /** Its withdrawals that needed its parent's confirmation, waiting or confirmed. */
+  readonly withdrawals: SubAccountWithdrawal[];
 }
 
 /** The sub-accounts of the fixture, in the order it lists them. */
@@ -53,6 +71,15 @@ export function seededSubAccounts(accounts: readonly FixtureAccount[]): Map<stri
       blocked: seed.blocked ?? false,
       deleted: false,
       transfers: [],
+      withdrawals: (seed.unconfirmedWithdrawals ?? []).map((withdrawal) => ({
+        id: withdrawal.id,
+        ticker: withdrawal.ticker,
+        amount: normalize(withdrawal.amount),
+        address: withdrawal.address,
+        network: withdrawal.network ?? null,
+        createdAt: withdrawal.createdAt,
+        confirmed: false,
+      })),
     });
   }
   return subs;
@@ -61,6 +88,18 @@ export function seededSubAccounts(accounts: readonly FixtureAccount[]): Map<stri
 /** The parent's sub-accounts that are not deleted, in the order they were made. */
 export const subAccountsOf = (subs: Map<string, SubAccount>, parent: string): SubAccount[] =>
   [...subs.values()].filter((sub) => sub.parent === parent && !sub.deleted);
+
+/** The withdrawal of any sub-account with the id, with its sub-account, or undefined. */
+export function withdrawalOf(
+  subs: Map<string, SubAccount>,
+  id: string,
+): { sub: SubAccount; withdrawal: SubAccountWithdrawal } | undefined {
+  for (const sub of subs.values()) {
+    const withdrawal = sub.withdrawals.find((candidate) => candidate.id === id);
+    if (withdrawal) return { sub, withdrawal };
+  }
+  return undefined;
+}
 
 /**
  * Moves `amount` of `ticker` between the parent's main balance and the sub-account's, as one

@@ -140,10 +140,14 @@ export class ConfigurationError extends Error {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The private error object: a `message` and perhaps a `code`; or its messages per field alone,
+ * `errors` with no `code` or `message` (observed upstream, a page out of range refused so).
+ */
 const isPrivateErrorObject = (body: unknown) =>
   isObject(body) &&
-  typeof body.message === 'string' &&
-  (body.code === undefined || typeof body.code === 'number');
+  ((typeof body.message === 'string' && (body.code === undefined || typeof body.code === 'number')) ||
+    (Object.keys(body).length === 1 && isFieldErrors(body.errors)));
 
 const isPublicErrorObject = (body: unknown) =>
   isObject(body) && body.success === false && typeof body.message === 'string';

@@ -1,6 +1,7 @@
 // The sub-accounts' transitions: making, changing, blocking, unblocking and deleting them, the
-// list, their balances, and moving money between the account and one of them, with the history
-// of those moves (sandbox/sub-accounts.ts keeps the model, sandbox/ledger.ts the balances). Every
+// list, their balances, moving money between the account and one of them, with the history of
+// those moves, their identity verification links, and the withdrawals they made that wait for the
+// account's confirmation (sandbox/sub-accounts.ts keeps the model, sandbox/ledger.ts the balances). Every
 // refusal is a named example of the operation called, or its `x-messages` wording; a
 // sub-account's status is the `x-sub-account-statuses` of the operation that answers it.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,14 @@ import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse, refuseWorded } from '../context.ts';
 import { compare } from '../decimal.ts';
 import type { AccountState } from '../state.ts';
-import { type Direction, moveBetween, type SubAccount, subAccountsOf } from '../sub-accounts.ts';
+import {
+  type Direction,
+  moveBetween,
+  type SubAccount,
+  subAccountsOf,
+  withdrawalOf,
+} from '../sub-accounts.ts';
+import { startWithdrawal, transferFee } from '../wallet.ts';
 
 type Permissions = SubAccount['permissions'];
 
@@ -83,6 +91,7 @@ export function createSubAccount(context: CallContext, body: CreateBody): Answer
     blocked: false,
     deleted: false,
     transfers: [],
+    withdrawals: [],
   };
   context.state.subAccounts.set(id, sub);
   return { status: 201, body: view(context, sub) };
@@ -223,4 +232,86 @@ export function listSubAccountTransfers(
       createdAt: row.createdAt,
     })),
   });
+}
+
+/**
+ * A sub-account's identity verification link, refused in this order: no sub-account of the
+ * caller's has the id (or it is deleted), it is blocked, it shares the account's verification.
+ * The link is the operation's first success example: the sandbox verifies no one.
+ */
+export function issueKycLink(context: CallContext, body: { id: string }): Answer {
+  const { account } = caller(context);
+  const sub = context.state.subAccounts.get(body.id);
+  if (!sub || sub.deleted || sub.parent !== account.id) return refuse(context, 'unknownSubAccount');
+  if (sub.blocked) return refuse(context, 'subAccountNotActive');
+  if (sub.shareKyc) return refuse(context, 'sharedKycEnabled');
+  const link = context.operation.successExample();
+  if (!link) throw new Error(`${context.operation.id} has no success example`);
+  return { status: link.status, body: link.value };
+}
+
+/**
+ * The withdrawals the caller's sub-accounts (not deleted) made that wait for its confirmation,
+ * of one sub-account if asked, newest first, a page at a time.
+ */
+export function listUnconfirmedWithdrawals(
+  context: CallContext,
+  body: PageBody & { subAccountId?: string },
+): Answer {
+  const { account } = caller(context);
+  const { limit, offset } = pageOf(context, body);
+  const rows = subAccountsOf(context.state.subAccounts, account.id)
+    .filter((sub) => body.subAccountId === undefined || sub.id === body.subAccountId)
+    .flatMap((sub) =>
+      sub.withdrawals
+        .filter((withdrawal) => !withdrawal.confirmed)
+        .map((withdrawal) => ({
+          id: withdrawal.id,
+          subAccountId: sub.id,
+          currency: withdrawal.ticker,
+          amount: withdrawal.amount,
+          createdAt: withdrawal.createdAt,
+        })),
+    )
+    .sort((a, b) => b.createdAt - a.createdAt);
+  return ok({ data: rows.slice(offset, offset + limit), limit, offset });
+}
+
+/**
+ * Confirms a sub-account's withdrawal, refused in this order: no withdrawal has the id, it is not
+ * a withdrawal of one of the caller's sub-accounts (or that one is deleted), it was confirmed
+ * already, the sub-account's main balance no longer covers it (or it does not cover its own fee).
+ * Confirmed, it goes out as any withdrawal whose amount includes the fee: it leaves the
+ * sub-account's main balance at once, is pending in the sub-account's history under its id as
+ * its uniqueId, and is done on the sandbox's clock.
+ */
+export function confirmSubAccountWithdrawal(context: CallContext, body: { id: string }): Answer {
+  const { account } = caller(context);
+  const found = withdrawalOf(context.state.subAccounts, body.id);
+  if (!found) return refuse(context, 'unknownWithdrawal');
+  const { sub, withdrawal } = found;
+  if (sub.deleted || sub.parent !== account.id) return refuse(context, 'withdrawalNotFound');
+  if (withdrawal.confirmed) return refuse(context, 'withdrawalNotConfirmable');
+  const { state } = context;
+  const books = state.account(sub.id);
+  const fee = transferFee(state, withdrawal.ticker, 'withdraw', withdrawal.amount);
+  const available = state.mainBalance(sub.id, withdrawal.ticker);
+  if (compare(withdrawal.amount, available) > 0 || compare(withdrawal.amount, fee) <= 0)
+    return refuse(context, 'withdrawalNotPossible');
+  startWithdrawal(
+    state,
+    books,
+    {
+      ticker: withdrawal.ticker,
+      amount: withdrawal.amount,
+      fee,
+      gross: withdrawal.amount,
+      address: withdrawal.address,
+      network: withdrawal.network,
+      uniqueId: withdrawal.id,
+    },
+    context.now,
+  );
+  withdrawal.confirmed = true;
+  return ok({});
 }

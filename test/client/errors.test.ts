@@ -146,6 +146,19 @@ describe('each failure arrives typed, with status and operation, and without the
     expect(error?.message).toBe('getMainBalance (HTTP 422): Validation failed: ticker: ticker is invalid.');
   });
 
+  it('a refusal that is its messages per field alone is a private error too', async () => {
+    answers.set('errors-alone', (response) =>
+      json(response, 422, { errors: { limit: ['The limit field must be at least 1.'] } }),
+    );
+    const client = clientFor('errors-alone');
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
+    expect(error?.kind).toBe('private-error');
+    expect(error?.code).toBeUndefined();
+    expect(error?.fieldErrors).toEqual({ limit: ['The limit field must be at least 1.'] });
+    expect(error?.message).toBe('getMainBalance (HTTP 422): limit: The limit field must be at least 1.');
+  });
+
   it('the message gives every field error in one line', async () => {
     answers.set('two-fields', (response) =>
       json(response, 400, {

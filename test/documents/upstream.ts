@@ -34,7 +34,15 @@ export const notCachedUpstream = [
   '/api/v4/mining/rewards',
   '/api/v4/mining/hashrate',
   '/api/v4/credit-line/loans/info',
+  '/api/v4/main-account/fiat-deposit-url',
+  '/api/v4/main-account/refund-deposit',
+  '/api/v4/jwt',
+  '/api/v4/travel-rule/deposit/verification',
+  '/api/v4/sub-account/kyc-url',
 ];
+
+/** Operations the operator keeps for B2B partners, beside the specification's list. */
+export const partnerOnlyUpstream = ['/api/v4/main-account/express-withdraw/token'];
 
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = [
@@ -79,6 +87,11 @@ export const writingPaths = [
   '/api/v4/mining/payout-destination/edit',
   '/api/v4/mining/watcher-links/create',
   '/api/v4/mining/accounts/create',
+  '/api/v4/main-account/fiat-deposit-url',
+  '/api/v4/main-account/refund-deposit',
+  '/api/v4/main-account/express-withdraw/token',
+  '/api/v4/travel-rule/deposit/verification',
+  '/api/v4/sub-account/withdraw/confirm',
 ];
 
 /**
@@ -194,6 +207,28 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/sub-account/balances', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer/history', api: 'private-v4', requests: 1000 },
+  // Its other wallet calls: a fiat deposit's link, a refund, the express-withdraw token (the
+  // main-account scope's 1000), the fiat gateway's token (none stated), the Travel Rule's.
+  { method: 'post', path: '/api/v4/main-account/fiat-deposit-url', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/refund-deposit', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/express-withdraw/token',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  { method: 'post', path: '/api/v4/jwt', api: 'private-v4', requests: null },
+  { method: 'post', path: '/api/v4/travel-rule/vasps', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/travel-rule/deposit/verification', api: 'private-v4', requests: 1000 },
+  // A sub-account's verification link (1000), and its withdrawals waiting for confirmation (none).
+  { method: 'post', path: '/api/v4/sub-account/kyc-url', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/sub-account/withdraw/unconfirmed-list',
+    api: 'private-v4',
+    requests: null,
+  },
+  { method: 'post', path: '/api/v4/sub-account/withdraw/confirm', api: 'private-v4', requests: null },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -276,6 +311,7 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/mining/rewards': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/mining/workers/names': { limit: [1, 100, 100], offset: [0, 10000, 0] },
   '/api/v4/mining/accounts': { limit: [1, undefined, 30], offset: [0, undefined, 0] },
+  '/api/v4/sub-account/withdraw/unconfirmed-list': { limit: [1, 100, 100], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -373,6 +409,29 @@ export const tradingRefusals: Record<string, Record<string, Refusal>> = {
     memoRequired: [400, 0, 'memo', 'The memo field is required.'],
   },
   '/api/v4/main-account/withdraw-pay': withdrawalRefusals,
+  '/api/v4/main-account/fiat-deposit-url': {
+    uniqueIdTaken: [400, 0, 'uniqueId', 'The unique id has already been taken.'],
+    amountTooSmall: [400, 0, 'amount', 'Amount is too little for deposit'],
+    providerWithoutAsset: [400, 0, 'provider', 'Cannot find currency for specified provider'],
+    notDepositable: [400, 0, 'ticker', 'Currency is not depositable via API'],
+    userNotVerified: [400, 0, 'user', 'User not verified'],
+    dailyLimitReached: [400, 0, 'amount', 'Daily limit reached'],
+  },
+  '/api/v4/main-account/refund-deposit': {
+    missingFields: [400, 0, 'transactionId', 'The transaction id field is required.'],
+  },
+  '/api/v4/travel-rule/deposit/verification': {
+    vaspDataMissing: [400, 0, 'vaspData', 'Either vaspId or vaspName is required for hosted wallets'],
+    depositNotFound: [422, 0, 'uniqueId', 'Transaction not found'],
+    notADeposit: [422, 0, 'uniqueId', 'Transaction must be a deposit'],
+    depositNotWaiting: [422, 0, 'uniqueId', 'Transaction is not ready for verification'],
+  },
+  '/api/v4/sub-account/kyc-url': {
+    unknownSubAccount: [400, 0, 'id', 'validation.exists'],
+  },
+  '/api/v4/sub-account/withdraw/confirm': {
+    unknownWithdrawal: [400, 0, 'id', 'validation.exists'],
+  },
   '/api/v4/main-account/transfer': {
     sameFromTo: [400, 0, 'to', 'The to and from must be different.'],
     amountTooSmall: [400, 0, 'amount', 'The amount must be at least 0.00000001.'],
@@ -479,6 +538,15 @@ export const operatorTiesStatuses = [
   '/api/v4/mining/accounts/create',
   '/api/v4/mining/accounts',
   '/api/v4/credit-line/loans/info',
+  '/api/v4/main-account/fiat-deposit-url',
+  '/api/v4/main-account/refund-deposit',
+  '/api/v4/main-account/express-withdraw/token',
+  '/api/v4/jwt',
+  '/api/v4/travel-rule/vasps',
+  '/api/v4/travel-rule/deposit/verification',
+  '/api/v4/sub-account/kyc-url',
+  '/api/v4/sub-account/withdraw/unconfirmed-list',
+  '/api/v4/sub-account/withdraw/confirm',
 ];
 
 /**
@@ -517,6 +585,19 @@ export const quoteConfirming: Record<
     'uniqueId',
     'duplicateUniqueId',
   ),
+  '/api/v4/main-account/fiat-deposit-url': repeatRefused(
+    '/api/v4/main-account/fiat-deposit-url',
+    'uniqueId',
+    'uniqueIdTaken',
+  ),
+  // Observed upstream, a repeat with the same externalId answers the same token; a paid one is
+  // refused with its code alone (the operator shows no body: the message is the document's).
+  '/api/v4/main-account/express-withdraw/token': {
+    key: 'externalId',
+    refusal: 'externalIdPaid',
+    status: 422,
+    value: { code: 19, message: 'Inner validation failed' },
+  },
 };
 
 /** How long a quote stays valid after it is made, in seconds, by the path that makes it. */

@@ -127,6 +127,41 @@ const cannot: Record<string, string> = {
   'listMiningAccounts › nameInvalid':
     "the operator's example carries a placeholder message; which names it refuses is not shown",
   'getCreditLine › noActiveLoan': 'the sandbox does not model the credit line yet',
+  'getFiatDepositUrl › uniqueIdTaken': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › invalidFields': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › providerWithoutAsset': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › notDepositable': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › amountTooSmall': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › amountTooLarge': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › dailyLimitReached': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › expirationNotForProvider': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › userNotVerified': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › customerUnderage': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › invalidCard': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkDomainNotAllowed': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkNotHttps': 'the sandbox does not model fiat deposit invoices yet',
+  'getFiatDepositUrl › linkNotMade': 'the sandbox does not model fiat deposit invoices yet',
+  'refundDeposit › notRefundable': 'the sandbox does not model cancelled deposits or refunds yet',
+  'createExpressWithdrawToken › externalIdChanged': 'the sandbox does not model express-withdraw tokens yet',
+  'createExpressWithdrawToken › externalIdPaid': 'the sandbox does not model express-withdraw tokens yet',
+  'createExpressWithdrawToken › amountOverCap': 'the sandbox does not model express-withdraw tokens yet',
+  'issueJwtToken › missingFields':
+    'it names only the signed fields, whose absence the signature checks refuse before validation',
+  'getTravelRuleVasps › travelRuleRegionDisabled': 'the sandbox does not model regions yet',
+  'submitTravelRuleDepositVerification › travelRuleRegionDisabled': 'the sandbox does not model regions yet',
+  'submitTravelRuleDepositVerification › vaspDataMissing': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › originatorIncomplete':
+    'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › depositNotFound': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › notADeposit': 'the sandbox does not model Travel Rule data yet',
+  'submitTravelRuleDepositVerification › depositNotWaiting':
+    'the sandbox does not model Travel Rule data yet',
+  'getSubAccountKycUrl › subAccountNotActivated':
+    'every sub-account of the sandbox has its user: the sandbox does not model activation',
+  'getSubAccountKycUrl › sharedKycEnabled':
+    "no sub-account of the default fixture shares its account's verification (test/sandbox/sub-account-withdrawals.test.ts makes one)",
+  'confirmSubAccountWithdrawal › withdrawalNotConfirmable':
+    'only a withdrawal confirmed by an earlier call is refused so (test/sandbox/sub-account-withdrawals.test.ts confirms one twice)',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
@@ -249,10 +284,9 @@ describe('after every request example was accepted, as in a contract run', () =>
         });
         const label = `${recipe.operationId} › ${recipe.example}: ${JSON.stringify(reply.body)}`;
         expect(reply.status, label).toBe(expected.status);
-        expect(reply.body, label).toMatchObject({
-          code: at(expected.value, 'code'),
-          message: at(expected.value, 'message'),
-        });
+        // Both absent where the example has neither (a page refusal with `errors` alone).
+        const shape = (body: unknown) => ({ code: at(body, 'code'), message: at(body, 'message') });
+        expect(shape(reply.body), label).toEqual(shape(expected.value));
         expect(Object.keys(refusalOf(reply).errors).sort(), label).toEqual(
           Object.keys((expected.value as { errors?: object }).errors ?? {}).sort(),
         );
