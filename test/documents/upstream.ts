@@ -9,6 +9,17 @@ export const notCachedUpstream = [
   '/api/v4/public/funding-history/{market}',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
   '/api/v4/collateral-account/balance',
   '/api/v4/main-account/address',
   '/api/v4/main-account/create-new-address',
@@ -33,9 +44,29 @@ export const notCachedUpstream = [
   '/api/v4/sub-account/transfer/history',
 ];
 
+/** B2B partner operations the operator names beside the specification's: its crypto lending. */
+export const partnerOnlyUpstream = [
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
+];
+
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = [
   '/api/v4/main-account/smart/investment',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
   '/api/v4/order/cancel/all',
   '/api/v4/order/new',
   '/api/v4/order/market',
@@ -83,7 +114,7 @@ export const writingPaths = [
  * its own, the public 2000), and of its collateral, convert and market fee groups; and of its
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
  * transfers between balances, the deposit and withdrawal history and the fees, the codes, the
- * sub-accounts, and the WebSocket token.
+ * sub-accounts, the WebSocket token, and its crypto lending, fixed and flex.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -188,6 +219,48 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/sub-account/balances', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer/history', api: 'private-v4', requests: 1000 },
+  // Its crypto lending, fixed and flex: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/main-account/smart/plans', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart/investment/close', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart/investments', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart/interest-payment-history',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  { method: 'post', path: '/api/v4/main-account/smart-flex/plans', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart-flex/investments', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/payment-history',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/invest',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/withdraw',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/close',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/auto-invest',
+    api: 'private-v4',
+    requests: 1000,
+  },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -254,6 +327,9 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/list': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/transfer/history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart/investments': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart/interest-payment-history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart-flex/plans': { limit: [undefined, 100, 100], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -410,6 +486,17 @@ export const operatorTiesStatuses = [
   '/api/v4/sub-account/balances',
   '/api/v4/sub-account/transfer',
   '/api/v4/sub-account/transfer/history',
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
 ];
 
 /**
