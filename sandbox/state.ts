@@ -410,10 +410,9 @@ export class SandboxState {
     this.accounts = this.#accounts;
     this.ledger.open(this.accounts.values());
     // What the seeded fixed and flex investments hold is lent out from the start.
-    for (const account of fixture.accounts) {
-      for (const seed of account.fixedInvestments ?? [])
-        this.ledger.openHouse('lending', this.plans.get(seed.planId)?.currency ?? '', seed.amount);
-      for (const held of this.account(account.id).flexInvestments)
+    for (const account of this.accounts.values()) {
+      for (const held of account.investments) this.ledger.openHouse('lending', held.currency, held.amount);
+      for (const held of account.flexInvestments)
         if (held.status === 'active') this.ledger.openHouse('lending', held.currency, held.invested);
     }
     this.codes = seededCodes(fixture.codes ?? [], this.ledger);

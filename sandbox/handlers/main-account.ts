@@ -76,7 +76,10 @@ export function listInvestmentHistory(context: CallContext, body: HistoryQuery):
   if (body.plan !== undefined && !plans.has(body.plan) && !flexPlans.has(body.plan)) {
     fail('plan', exampleMessage(context, 'invalidPlan'), 'invalidPlan');
   }
-  if (body.investment !== undefined && !account.history.some((row) => row.investmentId === body.investment)) {
+  const known = (id: string) =>
+    account.history.some((row) => row.investmentId === id) ||
+    account.flexInvestments.some((held) => held.id === id);
+  if (body.investment !== undefined && !known(body.investment)) {
     fail('investment', exampleMessage(context, 'invalidInvestment'), 'invalidInvestment');
   }
   if (
