@@ -215,7 +215,144 @@ export const answerShapes: Readonly<Record<string, AnswerShape>> = {
       }
     }
   },
+  "listFixedInterestPayments": {
+    "properties": {
+      "records": {
+        "items": {
+          "properties": {
+            "timestamp": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listFixedInvestments": {
+    "properties": {
+      "records": {
+        "items": {
+          "properties": {
+            "plan": {
+              "properties": {
+                "status": {
+                  "enum": [
+                    1,
+                    2,
+                    3,
+                    4
+                  ],
+                  "enumNames": [
+                    "ACTIVE",
+                    "NO_COINS_LEFT",
+                    "INACTIVE",
+                    "PAUSED"
+                  ]
+                }
+              }
+            },
+            "status": {
+              "enum": [
+                1,
+                2
+              ],
+              "enumNames": [
+                "ACTIVE",
+                "CLOSED"
+              ]
+            },
+            "created": {
+              "unixTime": "seconds"
+            },
+            "updated": {
+              "unixTime": "seconds"
+            },
+            "paymentTime": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listFixedPlans": {
+    "items": {
+      "properties": {
+        "status": {
+          "enum": [
+            1,
+            2,
+            3,
+            4
+          ],
+          "enumNames": [
+            "ACTIVE",
+            "NO_COINS_LEFT",
+            "INACTIVE",
+            "PAUSED"
+          ]
+        }
+      }
+    }
+  },
   "listFlexInvestmentHistory": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "createdAt": {
+              "unixTime": "seconds"
+            },
+            "actionType": {
+              "enum": [
+                1,
+                2,
+                3,
+                4,
+                5,
+                6
+              ],
+              "enumNames": [
+                "INVEST",
+                "REINVEST",
+                "WITHDRAW_FROM_INVESTMENT",
+                "DAILY_EARNING",
+                "CLOSE_INVESTMENT",
+                "OPEN_INVESTMENT"
+              ]
+            }
+          }
+        }
+      }
+    }
+  },
+  "listFlexInvestments": {
+    "properties": {
+      "data": {
+        "items": {
+          "properties": {
+            "status": {
+              "enum": [
+                0,
+                1
+              ],
+              "enumNames": [
+                "CLOSED",
+                "ACTIVE"
+              ]
+            },
+            "createdAt": {
+              "unixTime": "seconds"
+            },
+            "updatedAt": {
+              "unixTime": "seconds"
+            }
+          }
+        }
+      }
+    }
+  },
+  "listFlexPaymentHistory": {
     "properties": {
       "data": {
         "items": {

@@ -699,6 +699,147 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "closeFixedInvestment": {
+    "operationId": "closeFixedInvestment",
+    "summary": "Close a fixed investment before its term",
+    "cliName": "close-investment",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/investment/close",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "id"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart/investment/close"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The investment to close (the id invest answered)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "closeFlexInvestment": {
+    "operationId": "closeFlexInvestment",
+    "summary": "Close a flex investment",
+    "cliName": "flex-close",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/close",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "plan"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/close"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The flex plan of the investment.",
+          "cliFlag": "plan-id"
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "closePosition": {
     "operationId": "closePosition",
     "summary": "Close an open position at the market price",
@@ -2221,6 +2362,88 @@ export const operations = {
           "type": "string",
           "pattern": "^[0-9]+(\\.[0-9]+)?$",
           "description": "Investment amount, a decimal string. Observed upstream: the service takes no amount below 0.000001 (`x-minimum-amount`), whatever the plan."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "createFlexInvestment": {
+    "operationId": "createFlexInvestment",
+    "summary": "Invest in a flex plan",
+    "cliName": "flex-invest",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/invest",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "plan",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/invest"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The flex plan to invest in.",
+          "cliFlag": "plan-id"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The amount to invest, a decimal string."
+        },
+        "withReinvest": {
+          "type": "boolean",
+          "description": "Add the earnings to the investment rather than pay them out.",
+          "default": false
         }
       }
     },
@@ -6804,6 +7027,260 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "listFixedInterestPayments": {
+    "operationId": "listFixedInterestPayments",
+    "summary": "List the interest paid on fixed investments",
+    "cliName": "interest-payments",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/interest-payment-history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart/interest-payment-history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "planId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Only the payments of this plan.",
+          "cliFlag": "plan-id"
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only the payments in this interest asset."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many records to answer, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many records to skip, 0 to 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listFixedInvestments": {
+    "operationId": "listFixedInvestments",
+    "summary": "List the account's fixed investments",
+    "cliName": "fixed-investments",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/investments",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart/investments"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "id": {
+          "type": "string",
+          "description": "Only this investment."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only investments of plans that invest this asset."
+        },
+        "status": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ],
+          "description": "Only active (1) or closed (2) investments (observed upstream).",
+          "enumNames": [
+            "ACTIVE",
+            "CLOSED"
+          ]
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many records to answer, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many records to skip, 0 to 10000 (observed upstream).",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listFixedPlans": {
+    "operationId": "listFixedPlans",
+    "summary": "List the fixed plans open to investment",
+    "cliName": "fixed-plans",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/plans",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart/plans"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only the plans that invest this asset."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "listFlexInvestmentHistory": {
     "operationId": "listFlexInvestmentHistory",
     "summary": "Read the history of flex investment operations",
@@ -6920,6 +7397,283 @@ export const operations = {
             ]
           },
           "description": "Filter by action types. The maximum size is not shown."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listFlexInvestments": {
+    "operationId": "listFlexInvestments",
+    "summary": "List the account's flex investments",
+    "cliName": "flex-investments",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "description": "How many records to answer. Its bounds are not shown.",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "description": "How many records to skip. Its bounds are not shown.",
+          "default": 0
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only investments of this asset."
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Only investments in this flex plan.",
+          "cliFlag": "plan-id"
+        },
+        "investment": {
+          "type": "string",
+          "description": "Only this investment."
+        },
+        "investmentStatus": {
+          "type": "integer",
+          "enum": [
+            0,
+            1
+          ],
+          "description": "Only closed (0) or active (1) investments (observed upstream).",
+          "enumNames": [
+            "CLOSED",
+            "ACTIVE"
+          ]
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listFlexPaymentHistory": {
+    "operationId": "listFlexPaymentHistory",
+    "summary": "List the earnings paid on flex investments",
+    "cliName": "flex-payments",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/payment-history",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/payment-history"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "description": "How many records to answer. Its bounds are not shown.",
+          "default": 50
+        },
+        "offset": {
+          "type": "integer",
+          "description": "How many records to skip. Its bounds are not shown.",
+          "default": 0
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Only the earnings of this flex plan.",
+          "cliFlag": "plan-id"
+        },
+        "investment": {
+          "type": "string",
+          "description": "Only the earnings of this investment."
+        },
+        "transaction": {
+          "type": "string",
+          "description": "Only this transaction."
+        },
+        "dateFrom": {
+          "type": "integer",
+          "description": "Lower date bound, Unix time.",
+          "cliFlag": "start-date"
+        },
+        "dateTo": {
+          "type": "integer",
+          "description": "Upper date bound, Unix time.",
+          "cliFlag": "end-date"
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listFlexPlans": {
+    "operationId": "listFlexPlans",
+    "summary": "List the flex plans open to investment",
+    "cliName": "flex-plans",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/plans",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/plans"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 100,
+          "description": "How many plans to answer, at most 100 (observed upstream). What a limit below 1 does is not shown.",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "How many plans to skip (observed upstream).",
+          "default": 0
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Only the plans of this asset."
         }
       }
     },
@@ -8551,6 +9305,82 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "setFlexAutoReinvestment": {
+    "operationId": "setFlexAutoReinvestment",
+    "summary": "Turn the reinvesting of a flex investment's earnings on or off",
+    "cliName": "flex-auto-reinvest",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/auto-invest",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "plan"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/auto-invest"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The flex plan of the investment.",
+          "cliFlag": "plan-id"
+        },
+        "enabled": {
+          "type": "boolean",
+          "description": "True to add the earnings to the investment, false to pay them out.",
+          "default": false
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "setHedgeMode": {
     "operationId": "setHedgeMode",
     "summary": "Turn hedge mode of the collateral account on or off",
@@ -9241,6 +10071,83 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "The sub-account."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "withdrawFromFlexInvestment": {
+    "operationId": "withdrawFromFlexInvestment",
+    "summary": "Withdraw part of a flex investment",
+    "cliName": "flex-withdraw",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/withdraw",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": true,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "plan",
+        "amount"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/main-account/smart-flex/investments/withdraw"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The flex plan of the investment.",
+          "cliFlag": "plan-id"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "description": "The amount to withdraw, a decimal string."
         }
       }
     },

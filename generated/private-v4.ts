@@ -108,6 +108,398 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/main-account/smart/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the fixed plans open to investment
+         * @description The fixed crypto-lending plans the account may invest in through the API.
+         *     B2B partner access only. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Only active plans open to the API are listed, those of the account's
+         *       region and visibility: public plans and the private ones given to the
+         *       account.
+         *     - Where the interest asset differs from the invested asset, the interest
+         *       is the amount of the invested asset divided by `interestRatio`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Ordering of the plans and paging: not shown (there is none). The
+         *     response is not cached (observed upstream).
+         */
+        post: operations["listFixedPlans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart/investment/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a fixed investment before its term
+         * @description Closes an active fixed investment of the account: what it holds goes
+         *     back to the main balance. B2B partner access only. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     This call moves money: it is not safe to retry automatically (a repeat
+         *     is refused as already closed, but a client cannot tell that refusal from
+         *     a first call that failed).
+         *
+         *     Observed upstream:
+         *     - Closing before the term is allowed, without penalty.
+         *     - An unknown investment, or none named, is 400 `code` 0 `Validation
+         *       failed`; an investment closed already is 422 `code` 0 `Inner
+         *       validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     What exactly is paid back on an early close (the interest to date or
+         *     none): not shown; this document's server pays the principal and the
+         *     interest accrued to the minute, as its guide says. The response is not
+         *     cached (observed upstream).
+         */
+        post: operations["closeFixedInvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart/investments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's fixed investments
+         * @description The account's fixed investments, active and closed, each with its plan,
+         *     a page at a time, optionally of one investment, asset or status. B2B
+         *     partner access only. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `status` is 1 for an active investment, 2 for a closed one.
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 10000 (default 0).
+         *     - An unknown id, ticker or status is 400 `code` 0 `Validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Ordering of the records: not shown. The response is not cached
+         *     (observed upstream).
+         */
+        post: operations["listFixedInvestments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart/interest-payment-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the interest paid on fixed investments
+         * @description The interest payments of the account's fixed investments, a page at a
+         *     time, optionally of one plan or interest asset. B2B partner access only.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `ticker` filters by the asset the interest is paid in (the plan's
+         *       target asset).
+         *     - `limit` is 1 to 100 (default 100), `offset` 0 to 10000 (default 0).
+         *     - An unknown plan or ticker is 400 `code` 0 `Validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Ordering of the records: not shown. The response is not cached
+         *     (observed upstream).
+         */
+        post: operations["listFixedInterestPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the flex plans open to investment
+         * @description The flexible crypto-lending plans the account may invest in, a page at a
+         *     time, optionally of one asset. B2B partner access only. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Only active plans are listed, those of the account's region and
+         *       visibility: public plans and the private ones given to the account.
+         *     - `limit` is at most 100 (default 100), `offset` at least 0 (default 0).
+         *     - An unknown ticker or a page out of bounds is 400 `code` 0 `Validation
+         *       failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     The period `maxRate` is a rate of (a year, a day) and how the rate
+         *     applied is found below it: not shown; this document's server reads it
+         *     as a yearly rate paid daily, as its guide says. Ordering of the plans:
+         *     not shown. The response is not cached (observed upstream).
+         */
+        post: operations["listFlexPlans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's flex investments
+         * @description The account's flexible-lending investments, a page at a time, optionally
+         *     of one asset, plan, investment or status. B2B partner access only. Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `status` is 1 for an active investment, 0 for a closed one.
+         *     - `invested` is what the investment holds now.
+         *     - `limit` defaults to 100, `offset` to 0; their bounds are not shown.
+         *     - An unknown ticker, plan, investment or status is 400 `code` 0
+         *       `Validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Ordering of the records: not shown. The response is not cached
+         *     (observed upstream).
+         */
+        post: operations["listFlexInvestments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments/payment-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the earnings paid on flex investments
+         * @description The daily earnings of the account's flex investments, a page at a time,
+         *     optionally filtered by plan, investment, transaction and dates. The same
+         *     records as the flex investment history, of its `DAILY_EARNING` action
+         *     type only. B2B partner access only. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - Only `DAILY_EARNING` (4) records are answered, whatever else the
+         *       history holds.
+         *     - `limit` defaults to 50, `offset` to 0; their bounds are not shown.
+         *     - An unknown plan, investment or transaction, or an invalid date, is 400
+         *       `code` 0 `Validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Ordering of the records: not shown. The response is not cached
+         *     (observed upstream).
+         */
+        post: operations["listFlexPaymentHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments/invest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invest in a flex plan
+         * @description Puts an amount of the main balance into a flexible-lending plan, where
+         *     it earns until withdrawn, optionally reinvesting its earnings. B2B
+         *     partner access only. Not in the specification: every fact of this
+         *     operation is observed upstream, from the operator's own files.
+         *
+         *     This call moves money: it is not safe to retry automatically, since a
+         *     repeated call invests the amount again.
+         *
+         *     Observed upstream:
+         *     - `amount` is a decimal string; `withReinvest` defaults to false.
+         *     - An unknown or inactive plan, or an amount that is not a number, is 400
+         *       `code` 0 `Validation failed`.
+         *     - Business rules are 422 `Inner validation failed`: `code` 2 below the
+         *       plan's minimum, 3 above its maximum, 4 not enough balance, and `code`
+         *       0 for a plan unavailable or paused, a private plan not given to the
+         *       account, an amount of zero or less, or the cumulative cap exceeded.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Whether a second call in a plan where the account already invests opens
+         *     another investment or adds to the one it has: not shown (the other flex
+         *     calls name an investment by its plan; this document's server adds to
+         *     it). The response is not cached (observed upstream).
+         */
+        post: operations["createFlexInvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw part of a flex investment
+         * @description Takes an amount out of the account's active investment in a flex plan
+         *     back to the main balance; the investment stays open. B2B partner access
+         *     only. Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     This call moves money: it is not safe to retry automatically, since a
+         *     repeated call withdraws the amount again.
+         *
+         *     Observed upstream:
+         *     - The plan must be active and open to the account; an unknown plan is
+         *       400 `code` 0 `Validation failed`.
+         *     - Business rules are 422 `code` 0 `Inner validation failed`: no
+         *       investment in the plan, the investment closed, an amount of zero or
+         *       less, more than is invested, what is left below the plan's minimum, or
+         *       an amount below the smallest withdrawal.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     The smallest withdrawal, and whether withdrawing everything closes the
+         *     investment: not shown. The response is not cached (observed upstream).
+         */
+        post: operations["withdrawFromFlexInvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a flex investment
+         * @description Closes the account's active investment in a flex plan: everything it
+         *     holds goes back to the main balance. B2B partner access only. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     This call moves money: it is not safe to retry automatically (a repeat
+         *     is refused as closed, but a client cannot tell that refusal from a first
+         *     call that failed).
+         *
+         *     Observed upstream:
+         *     - An unknown plan is 400 `code` 0 `Validation failed`.
+         *     - No investment in the plan, or one closed already, is 422 `code` 0
+         *       `Inner validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Whether earnings of a day not yet complete are paid on closing: not
+         *     shown (this document's server pays whole days only, as its guide says).
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["closeFlexInvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/main-account/smart-flex/investments/auto-invest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the reinvesting of a flex investment's earnings on or off
+         * @description Sets whether the earnings of the account's investment in a flex plan are
+         *     added to it or paid out to the main balance. B2B partner access only.
+         *     Not in the specification: every fact of this operation is observed
+         *     upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `enabled` defaults to false: a call without it turns reinvesting off.
+         *     - No plan, or an `enabled` that is not a boolean, is 400 `code` 0
+         *       `Validation failed`; no investment in the plan is 422 `code` 0 `Inner
+         *       validation failed`.
+         *     - Without partner access the answer is 403 `code` 0.
+         *
+         *     Setting it again to the value it has changes nothing, so a repeat is
+         *     harmless. The response is not cached (observed upstream).
+         */
+        post: operations["setFlexAutoReinvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/main-account/address": {
         parameters: {
             query?: never;
@@ -4012,6 +4404,31 @@ export interface components {
          * @description The identifier of an investment plan.
          */
         PlanId: string;
+        /** @description A fixed crypto-lending plan (observed upstream): what it lends, at what interest for what term, and the amounts it takes. */
+        FixedPlan: {
+            id: components["schemas"]["PlanId"];
+            /** @description The asset invested (the plan's source asset). */
+            ticker: components["schemas"]["Ticker"];
+            /**
+             * @description The plan's state (observed upstream): 1 active, 2 no coins left, 3 inactive, 4 paused.
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4;
+            /** @description The interest of one term, in percent of the amount invested (`'10'` is 10 %). Observed upstream as a decimal string; whether it is per term or per year is not shown (this document's server reads it per term). */
+            percent: components["schemas"]["Decimal"];
+            /** @description The term of an investment, in minutes (observed upstream). */
+            duration: number;
+            /** @description The asset the interest is paid in (the plan's target asset). */
+            interestTicker: components["schemas"]["Ticker"];
+            /** @description How many units of the source asset one unit of the interest asset is worth: the interest in the source asset divided by it is what is paid (observed upstream); `'1'` when both assets are the same. */
+            interestRatio: components["schemas"]["Decimal"];
+            /** @description The smallest amount one investment takes. */
+            minInvestment: components["schemas"]["Decimal"];
+            /** @description The largest amount one investment takes. */
+            maxInvestment: components["schemas"]["Decimal"];
+            /** @description The largest amount the plan can take now, given what it has left (observed upstream). */
+            maxPossibleInvestment: components["schemas"]["Decimal"];
+        };
         /** @description The private error object. */
         PrivateError: {
             /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in collateral trading also 10 (a balance that cannot cover an order or fund closing a position), 17 (a leverage the balance cannot support), 40 and 43 (the `rpi` flag), 104 (a position that is not open), 111 to 116 (positions and their side) and 113 (a leverage or hedge-mode change while positions or orders are open); on the wallet's side 1 to 9 for a withdrawal's business rules and 1 to 3 for a move between balances. The complete list is not shown. */
@@ -4691,6 +5108,7 @@ export type ActionType = components['schemas']['ActionType'];
 export type PositionSide = components['schemas']['PositionSide'];
 export type OrderKind = components['schemas']['OrderKind'];
 export type PlanId = components['schemas']['PlanId'];
+export type FixedPlan = components['schemas']['FixedPlan'];
 export type PrivateError = components['schemas']['PrivateError'];
 export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
@@ -4989,6 +5407,916 @@ export interface operations {
                         /** @constant */
                         message?: "Inner validation failed";
                     };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFixedPlans: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart/plans";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only the plans that invest this asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The plans (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixedPlan"][];
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeFixedInvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart/investment/close";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The investment to close (the id invest answered). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The investment is closed (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`: the investment is not found, or no id was sent.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /**
+             * @description Observed upstream: a business rule refused the close, `code` 0,
+             *     `Inner validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFixedInvestments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart/investments";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only this investment. */
+                    id?: string;
+                    /** @description Only investments of plans that invest this asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                    /**
+                     * @description Only active (1) or closed (2) investments (observed upstream).
+                     * @enum {integer}
+                     */
+                    status?: 1 | 2;
+                    /**
+                     * @description How many records to answer, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many records to skip, 0 to 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of the account's fixed investments (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset applied. */
+                        offset: number;
+                        /** @description The limit applied. */
+                        limit: number;
+                        records: {
+                            /** @description The investment's identifier. */
+                            id: string;
+                            plan: components["schemas"]["FixedPlan"];
+                            /**
+                             * @description 1 active, 2 closed (observed upstream).
+                             * @enum {integer}
+                             */
+                            status: 1 | 2;
+                            /** @description When the investment was made. */
+                            created: components["schemas"]["UnixTime"];
+                            /** @description When it last changed. */
+                            updated: components["schemas"]["UnixTime"];
+                            /** @description When its interest is paid (the end of its term). */
+                            paymentTime: components["schemas"]["UnixTime"];
+                            /** @description The amount invested. */
+                            amount: components["schemas"]["Decimal"];
+                            /** @description The interest paid on it so far, in the plan's interest asset. */
+                            interestPaid: components["schemas"]["Decimal"];
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field (`id`, `ticker`, `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFixedInterestPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart/interest-payment-history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description Only the payments of this plan. */
+                    planId?: components["schemas"]["PlanId"];
+                    /** @description Only the payments in this interest asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                    /**
+                     * @description How many records to answer, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many records to skip, 0 to 10000 (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of interest payments (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset applied. */
+                        offset: number;
+                        /** @description The limit applied. */
+                        limit: number;
+                        records: {
+                            planId: components["schemas"]["PlanId"];
+                            /** @description The investment the interest was paid on. */
+                            investmentId: string;
+                            /** @description The interest paid. */
+                            amount: components["schemas"]["Decimal"];
+                            /** @description The asset it was paid in. */
+                            ticker: components["schemas"]["Ticker"];
+                            /** @description When it was paid. */
+                            timestamp: components["schemas"]["UnixTime"];
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field (`planId`, `ticker`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFlexPlans: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/plans";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many plans to answer, at most 100 (observed upstream). What a limit below 1 does is not shown.
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many plans to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                    /** @description Only the plans of this asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                };
+            };
+        };
+        responses: {
+            /** @description The flex plans (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The flex plan's identifier (a UUID in the examples, observed upstream). */
+                        id: string;
+                        /** @description The asset the plan takes. */
+                        ticker: components["schemas"]["Ticker"];
+                        /** @description The smallest amount an investment in the plan may hold. */
+                        minInvestment: components["schemas"]["Decimal"];
+                        /** @description The largest amount an investment in the plan may hold. */
+                        maxInvestment: components["schemas"]["Decimal"];
+                        /** @description The plan's highest interest rate, a fraction (`'0.15'` is 15 %). */
+                        maxRate: components["schemas"]["Decimal"];
+                    }[];
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field (`ticker`, `limit`, `offset`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFlexInvestments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many records to answer. Its bounds are not shown.
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many records to skip. Its bounds are not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                    /** @description Only investments of this asset. */
+                    ticker?: components["schemas"]["Ticker"];
+                    /** @description Only investments in this flex plan. */
+                    plan?: components["schemas"]["PlanId"];
+                    /** @description Only this investment. */
+                    investment?: string;
+                    /**
+                     * @description Only closed (0) or active (1) investments (observed upstream).
+                     * @enum {integer}
+                     */
+                    investmentStatus?: 0 | 1;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of the account's flex investments (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The investment's identifier. */
+                            id: string;
+                            /** @description Its flex plan. */
+                            planId: string;
+                            /** @description The asset invested. */
+                            currency: components["schemas"]["Ticker"];
+                            /** @description What the investment holds now. */
+                            invested: components["schemas"]["Decimal"];
+                            /** @description Whether earnings are added to the investment rather than paid out. */
+                            withAutoReinvest: boolean;
+                            /**
+                             * @description 1 active, 0 closed (observed upstream).
+                             * @enum {integer}
+                             */
+                            status: 0 | 1;
+                            /** @description When the investment was made. */
+                            createdAt: components["schemas"]["UnixTime"];
+                            /** @description When it last changed. */
+                            updatedAt: components["schemas"]["UnixTime"];
+                        }[];
+                        /** @description The limit applied. */
+                        limit: number;
+                        /** @description The offset applied. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFlexPaymentHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/payment-history";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * @description How many records to answer. Its bounds are not shown.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many records to skip. Its bounds are not shown.
+                     * @default 0
+                     */
+                    offset?: number;
+                    /** @description Only the earnings of this flex plan. */
+                    plan?: components["schemas"]["PlanId"];
+                    /** @description Only the earnings of this investment. */
+                    investment?: string;
+                    /** @description Only this transaction. */
+                    transaction?: string;
+                    /** @description Lower date bound, Unix time. */
+                    dateFrom?: components["schemas"]["UnixTime"];
+                    /** @description Upper date bound, Unix time. */
+                    dateTo?: components["schemas"]["UnixTime"];
+                };
+            };
+        };
+        responses: {
+            /** @description One page of earnings (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When the earning was paid. */
+                            createdAt: components["schemas"]["UnixTime"];
+                            /** @description The flex plan. */
+                            planId: string;
+                            /** @description The flex investment. */
+                            investmentId: string;
+                            /** @description The asset paid. */
+                            currency: components["schemas"]["Ticker"];
+                            /** @description The earning. */
+                            amount: components["schemas"]["Decimal"];
+                            /** @description The transaction's identifier. */
+                            transaction_id: string;
+                            actionType: components["schemas"]["ActionType"];
+                        }[];
+                        /** @description The limit applied. */
+                        limit: number;
+                        /** @description The offset applied. */
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field (`plan`, `investment`, `transaction`,
+             *     `dateFrom`, `dateTo`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createFlexInvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/invest";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The flex plan to invest in. */
+                    plan: components["schemas"]["PlanId"];
+                    /** @description The amount to invest, a decimal string. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                    /**
+                     * @description Add the earnings to the investment rather than pay them out.
+                     * @default false
+                     */
+                    withReinvest?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The amount is invested (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The identifier of the investing transaction. */
+                            transaction_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`: the plan is unknown or inactive, or the amount is not a
+             *     number.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /**
+             * @description Observed upstream: a business rule refused the investment, `Inner
+             *     validation failed`: `code` 2 below the plan's minimum, 3 above its
+             *     maximum, 4 not enough balance, 0 any other rule.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"] & {
+                        /** @enum {unknown} */
+                        code?: 0 | 2 | 3 | 4;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    withdrawFromFlexInvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/withdraw";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The flex plan of the investment. */
+                    plan: components["schemas"]["PlanId"];
+                    /** @description The amount to withdraw, a decimal string. */
+                    amount: components["schemas"]["PositiveDecimal"];
+                };
+            };
+        };
+        responses: {
+            /** @description The amount is back in the main balance (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The identifier of the withdrawing transaction. */
+                            transaction_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`: the plan is unknown.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /**
+             * @description Observed upstream: a business rule refused the withdrawal, `code` 0,
+             *     `Inner validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeFlexInvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/close";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The flex plan of the investment. */
+                    plan: components["schemas"]["PlanId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The investment is closed (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The identifier of the closing transaction. */
+                            transaction_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`: the plan is unknown.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /**
+             * @description Observed upstream: a business rule refused the close, `code` 0,
+             *     `Inner validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setFlexAutoReinvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/main-account/smart-flex/investments/auto-invest";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The flex plan of the investment. */
+                    plan: components["schemas"]["PlanId"];
+                    /**
+                     * @description True to add the earnings to the investment, false to pay them out.
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Set (status and empty list observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Empty (observed upstream). */
+                        data: unknown[];
+                    };
+                };
+            };
+            /**
+             * @description Observed upstream: request validation failed, `code` 0, `Validation
+             *     failed`, with `errors` by field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPartner"];
+            /**
+             * @description Observed upstream: the account has no investment in the plan, `code`
+             *     0, `Inner validation failed`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

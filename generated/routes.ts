@@ -237,6 +237,48 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/smart/investment/close": {
+    "operationId": "closeFixedInvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/investment/close",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "id"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments/close": {
+    "operationId": "closeFlexInvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/close",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "plan"
+      ],
+      "properties": {
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/position/close": {
     "operationId": "closePosition",
     "method": "post",
@@ -969,6 +1011,35 @@ export const clientRoutes = {
         "amount": {
           "type": "string",
           "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments/invest": {
+    "operationId": "createFlexInvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/invest",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "plan",
+        "amount"
+      ],
+      "properties": {
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
+        },
+        "withReinvest": {
+          "type": "boolean"
         }
       }
     }
@@ -2964,6 +3035,97 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/smart/interest-payment-history": {
+    "operationId": "listFixedInterestPayments",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/interest-payment-history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "planId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart/investments": {
+    "operationId": "listFixedInvestments",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/investments",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "status": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart/plans": {
+    "operationId": "listFixedPlans",
+    "method": "post",
+    "path": "/api/v4/main-account/smart/plans",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/smart-flex/investments/history": {
     "operationId": "listFlexInvestmentHistory",
     "method": "post",
@@ -3011,6 +3173,109 @@ export const clientRoutes = {
               6
             ]
           }
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments": {
+    "operationId": "listFlexInvestments",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer"
+        },
+        "offset": {
+          "type": "integer"
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "investment": {
+          "type": "string"
+        },
+        "investmentStatus": {
+          "type": "integer",
+          "enum": [
+            0,
+            1
+          ]
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments/payment-history": {
+    "operationId": "listFlexPaymentHistory",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/payment-history",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer"
+        },
+        "offset": {
+          "type": "integer"
+        },
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "investment": {
+          "type": "string"
+        },
+        "transaction": {
+          "type": "string"
+        },
+        "dateFrom": {
+          "type": "integer"
+        },
+        "dateTo": {
+          "type": "integer"
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/plans": {
+    "operationId": "listFlexPlans",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/plans",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "ticker": {
+          "type": "string",
+          "minLength": 1
         }
       }
     }
@@ -3641,6 +3906,30 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/main-account/smart-flex/investments/auto-invest": {
+    "operationId": "setFlexAutoReinvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/auto-invest",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "plan"
+      ],
+      "properties": {
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "enabled": {
+          "type": "boolean"
+        }
+      }
+    }
+  },
   "post /api/v4/collateral-account/hedge-mode/update": {
     "operationId": "setHedgeMode",
     "method": "post",
@@ -3964,6 +4253,32 @@ export const clientRoutes = {
         "id": {
           "type": "string",
           "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/main-account/smart-flex/investments/withdraw": {
+    "operationId": "withdrawFromFlexInvestment",
+    "method": "post",
+    "path": "/api/v4/main-account/smart-flex/investments/withdraw",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "plan",
+        "amount"
+      ],
+      "properties": {
+        "plan": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "amount": {
+          "type": "string",
+          "pattern": "^[0-9]+(\\.[0-9]+)?$"
         }
       }
     }

@@ -5,12 +5,13 @@
 // example; an example the state cannot produce has no recipe (the tests name each, and why).
 // Every recipe is a refusal, so replaying one changes nothing.
 import type { JsonRecord } from '../model/json.ts';
-import { add, compare, divide, isZero, multiply, round } from './decimal.ts';
+import { add, compare, divide, isZero, multiply, round, subtract } from './decimal.ts';
 import { type OperationDocument, projectDocuments, type SandboxDocuments } from './document.ts';
 import {
   credentialKey,
   type Fixture,
   type FixtureCode,
+  type FixtureFlexPlan,
   type FixtureKey,
   type FixtureMarket,
   type FixturePlan,
@@ -137,6 +138,52 @@ function requiredFrom(operation: OperationDocument, start: Kitchen['start']): Re
   const required = operation.requiredFields().filter((field) => field !== 'request' && field !== 'nonce');
   return Object.fromEntries(required.map((field) => [field, start(field)?.[field]]));
 }
+
+// --- lending ------------------------------------------------------------------------------
+
+/** An open flex plan, and one in each state that refuses an investment. */
+const flexPlan = (fixture: Fixture, state: 'open' | 'paused' | 'unavailable' | 'private') =>
+  (fixture.flexPlans ?? []).find((plan) =>
+    state === 'private'
+      ? plan.private && (plan.status ?? 'active') === 'active'
+      : state === 'open'
+        ? (plan.status ?? 'active') === 'active' && !plan.private && plan.available === undefined
+        : plan.status === state,
+  );
+
+/** The key's flex investments in a plan: whether it holds an active one, a closed one only, or none. */
+function flexHolding(kitchen: Kitchen, plan: FixtureFlexPlan) {
+  const held = (accountOf(kitchen)?.flexInvestments ?? []).filter((seed) => seed.planId === plan.id);
+  const active = held.find((seed) => (seed.status ?? 'active') === 'active');
+  return active ?? (held.length > 0 ? 'closed' : 'none');
+}
+
+/** An open flex plan where the key holds an active investment, a closed one only, or none. */
+function flexPlanHeld(kitchen: Kitchen, holding: 'active' | 'closed' | 'none') {
+  for (const plan of kitchen.fixture.flexPlans ?? []) {
+    if ((plan.status ?? 'active') !== 'active' || plan.private) continue;
+    const held = flexHolding(kitchen, plan);
+    if (typeof held === 'object' ? holding === 'active' : held === holding) return { plan, held };
+  }
+  return undefined;
+}
+
+/** The operation's required fields from its request example, in the plan `planId`. */
+const inPlan = (kitchen: Kitchen, planId: string, fields: Record<string, unknown> = {}): Dish => ({
+  fields: { ...requiredFrom(kitchen.operation, kitchen.start), plan: planId, ...fields },
+});
+
+const investFlex = (state: Parameters<typeof flexPlan>[1]) => (kitchen: Kitchen) => {
+  const plan = flexPlan(kitchen.fixture, state);
+  return plan && inPlan(kitchen, plan.id, { amount: plan.minAmount });
+};
+
+/** The amount of the key's active investment in an open plan changed by `change`. */
+const withdrawFlex = (change: (invested: string, plan: FixtureFlexPlan) => string) => (kitchen: Kitchen) => {
+  const found = flexPlanHeld(kitchen, 'active');
+  if (!found || typeof found.held !== 'object') return undefined;
+  return inPlan(kitchen, found.plan.id, { amount: change(found.held.invested, found.plan) });
+};
 
 // --- convert ------------------------------------------------------------------------------
 
@@ -343,9 +390,11 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
 
   notEnoughBalance: (kitchen) => {
     if (kitchen.start('planId')) {
+      // The plan's maximum, the most above the balance: closing an investment or withdrawing
+      // from one (as a contract run does) gives the balance money back.
       const plan = plainPlan(kitchen);
-      const more = plan && add(balanceOf(kitchen, plan.currency), '1');
-      return plan && more && compare(more, plan.maxAmount) <= 0 ? invest(plan.id, more) : undefined;
+      const more = plan && compare(balanceOf(kitchen, plan.currency), plan.maxAmount) < 0;
+      return plan && more ? invest(plan.id, plan.maxAmount) : undefined;
     }
     if (kitchen.start('side')) return sell(kitchen, () => ({ amount: tooMuch }));
     if (kitchen.start('uniqueId')) return withdrawal(kitchen, () => ({ amount: tooMuch }));
@@ -596,8 +645,76 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
       ? { fields: { [field]: Array.from({ length: max + 1 }, () => first) } }
       : undefined;
   },
-  // The flex investment history.
-  invalidPlan: () => ({ fields: { plan: unknownPlan } }),
+  // The flex investment history, and the flex calls that name a plan.
+  invalidPlan: (kitchen) => inPlan(kitchen, unknownPlan),
+  // Fixed lending.
+  investmentIdRequired: () => ({ fields: {} }),
+  investmentNotFound: () => ({ fields: { id: unknownPlan } }),
+  invalidPaymentFilter: ({ fixture }) => ({
+    fields: { planId: unknownPlan, ticker: unknownTicker(fixture) },
+  }),
+  // Flex lending: a plan of each state, amounts against its limits, and the key's investments.
+  flexAmountInvalid: (kitchen) => {
+    const plan = flexPlan(kitchen.fixture, 'open');
+    return plan && inPlan(kitchen, plan.id, { amount: 'ten' });
+  },
+  flexPlanPaused: investFlex('paused'),
+  flexPlanUnavailable: investFlex('unavailable'),
+  flexPlanPrivate: investFlex('private'),
+  flexAmountNotPositive: (kitchen) => {
+    const plan = flexPlan(kitchen.fixture, 'open');
+    return plan && inPlan(kitchen, plan.id, { amount: '0' });
+  },
+  flexAmountBelowMinimum: (kitchen) => {
+    const plan = flexPlan(kitchen.fixture, 'open');
+    return plan && inPlan(kitchen, plan.id, { amount: divide(plan.minAmount, '2', 8) });
+  },
+  flexAmountAboveMaximum: (kitchen) => {
+    const plan = flexPlan(kitchen.fixture, 'open');
+    return plan && inPlan(kitchen, plan.id, { amount: add(plan.maxAmount, '1') });
+  },
+  flexInvestmentCapExceeded: (kitchen) => {
+    const plan = (kitchen.fixture.flexPlans ?? []).find(
+      (candidate) =>
+        (candidate.status ?? 'active') === 'active' &&
+        !candidate.private &&
+        candidate.available !== undefined,
+    );
+    const amount = plan?.available === undefined ? undefined : add(plan.available, '1');
+    return plan && amount && compare(amount, plan.maxAmount) <= 0
+      ? inPlan(kitchen, plan.id, { amount })
+      : undefined;
+  },
+  flexNotEnoughBalance: (kitchen) => {
+    // A partner key whose account holds less than the open plan's minimum.
+    const plan = flexPlan(kitchen.fixture, 'open');
+    const key = kitchen.fixture.keys.find((candidate) => {
+      const account = kitchen.fixture.accounts.find((held) => held.id === candidate.account);
+      const balance = plan && account?.mainBalances?.[plan.currency];
+      return (
+        candidate.partner && candidate.enabled !== false && balance && compare(balance, plan.minAmount) < 0
+      );
+    });
+    const dish = plan && key && inPlan(kitchen, plan.id, { amount: plan.minAmount });
+    return dish && { ...dish, key };
+  },
+  flexInvestmentNotFound: (kitchen) => {
+    const found = flexPlanHeld(kitchen, 'none');
+    return found && inPlan(kitchen, found.plan.id);
+  },
+  flexInvestmentClosed: (kitchen) => {
+    const found = flexPlanHeld(kitchen, 'closed');
+    return found && inPlan(kitchen, found.plan.id);
+  },
+  flexWithdrawalNotPositive: withdrawFlex(() => '0'),
+  flexWithdrawalExceedsInvested: withdrawFlex((invested) => add(invested, '1')),
+  flexAmountLeftBelowMinimum: withdrawFlex((invested, plan) =>
+    subtract(invested, divide(plan.minAmount, '2', 8)),
+  ),
+  flexNoInvestmentInPlan: (kitchen) => {
+    const found = flexPlanHeld(kitchen, 'none');
+    return found && inPlan(kitchen, found.plan.id, { enabled: true });
+  },
   invalidInvestment: () => ({ fields: { investment: 'no-such-investment' } }),
   invalidTransaction: () => ({ fields: { transaction: 'no-such-transaction' } }),
   invalidDate: () => ({ fields: { dateFrom: -5 } }),

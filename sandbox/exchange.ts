@@ -15,6 +15,7 @@ import type { AccountState, SandboxState } from './state.ts';
 
 export { available, cancel };
 
+import { type ActionTypes, settleLending } from './lending.ts';
 import { recordTrade } from './trades.ts';
 import { settleWithdrawals } from './wallet.ts';
 
@@ -214,10 +215,11 @@ export function orderView(order: Order) {
 /**
  * Applies what the sandbox's clock has reached at `now` (ms): kill-switch timers that ran out
  * cancel their market's open orders of their kinds, a market past its delisting date has its
- * open orders cancelled, collateral funding is paid and pending withdrawals whose time has come go
- * out. Each cancellation is dated when it was due, not when it was applied.
+ * open orders cancelled, collateral funding is paid, pending withdrawals whose time has come go
+ * out and lending pays its interest (flex earnings with the history's `actionTypes`). Each
+ * cancellation is dated when it was due, not when it was applied.
  */
-export function settle(state: SandboxState, now: number) {
+export function settle(state: SandboxState, now: number, actionTypes: ActionTypes) {
   for (const account of state.accounts.values()) {
     for (const timer of [...account.killSwitches.values()]) {
       if (timer.runsOutAt > now) continue;
@@ -241,4 +243,5 @@ export function settle(state: SandboxState, now: number) {
   }
   settleCollateral(state, now);
   settleWithdrawals(state, now);
+  settleLending(state, now, actionTypes);
 }

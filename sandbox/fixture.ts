@@ -24,7 +24,48 @@ export interface FixturePlan {
   interestRate?: string;
   /** What the plan holds to pay interest with (absent: no limit). */
   interestFunds?: string;
+  /** The term of an investment in minutes, at whose end the interest is paid (default 14400, ten days). */
+  durationMinutes?: number;
   description?: string;
+}
+
+/** A flexible-lending plan (sandbox/lending.ts). */
+export interface FixtureFlexPlan {
+  id: string;
+  currency: string;
+  /** Default active; inactive plans are unknown to the API, the others refuse investments. */
+  status?: 'active' | 'paused' | 'unavailable' | 'inactive';
+  /** Given to no account: listed nowhere, investing gets flexPlanPrivate. */
+  private?: boolean;
+  minAmount: string;
+  maxAmount: string;
+  /** The yearly interest rate (0.15 is 15 %), earned a 365th each whole day. */
+  maxRate: string;
+  /** What is left to invest in the plan, every account together (absent: no limit). */
+  available?: string;
+  description?: string;
+}
+
+/** A fixed investment held from the start; its amount is already out of the main balance. */
+export interface FixtureFixedInvestment {
+  id: string;
+  planId: string;
+  amount: string;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+/** A flex investment held from the start; what it holds is already out of the main balance. */
+export interface FixtureFlexInvestment {
+  id: string;
+  planId: string;
+  invested: string;
+  /** Default false. */
+  withAutoReinvest?: boolean;
+  /** Default active; a closed one holds nothing. */
+  status?: 'active' | 'closed';
+  /** Unix seconds. */
+  createdAt: number;
 }
 
 /**
@@ -209,6 +250,10 @@ export interface FixtureAccount {
   transactions?: FixtureTransaction[];
   /** Makes the account a sub-account of another (createSubAccount). */
   subAccount?: FixtureSubAccount;
+  /** Fixed investments held from the start (besides those the history names). */
+  fixedInvestments?: FixtureFixedInvestment[];
+  /** Flex investments held from the start, at most one active a plan. */
+  flexInvestments?: FixtureFlexInvestment[];
   /** Mining accounts made before the start (createMiningAccount), oldest first. */
   miningAccounts?: FixtureMiningAccount[];
 }
@@ -290,6 +335,8 @@ export interface Fixture {
   assets: Record<string, FixtureAsset>;
   markets: FixtureMarket[];
   plans: FixturePlan[];
+  /** The flexible-lending plans (default none). */
+  flexPlans?: FixtureFlexPlan[];
   accounts: FixtureAccount[];
   keys: FixtureKey[];
   /** The fees of deposits and withdrawals, by ticker (an asset not here charges none). */
@@ -393,6 +440,28 @@ export function checkFixture(value: unknown): Fixture {
   for (const plan of fixture.plans) {
     if (!assets.has(plan.currency)) problems.push(`plan ${plan.id}: unknown currency ${plan.currency}`);
     if (compare(plan.minAmount, plan.maxAmount) > 0) problems.push(`plan ${plan.id}: minAmount > maxAmount`);
+  }
+  const flexPlans = new Map((fixture.flexPlans ?? []).map((plan) => [plan.id, plan]));
+  unique('plan', [...fixture.plans.map((plan) => plan.id), ...flexPlans.keys()]);
+  for (const plan of flexPlans.values()) {
+    if (!assets.has(plan.currency)) problems.push(`flex plan ${plan.id}: unknown currency ${plan.currency}`);
+    if (compare(plan.minAmount, plan.maxAmount) > 0)
+      problems.push(`flex plan ${plan.id}: minAmount > maxAmount`);
+  }
+  const fixedPlans = new Set(fixture.plans.map((plan) => plan.id));
+  for (const account of fixture.accounts) {
+    for (const held of account.fixedInvestments ?? []) {
+      if (!fixedPlans.has(held.planId)) problems.push(`account ${account.id}: unknown plan ${held.planId}`);
+    }
+    const active = new Set<string>();
+    for (const held of account.flexInvestments ?? []) {
+      if (!flexPlans.has(held.planId))
+        problems.push(`account ${account.id}: unknown flex plan ${held.planId}`);
+      if ((held.status ?? 'active') !== 'active') continue;
+      if (active.has(held.planId))
+        problems.push(`account ${account.id}: two active investments in ${held.planId}`);
+      active.add(held.planId);
+    }
   }
   checkMarkets(fixture, problems);
   for (const account of fixture.accounts) {

@@ -17,6 +17,7 @@ import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, credentialKey, type Fixture, loadFixture } from './fixture.ts';
+import { actionTypesOf } from './lending.ts';
 import { type WalkOptions, walkMarkets } from './market.ts';
 import { seconds } from './orders.ts';
 import { readParameters } from './parameters.ts';
@@ -138,9 +139,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let clockOffsetMs = 0;
   const clock = () => baseClock() + clockOffsetMs;
   /** Applies what the clock has reached: the walk's steps, then timers and delistings. */
+  const actionTypes = actionTypesOf(documents);
   const catchUp = (now: number) => {
     walkMarkets(state, options.walk, now);
-    settle(state, now);
+    settle(state, now, actionTypes);
   };
   let state = new SandboxState(fixture, seconds(clock()));
   /** The account a deposit through the control arrives in unless it names one: the printed key's. */

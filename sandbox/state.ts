@@ -10,6 +10,7 @@ import type {
   FixtureAccount,
   FixtureAsset,
   FixtureConversion,
+  FixtureFlexPlan,
   FixtureKey,
   FixtureOrder,
   FixturePlan,
@@ -23,12 +24,46 @@ import { type SubAccount, seededSubAccounts } from './sub-accounts.ts';
 
 export type { TradeBalance };
 
+/** A fixed investment: its amount is lent for the plan's term (sandbox/lending.ts). */
 export interface Investment {
   id: string;
   planId: string;
   currency: string;
   amount: string;
   createdAt: number;
+  /** When its term started, Unix seconds: one seeded before the sandbox started starts at the start. */
+  startsAt: number;
+  /** When its term ends and the interest is paid with the amount, Unix seconds. */
+  paymentTime: number;
+  /** The interest of the whole term, reserved from the plan's interest funds. */
+  interest: string;
+  interestPaid: string;
+  status: 'active' | 'closed';
+  updatedAt: number;
+}
+
+/** A flexible investment: one active a plan, earning each whole day (sandbox/lending.ts). */
+export interface FlexInvestment {
+  id: string;
+  planId: string;
+  currency: string;
+  /** What it holds now: what was invested, less withdrawals, plus the earnings reinvested. */
+  invested: string;
+  withAutoReinvest: boolean;
+  status: 'active' | 'closed';
+  createdAt: number;
+  updatedAt: number;
+  /** Until when its earnings are paid, Unix seconds: the next is due a day later. */
+  earnedThrough: number;
+}
+
+/** An interest payment of a fixed investment. */
+export interface InterestPayment {
+  planId: string;
+  investmentId: string;
+  amount: string;
+  ticker: string;
+  timestamp: number;
 }
 
 /** A conversion quote, as the estimate answers it, until it expires. */
@@ -102,6 +137,10 @@ export interface AccountState extends Books {
   /** History rows, oldest first (in the order they happened). */
   history: HistoryRecord[];
   investments: Investment[];
+  /** Flex investments, oldest first; at most one active a plan. */
+  flexInvestments: FlexInvestment[];
+  /** The interest paid on fixed investments, oldest first. */
+  interestPayments: InterestPayment[];
   /** Quotes not confirmed yet, expired ones included, by id. */
   quotes: Map<string, Quote>;
   /** Conversions, oldest first. */
@@ -149,19 +188,63 @@ export function confirmationsOf(asset: FixtureAsset | undefined, network: string
   return typeof count === 'number' ? count : undefined;
 }
 
-function seededInvestments(history: HistoryRecord[]): Investment[] {
+/** The term of a fixed plan in minutes (the fixture's, else ten days). */
+export const durationOf = (plan: FixturePlan | undefined) => plan?.durationMinutes ?? 14_400;
+
+/** A fixed investment made at `createdAt`; one made before the sandbox's `start` starts its term then. */
+export function fixedInvestment(
+  seed: { id: string; planId: string; currency: string; amount: string; createdAt: number; interest: string },
+  plan: FixturePlan | undefined,
+  start: number,
+): Investment {
+  const startsAt = Math.max(seed.createdAt, Math.floor(start));
+  return {
+    ...seed,
+    amount: normalize(seed.amount),
+    startsAt,
+    paymentTime: startsAt + durationOf(plan) * 60,
+    interestPaid: '0',
+    status: 'active',
+    updatedAt: seed.createdAt,
+  };
+}
+
+function seededInvestments(
+  account: FixtureAccount,
+  plans: ReadonlyMap<string, FixturePlan>,
+  start: number,
+): Investment[] {
   const held = new Map<string, Investment>();
-  for (const row of history) {
+  for (const row of account.history ?? []) {
     if (held.has(row.investmentId)) continue;
-    held.set(row.investmentId, {
-      id: row.investmentId,
-      planId: row.planId,
-      currency: row.currency,
-      amount: row.amount,
-      createdAt: row.createdAt,
-    });
+    const plan = plans.get(row.planId);
+    const seed = { ...row, id: row.investmentId, interest: '0' };
+    held.set(row.investmentId, fixedInvestment(seed, plan, start));
+  }
+  for (const seed of account.fixedInvestments ?? []) {
+    const plan = plans.get(seed.planId);
+    const currency = plan?.currency ?? '';
+    held.set(seed.id, fixedInvestment({ ...seed, currency, interest: '0' }, plan, start));
   }
   return [...held.values()];
+}
+
+function seededFlexInvestments(
+  account: FixtureAccount,
+  plans: ReadonlyMap<string, FixtureFlexPlan>,
+  start: number,
+): FlexInvestment[] {
+  return (account.flexInvestments ?? []).map((seed) => ({
+    id: seed.id,
+    planId: seed.planId,
+    currency: plans.get(seed.planId)?.currency ?? '',
+    invested: normalize(seed.status === 'closed' ? '0' : seed.invested),
+    withAutoReinvest: seed.withAutoReinvest ?? false,
+    status: seed.status ?? 'active',
+    createdAt: seed.createdAt,
+    updatedAt: seed.createdAt,
+    earnedThrough: Math.max(seed.createdAt, Math.floor(start)),
+  }));
 }
 
 function marketState(market: Fixture['markets'][number]): MarketState {
@@ -220,6 +303,8 @@ export class SandboxState {
   readonly assets: ReadonlyMap<string, FixtureAsset>;
   readonly markets: ReadonlyMap<string, MarketState>;
   readonly plans: ReadonlyMap<string, FixturePlan>;
+  /** The flexible-lending plans by id. */
+  readonly flexPlans: ReadonlyMap<string, FixtureFlexPlan>;
   readonly keys: ReadonlyMap<string, FixtureKey>;
   /** The fees of deposits and withdrawals, by ticker (sandbox/wallet.ts reads them). */
   readonly transferFees: NonNullable<Fixture['transferFees']>;
@@ -249,6 +334,7 @@ export class SandboxState {
     this.assets = new Map(Object.entries(structuredClone(fixture.assets)));
     this.markets = new Map(fixture.markets.map((market) => [market.name, marketState(market)]));
     this.plans = new Map(fixture.plans.map((plan) => [plan.id, { ...plan }]));
+    this.flexPlans = new Map((fixture.flexPlans ?? []).map((plan) => [plan.id, { ...plan }]));
     this.keys = new Map(fixture.keys.map((key) => [key.apiKey, { ...key }]));
     this.transferFees = structuredClone(fixture.transferFees ?? {});
     const seededIds = fixture.accounts.flatMap((account) => (account.openOrders ?? []).map((o) => o.orderId));
@@ -284,7 +370,9 @@ export class SandboxState {
           recordCancelledOrders: account.recordCancelledOrders ?? true,
           history: structuredClone(account.history ?? []).sort((a, b) => a.createdAt - b.createdAt),
           // Every investment the seeded history names is held from the start.
-          investments: seededInvestments(account.history ?? []),
+          investments: seededInvestments(account, this.plans, createdAt),
+          flexInvestments: seededFlexInvestments(account, this.flexPlans, createdAt),
+          interestPayments: [],
           quotes: new Map(
             (account.quotes ?? []).map((quote) => [
               quote.id,
@@ -324,6 +412,12 @@ export class SandboxState {
     );
     this.accounts = this.#accounts;
     this.ledger.open(this.accounts.values());
+    // What the seeded fixed and flex investments hold is lent out from the start.
+    for (const account of this.accounts.values()) {
+      for (const held of account.investments) this.ledger.openHouse('lending', held.currency, held.amount);
+      for (const held of account.flexInvestments)
+        if (held.status === 'active') this.ledger.openHouse('lending', held.currency, held.invested);
+    }
     this.codes = seededCodes(fixture.codes ?? [], this.ledger);
     this.subAccounts = seededSubAccounts(fixture.accounts);
     this.mining = seededMining(fixture.accounts);
@@ -345,6 +439,8 @@ export class SandboxState {
       recordCancelledOrders: true,
       history: [],
       investments: [],
+      flexInvestments: [],
+      interestPayments: [],
       quotes: new Map(),
       conversions: [],
       usedQuoteIds: new Set(),
@@ -439,13 +535,11 @@ export class SandboxState {
     this.ledger.post(transfer(main(account), house('lending'), plan.currency, amount));
     if (plan.available !== undefined) plan.available = subtract(plan.available, amount);
     if (plan.interestFunds !== undefined) plan.interestFunds = subtract(plan.interestFunds, interest);
-    const investment: Investment = {
-      id: randomUUID(),
-      planId: plan.id,
-      currency: plan.currency,
-      amount: normalize(amount),
+    const investment = fixedInvestment(
+      { id: randomUUID(), planId: plan.id, currency: plan.currency, amount, createdAt, interest },
+      plan,
       createdAt,
-    };
+    );
     account.investments.push(investment);
     for (const actionType of [actionTypes.open, actionTypes.invest]) {
       account.history.push({
@@ -484,6 +578,7 @@ export class SandboxState {
   snapshot() {
     return {
       plans: [...this.plans.values()].map((plan) => ({ ...plan })),
+      flexPlans: [...this.flexPlans.values()].map((plan) => ({ ...plan })),
       markets: [...this.markets.values()].map((market) => ({ ...market })),
       accounts: [...this.accounts.values()].map((account) => ({
         id: account.id,
@@ -498,6 +593,8 @@ export class SandboxState {
         killSwitches: structuredClone([...account.killSwitches.values()]),
         history: structuredClone(account.history),
         investments: structuredClone(account.investments),
+        flexInvestments: structuredClone(account.flexInvestments),
+        interestPayments: structuredClone(account.interestPayments),
         quotes: structuredClone([...account.quotes.values()]),
         conversions: structuredClone(account.conversions),
         transactions: structuredClone(account.transactions),

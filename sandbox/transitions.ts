@@ -32,6 +32,19 @@ import {
 import { confirmQuote, listConversions, quoteConversion } from './handlers/convert.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
+  closeFixedEarly,
+  closeFlexInPlan,
+  investInFlexPlan,
+  listFlexEarnings,
+  readFixedInvestments,
+  readFixedPlans,
+  readFlexInvestments,
+  readFlexPlans,
+  readInterestPayments,
+  switchAutoReinvest,
+  withdrawFromFlexPlan,
+} from './handlers/lending.ts';
+import {
   invest,
   listInvestmentHistory,
   readCollateralSummary,
@@ -125,6 +138,17 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   readMainBalance,
   listInvestmentHistory,
   invest,
+  readFixedPlans,
+  closeFixedEarly,
+  readFixedInvestments,
+  readInterestPayments,
+  readFlexPlans,
+  readFlexInvestments,
+  listFlexEarnings,
+  investInFlexPlan,
+  withdrawFromFlexPlan,
+  closeFlexInPlan,
+  switchAutoReinvest,
   readCollateralSummary,
   placeOrder,
   placeBulk: batch('placeBulk', placeBulk),

@@ -115,7 +115,6 @@ const namedTargets: Record<TargetName, () => Promise<Upstream>> = {
     }
     const state = fixture.loadFixture();
     const key = fixture.credentialKey(state);
-    const plan = state.plans?.find((candidate) => candidate.status === 'active')?.id;
     const examples = recipes.exampleRecipes(state);
     if (examples.length === 0) {
       throw new Error('CONTRACT_TARGET=sandbox: sandbox/example-recipes.ts gives no example to request');
@@ -126,8 +125,8 @@ const namedTargets: Record<TargetName, () => Promise<Upstream>> = {
       allowWrites: true,
       close: () => sandbox.close(),
       credentials: { apiKey: key.apiKey, apiSecret: key.secret },
-      // The documents' example plan does not exist in the sandbox: use one of its own.
-      ...(plan ? { known: { plan, planId: plan } } : {}),
+      // No plan of its own in place of the examples': the fixture holds the plans they name,
+      // fixed and flex, and one fixed plan in every `plan` field would refuse the flex calls.
       examples: examples.map(({ operationId, example, fields, key: signer }) => ({
         operationId,
         example,

@@ -72,10 +72,14 @@ export function listInvestmentHistory(context: CallContext, body: HistoryQuery):
   };
   const limit = body.limit ?? (context.operation.requestDefault('limit') as number);
   const offset = body.offset ?? (context.operation.requestDefault('offset') as number);
-  if (body.plan !== undefined && !context.state.plans.has(body.plan)) {
+  const { plans, flexPlans } = context.state;
+  if (body.plan !== undefined && !plans.has(body.plan) && !flexPlans.has(body.plan)) {
     fail('plan', exampleMessage(context, 'invalidPlan'), 'invalidPlan');
   }
-  if (body.investment !== undefined && !account.history.some((row) => row.investmentId === body.investment)) {
+  const known = (id: string) =>
+    account.history.some((row) => row.investmentId === id) ||
+    account.flexInvestments.some((held) => held.id === id);
+  if (body.investment !== undefined && !known(body.investment)) {
     fail('investment', exampleMessage(context, 'invalidInvestment'), 'invalidInvestment');
   }
   if (

@@ -78,12 +78,23 @@ describe('txc in a terminal', () => {
   });
 
   it('history --help and invest --help name the plan by one flag, from the documents', async () => {
-    // The two operations whose body has a field that $refs PlanId, whatever its wire name.
+    // The operations whose body has a field that $refs PlanId, whatever its wire name.
     const withPlan = cliOperations.filter((operation) =>
       Object.values(operation.body.properties).some((facts) => facts.cliFlag === 'plan-id'),
     );
-    expect(withPlan.map((operation) => operation.name).sort()).toEqual(['history', 'invest']);
-    for (const operation of withPlan) {
+    expect(withPlan.map((operation) => operation.name).sort()).toEqual([
+      'flex-auto-reinvest',
+      'flex-close',
+      'flex-invest',
+      'flex-investments',
+      'flex-payments',
+      'flex-withdraw',
+      'history',
+      'interest-payments',
+      'invest',
+    ]);
+    // Each spelling of the field (planId, plan) once: one process a spelling is enough.
+    for (const operation of withPlan.filter((candidate) => ['history', 'invest'].includes(candidate.name))) {
       await startTxc(`help-${operation.name}`, [operation.name, '--help'], 100);
       const text = await waitForExit(`help-${operation.name}`);
       expect(text).toContain('[exit 0]');

@@ -9,6 +9,17 @@ export const notCachedUpstream = [
   '/api/v4/public/funding-history/{market}',
   '/api/v4/main-account/balance',
   '/api/v4/main-account/smart/investment',
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
   '/api/v4/collateral-account/balance',
   '/api/v4/main-account/address',
   '/api/v4/main-account/create-new-address',
@@ -41,12 +52,30 @@ export const notCachedUpstream = [
   '/api/v4/sub-account/kyc-url',
 ];
 
-/** Operations the operator keeps for B2B partners, beside the specification's list. */
-export const partnerOnlyUpstream = ['/api/v4/main-account/express-withdraw/token'];
+/** B2B partner operations the operator names beside the specification's: express withdrawal, its crypto lending. */
+export const partnerOnlyUpstream = [
+  '/api/v4/main-account/express-withdraw/token',
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
+];
 
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = [
   '/api/v4/main-account/smart/investment',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
   '/api/v4/order/cancel/all',
   '/api/v4/order/new',
   '/api/v4/order/market',
@@ -103,6 +132,7 @@ export const writingPaths = [
  * account file (`openapi/private/main_api_v4.yaml`), the wallet: deposit addresses, withdrawals,
  * transfers between balances, the deposit and withdrawal history and the fees, the codes, the
  * sub-accounts, the WebSocket token, the mining pool and the credit line.
+ * sub-accounts, the WebSocket token, and its crypto lending, fixed and flex.
  */
 export const upstreamOperations = [
   { method: 'get', path: '/api/v4/public/markets', api: 'public-v4', requests: 2000 },
@@ -229,6 +259,48 @@ export const upstreamOperations = [
     requests: null,
   },
   { method: 'post', path: '/api/v4/sub-account/withdraw/confirm', api: 'private-v4', requests: null },
+  // Its crypto lending, fixed and flex: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/main-account/smart/plans', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart/investment/close', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart/investments', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart/interest-payment-history',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  { method: 'post', path: '/api/v4/main-account/smart-flex/plans', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/main-account/smart-flex/investments', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/payment-history',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/invest',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/withdraw',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/close',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/main-account/smart-flex/investments/auto-invest',
+    api: 'private-v4',
+    requests: 1000,
+  },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -312,6 +384,9 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/mining/workers/names': { limit: [1, 100, 100], offset: [0, 10000, 0] },
   '/api/v4/mining/accounts': { limit: [1, undefined, 30], offset: [0, undefined, 0] },
   '/api/v4/sub-account/withdraw/unconfirmed-list': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart/investments': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart/interest-payment-history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/main-account/smart-flex/plans': { limit: [undefined, 100, 100], offset: [0, undefined, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -547,6 +622,17 @@ export const operatorTiesStatuses = [
   '/api/v4/sub-account/kyc-url',
   '/api/v4/sub-account/withdraw/unconfirmed-list',
   '/api/v4/sub-account/withdraw/confirm',
+  '/api/v4/main-account/smart/plans',
+  '/api/v4/main-account/smart/investment/close',
+  '/api/v4/main-account/smart/investments',
+  '/api/v4/main-account/smart/interest-payment-history',
+  '/api/v4/main-account/smart-flex/plans',
+  '/api/v4/main-account/smart-flex/investments',
+  '/api/v4/main-account/smart-flex/investments/payment-history',
+  '/api/v4/main-account/smart-flex/investments/invest',
+  '/api/v4/main-account/smart-flex/investments/withdraw',
+  '/api/v4/main-account/smart-flex/investments/close',
+  '/api/v4/main-account/smart-flex/investments/auto-invest',
 ];
 
 /**

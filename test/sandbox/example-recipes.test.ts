@@ -162,6 +162,18 @@ const cannot: Record<string, string> = {
     "no sub-account of the default fixture shares its account's verification (test/sandbox/sub-account-withdrawals.test.ts makes one)",
   'confirmSubAccountWithdrawal › withdrawalNotConfirmable':
     'only a withdrawal confirmed by an earlier call is refused so (test/sandbox/sub-account-withdrawals.test.ts confirms one twice)',
+  'closeFixedInvestment › investmentAlreadyClosed':
+    'no fixed investment of the default fixture is closed (test/sandbox/lending.test.ts closes one)',
+  'listFixedInvestments › invalidInvestmentFilter':
+    'it names three refusals at once, one of them (status) a schema failure the sandbox answers alone',
+  'listFlexPlans › invalidFlexPlansQuery':
+    'it names an unknown ticker with schema failures of limit and offset, which the sandbox answers alone',
+  'listFlexInvestments › invalidFlexInvestmentsQuery':
+    'it names four refusals at once, one of them (investmentStatus) a schema failure the sandbox answers alone',
+  'setFlexAutoReinvestment › flexAutoReinvestInvalid':
+    'it words two schema failures at once, a wording no one-field example gives the sandbox',
+  'withdrawFromFlexInvestment › flexWithdrawalBelowMinimum':
+    'the operator does not show the smallest withdrawal, and the sandbox takes any amount above zero',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
 };
