@@ -2,6 +2,32 @@
 
 /** What the client reads of each operation, by `method path`; body rules without the signed fields. */
 export const clientRoutes = {
+  "post /api/v4/sub-account/api-key/ip-address/create": {
+    "operationId": "addSubAccountApiKeyIpAddress",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/codes/apply": {
     "operationId": "applyCode",
     "method": "post",
@@ -1240,6 +1266,39 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/create": {
+    "operationId": "createSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "type",
+        "subAccountId",
+        "title"
+      ],
+      "properties": {
+        "type": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "title": {
+          "type": "string"
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/withdraw": {
     "operationId": "createWithdrawal",
     "method": "post",
@@ -1733,6 +1792,27 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/delete": {
+    "operationId": "deleteSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/delete",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/sub-account/edit": {
     "operationId": "editSubAccount",
     "method": "post",
@@ -1769,6 +1849,50 @@ export const clientRoutes = {
             },
             "collateralEnabled": {
               "type": "boolean"
+            }
+          }
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/edit": {
+    "operationId": "editSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/edit",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "title",
+        "urls"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "title": {
+          "type": "string"
+        },
+        "urls": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "url",
+              "enable"
+            ],
+            "properties": {
+              "url": {
+                "type": "string"
+              },
+              "enable": {
+                "type": "boolean"
+              }
             }
           }
         }
@@ -2894,6 +3018,56 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/ip-address/list": {
+    "operationId": "listSubAccountApiKeyIpAddresses",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/list": {
+    "operationId": "listSubAccountApiKeys",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
   "post /api/v4/sub-account/list": {
     "operationId": "listSubAccounts",
     "method": "post",
@@ -3024,6 +3198,53 @@ export const clientRoutes = {
       "windowSeconds": 10
     },
     "retrySafe": true
+  },
+  "post /api/v4/sub-account/api-key/ip-address/delete": {
+    "operationId": "removeSubAccountApiKeyIpAddress",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/delete",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/reset": {
+    "operationId": "resetSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/reset",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
   },
   "post /api/v4/collateral-account/leverage": {
     "operationId": "setCollateralLeverage",

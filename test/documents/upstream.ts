@@ -31,6 +31,14 @@ export const notCachedUpstream = [
   '/api/v4/sub-account/balances',
   '/api/v4/sub-account/transfer',
   '/api/v4/sub-account/transfer/history',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/list',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/list',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /** Operations that change state: kept off a live target by tools. */
@@ -73,6 +81,12 @@ export const writingPaths = [
   '/api/v4/sub-account/block',
   '/api/v4/sub-account/unblock',
   '/api/v4/sub-account/transfer',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /**
@@ -188,6 +202,25 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/sub-account/balances', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/sub-account/transfer/history', api: 'private-v4', requests: 1000 },
+  // Its sub-accounts' API keys: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/sub-account/api-key/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/edit', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/delete', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/list', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/reset', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/ip-address/list', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/sub-account/api-key/ip-address/create',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/sub-account/api-key/ip-address/delete',
+    api: 'private-v4',
+    requests: 1000,
+  },
   // The token of the WebSocket streams, of its account group: its limit is per minute.
   {
     method: 'post',
@@ -254,6 +287,7 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/main-account/codes/history': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/list': { limit: [1, 100, 30], offset: [0, 10000, 0] },
   '/api/v4/sub-account/transfer/history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
+  '/api/v4/sub-account/api-key/list': { limit: [1, 100, 100], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -410,6 +444,14 @@ export const operatorTiesStatuses = [
   '/api/v4/sub-account/balances',
   '/api/v4/sub-account/transfer',
   '/api/v4/sub-account/transfer/history',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/list',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/list',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /**
