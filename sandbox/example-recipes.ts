@@ -521,6 +521,17 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return example && last && { fields: { ...example, id: last.id } };
   },
 
+  // Sub-accounts' API keys: a sub-account the account does not have, an address that is none
+  // (refused before the key is looked for).
+  unknownSubAccount: ({ start }) => {
+    const example = start('subAccountId');
+    return example && { fields: { ...example, subAccountId: unknownPlan } };
+  },
+  invalidIp: ({ start }) => {
+    const example = start('ip');
+    return example && { fields: { ...example, ip: 'not-an-address' } };
+  },
+
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.
   unknownTicker: (kitchen) => ({
     fields: { ...kitchen.start('ticker'), ticker: unknownTicker(kitchen.fixture) },

@@ -18,6 +18,7 @@ import type {
 } from './fixture.ts';
 import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
+import { SubAccountKeys } from './sub-account-keys.ts';
 import { type SubAccount, seededSubAccounts } from './sub-accounts.ts';
 
 export type { TradeBalance };
@@ -229,6 +230,8 @@ export class SandboxState {
   readonly codes: Map<string, Code>;
   /** The sub-accounts by id (sandbox/sub-accounts.ts); each one's books are the account of that id. */
   readonly subAccounts: Map<string, SubAccount>;
+  /** The sub-accounts' API keys (sandbox/sub-account-keys.ts), their secrets out of sight. */
+  readonly subAccountKeys = new SubAccountKeys();
   /** `accounts`, which a sub-account made later joins. */
   readonly #accounts: Map<string, AccountState>;
   #lastOrderId: number;
@@ -351,6 +354,20 @@ export class SandboxState {
     };
     this.#accounts.set(id, account);
     return account;
+  }
+
+  /**
+   * The key a call is signed with, by its public key: a fixture's key, or a key of a
+   * sub-account that is not deleted, which acts as that sub-account. Made for this call, so
+   * that the sub-account key's secret is held nowhere but its private store.
+   */
+  signingKey(apiKey: string): FixtureKey | undefined {
+    const fixed = this.keys.get(apiKey);
+    if (fixed) return fixed;
+    const key = this.subAccountKeys.byApiKey(apiKey);
+    const sub = key && this.subAccounts.get(key.subAccountId);
+    if (!key || !sub || sub.deleted) return undefined;
+    return { apiKey, secret: this.subAccountKeys.secretOf(key.id), account: sub.id, partner: false };
   }
 
   account(id: string): AccountState {
@@ -502,6 +519,7 @@ export class SandboxState {
       })),
       codes: structuredClone([...this.codes.values()]),
       subAccounts: structuredClone([...this.subAccounts.values()]),
+      subAccountKeys: this.subAccountKeys.snapshot(),
       houses: this.ledger.houses(),
     };
   }

@@ -59,6 +59,16 @@ import {
 } from './handlers/queries.ts';
 import { issueStreamToken } from './handlers/stream-token.ts';
 import {
+  addSubAccountApiKeyIpAddress,
+  createSubAccountApiKey,
+  deleteSubAccountApiKey,
+  editSubAccountApiKey,
+  listSubAccountApiKeyIpAddresses,
+  listSubAccountApiKeys,
+  removeSubAccountApiKeyIpAddress,
+  resetSubAccountApiKey,
+} from './handlers/sub-account-keys.ts';
+import {
   blockSubAccount,
   createSubAccount,
   deleteSubAccount,
@@ -172,6 +182,14 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   readSubAccountBalances,
   moveToSubAccount,
   listSubAccountTransfers,
+  createSubAccountApiKey,
+  editSubAccountApiKey,
+  deleteSubAccountApiKey,
+  resetSubAccountApiKey,
+  listSubAccountApiKeys,
+  listSubAccountApiKeyIpAddresses,
+  addSubAccountApiKeyIpAddress,
+  removeSubAccountApiKeyIpAddress,
   issueStreamToken,
 };
 

@@ -112,6 +112,17 @@ const cannot: Record<string, string> = {
   'applyCode › codesDisabled': 'the sandbox does not model assets whose codes are off yet',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
+  'createSubAccountApiKey › limitReached':
+    'a sub-account reaches x-keys-per-sub-account only after that many calls, and the fixture seeds no sub-account API keys',
+  'createSubAccountApiKey › typeNotAllowed': 'the operator does not say which key type it refuses when',
+  'editSubAccountApiKey › restrictedUrl':
+    'the operator names one endpoint a sub-account key may not be given, not the rule: the sandbox restricts none',
+  'addSubAccountApiKeyIpAddress › duplicateIp':
+    'the fixture seeds no sub-account API key, and the key the request example names exists only once a call made it',
+  'addSubAccountApiKeyIpAddress › allowlistFull':
+    'the fixture seeds no sub-account API key, and a key reaches x-addresses-per-key only after that many calls',
+  'removeSubAccountApiKeyIpAddress › ipNotInAllowlist':
+    'the fixture seeds no sub-account API key, and the key the request example names exists only once a call made it',
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
