@@ -8,8 +8,9 @@
 // is `noPermission`. A deleted key, or a reset key's old secret, never gets this far: the
 // signature check answers 401 as for any unknown key or wrong secret.
 import { BlockList, isIP } from 'node:net';
+import { isRecord } from '../model/json.ts';
 import type { Answer } from './answer.ts';
-import type { OperationDocument } from './document.ts';
+import type { OperationDocument, SandboxDocuments } from './document.ts';
 import { keyNotEnabled, noPermission } from './errors.ts';
 import type { SandboxState } from './state.ts';
 import type { SubAccountKey } from './sub-account-keys.ts';
@@ -42,6 +43,26 @@ export function needsOf(operation: OperationDocument): Needs {
 /** The tags the table names (for the tests: each must be a tag of the documents). */
 export const tagsWithRules = (): string[] => Object.keys(needsByTag);
 
+const typeTables = new WeakMap<SandboxDocuments, Readonly<Record<string, unknown>>>();
+
+/**
+ * What a key of `type` may do: `x-key-type-permissions`, of the one operation of the documents
+ * that makes keys. A type it does not list may do nothing.
+ */
+function permissionsOf(documents: SandboxDocuments, type: number): readonly string[] {
+  let table = typeTables.get(documents);
+  if (!table) {
+    const found = [...documents.operations.values()]
+      .map((operation) => operation.object['x-key-type-permissions'])
+      .find(isRecord);
+    if (!found) throw new Error('no operation of the documents has x-key-type-permissions');
+    table = found;
+    typeTables.set(documents, table);
+  }
+  const listed = table[String(type)];
+  return Array.isArray(listed) ? listed.map(String) : [];
+}
+
 /** Whether `address` is one the key may call from: any, while it lists none. */
 export function callsFrom(key: SubAccountKey, address: string): boolean {
   if (key.ipAddresses.length === 0) return true;
@@ -67,7 +88,8 @@ export function subAccountKeyRefusal(
   if (state.subAccounts.get(key.subAccountId)?.blocked !== false) return keyNotEnabled(operation);
   if (!callsFrom(key, address)) return keyNotEnabled(operation);
   const needs = needsOf(operation);
-  if (needs === 'the account itself' || !needs.every((need) => key.permissions.includes(need)))
+  const allowed = permissionsOf(operation.documents, key.type);
+  if (needs === 'the account itself' || !needs.every((need) => allowed.includes(need)))
     return noPermission(operation);
   if (key.disabledPaths.includes(operation.facts.path)) return noPermission(operation);
   return undefined;

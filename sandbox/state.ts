@@ -326,6 +326,8 @@ export class SandboxState {
     this.ledger.open(this.accounts.values());
     this.codes = seededCodes(fixture.codes ?? [], this.ledger);
     this.subAccounts = seededSubAccounts(fixture.accounts);
+    for (const account of fixture.accounts)
+      this.subAccountKeys.seed(account.id, account.subAccount?.apiKeys ?? [], createdAt);
   }
 
   /** A new account with nothing in it (a sub-account made by a call), kept in the one ledger. */

@@ -5,6 +5,7 @@
 // change; a reset replaces only the secret. The callers (handlers/sub-account-keys.ts) check the
 // request and the owner; key-access.ts decides what a call the key signs may do.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { FixtureSubAccountKey } from './fixture.ts';
 
 /** A sub-account's API key, without its secret. */
 export interface SubAccountKey {
@@ -14,10 +15,8 @@ export interface SubAccountKey {
   /** The public key, sent in the key header. */
   readonly apiKey: string;
   title: string;
-  /** Its `type`, as it was made with. */
+  /** Its `type`, as it was made with: what it may do is the documents' `x-key-type-permissions`. */
   readonly type: number;
-  /** What its type allows (the making operation's `x-key-type-permissions`). */
-  readonly permissions: readonly string[];
   /** The addresses it may call from; with none, any. */
   readonly ipAddresses: string[];
   /** Endpoint paths turned off for it. */
@@ -35,24 +34,31 @@ export class SubAccountKeys {
   readonly #secrets = new Map<string, string>();
 
   /** Makes a key for the sub-account; its secret is `secretOf(key.id)`. */
-  make(
-    seed: { subAccountId: string; title: string; type: number; permissions: readonly string[] },
+  make(seed: { subAccountId: string; title: string; type: number }, now: number): SubAccountKey {
+    return this.#add(
+      { id: randomUUID(), apiKey: randomBytes(16).toString('hex'), ...seed, ipAddresses: [] },
+      newSecret(),
+      now,
+    );
+  }
+
+  /** The fixture's keys of a sub-account, with the secrets the fixture gives them. */
+  seed(subAccountId: string, seeds: readonly FixtureSubAccountKey[], now: number): void {
+    for (const { secret, ipAddresses, ...seed } of seeds)
+      this.#add({ ...seed, subAccountId, ipAddresses: [...(ipAddresses ?? [])] }, secret, now);
+  }
+
+  #add(
+    given: Pick<SubAccountKey, 'id' | 'subAccountId' | 'apiKey' | 'title' | 'type' | 'ipAddresses'>,
+    secret: string,
     now: number,
-  ) {
-    const key: SubAccountKey = {
-      id: randomUUID(),
-      subAccountId: seed.subAccountId,
-      apiKey: randomBytes(16).toString('hex'),
-      title: seed.title,
-      type: seed.type,
-      permissions: [...seed.permissions],
-      ipAddresses: [],
-      disabledPaths: [],
-      lastActivity: now,
-    };
+  ): SubAccountKey {
+    if (this.#keys.has(given.id) || this.#byApiKey.has(given.apiKey))
+      throw new Error(`sub-account key ${given.id} exists`);
+    const key: SubAccountKey = { ...given, disabledPaths: [], lastActivity: now };
     this.#keys.set(key.id, key);
     this.#byApiKey.set(key.apiKey, key.id);
-    this.#secrets.set(key.id, newSecret());
+    this.#secrets.set(key.id, secret);
     return key;
   }
 

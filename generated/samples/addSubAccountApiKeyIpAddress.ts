@@ -11,7 +11,7 @@ const client = createPrivateClient({
 const { data, error } = await client.POST('/api/v4/sub-account/api-key/ip-address/create', {
   body: {
     apiKeyId: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890',
-    ip: '192.168.1.100',
+    ip: '203.0.113.10',
   },
 });
 if (error) console.error(error.kind, error.message);

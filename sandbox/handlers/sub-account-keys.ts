@@ -3,9 +3,8 @@
 // sandbox/key-access.ts enforces what a call a key signs may do). Only the account a sub-account
 // belongs to reaches its keys: another account's key, or a deleted sub-account's, is not found.
 // Every refusal is a named example of the operation called, or its `x-messages` wording; the
-// limits and what each key type allows are the operations' vendor extensions.
+// limits are the operations' vendor extensions.
 import { isIP } from 'node:net';
-import { isRecord } from '../../model/json.ts';
 import type { Answer } from '../answer.ts';
 import { type CallContext, caller, ok, refuse } from '../context.ts';
 import { fillTemplate } from '../document.ts';
@@ -30,14 +29,6 @@ function limitOf(context: CallContext, name: string): number {
   const found = context.operation.object[name];
   if (typeof found !== 'number') throw new Error(`${context.operation.id} has no ${name}`);
   return found;
-}
-
-/** What a key of `type` may do: the operation's `x-key-type-permissions`. */
-function permissionsOf(context: CallContext, type: number): string[] {
-  const table = context.operation.object['x-key-type-permissions'];
-  const found = isRecord(table) ? table[String(type)] : undefined;
-  if (!Array.isArray(found)) throw new Error(`${context.operation.id} x-key-type-permissions has no ${type}`);
-  return found.map(String);
 }
 
 /** A key as the answers show it; its secret only where one is handed out. */
@@ -66,12 +57,7 @@ export function createSubAccountApiKey(
   if (keys.of(new Set([body.subAccountId])).length >= limitOf(context, 'x-keys-per-sub-account'))
     return refuse(context, 'limitReached');
   const key = keys.make(
-    {
-      subAccountId: body.subAccountId,
-      title: body.title,
-      type: body.type,
-      permissions: permissionsOf(context, body.type),
-    },
+    { subAccountId: body.subAccountId, title: body.title, type: body.type },
     Math.floor(context.now / 1000),
   );
   return { status: 201, body: view(key, { secret: keys.secretOf(key.id), type: key.type }) };

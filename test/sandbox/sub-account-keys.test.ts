@@ -149,6 +149,20 @@ describe('sub-account API keys: made through the API, enforced on the calls they
   });
 
   it('its address list: empty lets any address call; once set, only the addresses on it', async () => {
+    // The fixture's key lists another address than the tests' own.
+    const seeded = present(
+      fixture.accounts
+        .flatMap((account) => account.subAccount?.apiKeys ?? [])
+        .find((key) => key.ipAddresses?.length),
+      "a fixture's sub-account key with addresses",
+    );
+    expect(seeded.ipAddresses).not.toContain('127.0.0.1');
+    refusedAs(
+      await clientOf(seeded.apiKey, seeded.secret).POST('/api/v4/main-account/balance', {
+        body: { ticker: 'USDT' },
+      }),
+      keyNotEnabled,
+    );
     await allow('10.0.0.1');
     refusedAs(
       await traderClient.POST('/api/v4/main-account/balance', { body: { ticker: 'USDT' } }),
