@@ -42,10 +42,10 @@ export class SubAccountKeys {
     );
   }
 
-  /** The fixture's keys of a sub-account, with the secrets the fixture gives them. */
+  /** The fixture's keys of a sub-account, with the secrets the fixture gives them; `now` in Unix seconds. */
   seed(subAccountId: string, seeds: readonly FixtureSubAccountKey[], now: number): void {
     for (const { secret, ipAddresses, ...seed } of seeds)
-      this.#add({ ...seed, subAccountId, ipAddresses: [...(ipAddresses ?? [])] }, secret, now);
+      this.#add({ ...seed, subAccountId, ipAddresses: [...(ipAddresses ?? [])] }, secret, Math.floor(now));
   }
 
   #add(

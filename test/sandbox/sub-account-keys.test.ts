@@ -235,6 +235,17 @@ describe('sub-account API keys: made through the API, enforced on the calls they
   });
 
   it('the list shows the keys newest first, without secrets', async () => {
+    // The fixture's key too, on its own sub-account.
+    const seededSub = present(
+      fixture.accounts.find((account) => account.subAccount?.apiKeys?.length),
+      "a fixture's sub-account with a key",
+    );
+    const seeded = await unwrap(
+      parent.POST('/api/v4/sub-account/api-key/list', { body: { subAccountId: seededSub.id } }),
+    );
+    expect(seeded.data.map((key) => [key.id, key.apiSecret])).toEqual(
+      (seededSub.subAccount?.apiKeys ?? []).map((key) => [key.id, '']),
+    );
     const listed = await unwrap(parent.POST('/api/v4/sub-account/api-key/list', { body: { subAccountId } }));
     expect(listed.data.map((key) => [key.title, key.type, key.apiSecret])).toEqual([
       ['Treasury Key', '2', ''],
