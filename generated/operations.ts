@@ -2919,7 +2919,9 @@ export const operations = {
         "subAccountId": {
           "type": "string",
           "minLength": 1,
-          "description": "The sub-account the key acts as."
+          "format": "uuid",
+          "description": "The sub-account the key acts as: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.",
+          "cliFlag": "id"
         },
         "title": {
           "type": "string",
@@ -7027,7 +7029,9 @@ export const operations = {
         "subAccountId": {
           "type": "string",
           "minLength": 1,
-          "description": "The sub-account whose keys to list."
+          "format": "uuid",
+          "description": "The sub-account whose keys to list: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.",
+          "cliFlag": "id"
         },
         "limit": {
           "type": "integer",

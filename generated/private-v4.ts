@@ -5997,7 +5997,10 @@ export interface operations {
                     nonce: components["schemas"]["Nonce"];
                     nonceWindow?: components["schemas"]["NonceWindow"];
                     type: components["schemas"]["SubAccountApiKeyType"];
-                    /** @description The sub-account the key acts as. */
+                    /**
+                     * Format: uuid
+                     * @description The sub-account the key acts as: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.
+                     */
                     subAccountId: components["schemas"]["SubAccountId"];
                     /** @description A name for the key (observed upstream). */
                     title: string;
@@ -6184,7 +6187,10 @@ export interface operations {
                     request: "/api/v4/sub-account/api-key/list";
                     nonce: components["schemas"]["Nonce"];
                     nonceWindow?: components["schemas"]["NonceWindow"];
-                    /** @description The sub-account whose keys to list. */
+                    /**
+                     * Format: uuid
+                     * @description The sub-account whose keys to list: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.
+                     */
                     subAccountId?: components["schemas"]["SubAccountId"];
                     /**
                      * @description How many keys to answer, 1 to 100 (observed upstream).

@@ -1291,7 +1291,8 @@ export const clientRoutes = {
         },
         "subAccountId": {
           "type": "string",
-          "minLength": 1
+          "minLength": 1,
+          "format": "uuid"
         },
         "title": {
           "type": "string"
@@ -3053,7 +3054,8 @@ export const clientRoutes = {
       "properties": {
         "subAccountId": {
           "type": "string",
-          "minLength": 1
+          "minLength": 1,
+          "format": "uuid"
         },
         "limit": {
           "type": "integer",
