@@ -980,7 +980,8 @@ export interface paths {
          *       applies is not shown. Deposits to a sub-account also need the operator
          *       to turn them on for the account, which is not done through the API.
          *     - Success is 201 with the key, its secret given whole this once.
-         *     - The key may call from any address until addresses are added
+         *     - Which addresses a new key may call from is not shown; this document's
+         *       server lets it call from any until addresses are added
          *       (`addSubAccountApiKeyIpAddress`).
          *     - An unknown sub-account: not shown; this document's server answers
          *       `unknownSubAccount`.
