@@ -33,6 +33,82 @@ export interface BodyRules {
 
 /** Facts of every operation, from the documents' vendor extensions, by operationId. */
 export const operations = {
+  "addSubAccountApiKeyIpAddress": {
+    "operationId": "addSubAccountApiKeyIpAddress",
+    "summary": "Let a sub-account API key call from an address",
+    "cliName": "add-sub-account-api-key-ip-address",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/create",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/ip-address/create"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1,
+          "description": "An IPv4 or IPv6 address (observed upstream, `Invalid IP address.` otherwise)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "applyCode": {
     "operationId": "applyCode",
     "summary": "Apply a code, receiving the amount it carries",
@@ -3337,6 +3413,92 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "createSubAccountApiKey": {
+    "operationId": "createSubAccountApiKey",
+    "summary": "Create an API key for a sub-account",
+    "cliName": "create-sub-account-api-key",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/create",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "type",
+        "subAccountId",
+        "title"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/create"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "type": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ],
+          "description": "What the key may do (observed upstream): 1 reads the account and trades; 2 also deposits and withdraws. Which call needs which of these is not shown. Observed upstream, the list answers it as a string (`\"1\"`), the create as a number."
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "format": "uuid",
+          "description": "The sub-account the key acts as: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.",
+          "cliFlag": "id"
+        },
+        "title": {
+          "type": "string",
+          "description": "A name for the key (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "createWithdrawal": {
     "operationId": "createWithdrawal",
     "summary": "Withdraw an asset, the fee included in the amount",
@@ -4098,6 +4260,76 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "deleteSubAccountApiKey": {
+    "operationId": "deleteSubAccountApiKey",
+    "summary": "Delete a sub-account API key",
+    "cliName": "delete-sub-account-api-key",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/delete",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/delete"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "editSubAccount": {
     "operationId": "editSubAccount",
     "summary": "Change a sub-account's alias and permissions",
@@ -4187,6 +4419,103 @@ export const operations = {
             }
           },
           "description": "What the sub-account may do with its money (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "editSubAccountApiKey": {
+    "operationId": "editSubAccountApiKey",
+    "summary": "Rename a sub-account API key and set the endpoints it may call",
+    "cliName": "edit-sub-account-api-key",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/edit",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId",
+        "title",
+        "urls"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/edit"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
+        },
+        "title": {
+          "type": "string",
+          "description": "The key's new name (observed upstream)."
+        },
+        "urls": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "url",
+              "enable"
+            ],
+            "properties": {
+              "url": {
+                "type": "string",
+                "description": "The endpoint's path."
+              },
+              "enable": {
+                "type": "boolean",
+                "description": "Whether the key may call it."
+              }
+            }
+          },
+          "description": "Endpoints turned on or off for the key (observed upstream)."
         }
       }
     },
@@ -8745,6 +9074,160 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "listSubAccountApiKeyIpAddresses": {
+    "operationId": "listSubAccountApiKeyIpAddresses",
+    "summary": "List the addresses a sub-account API key may call from",
+    "cliName": "sub-account-api-key-ip-addresses",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/list",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/ip-address/list"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "listSubAccountApiKeys": {
+    "operationId": "listSubAccountApiKeys",
+    "summary": "List a sub-account's API keys",
+    "cliName": "sub-account-api-keys",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/list",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": false,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/list"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "format": "uuid",
+          "description": "The sub-account whose keys to list: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.",
+          "cliFlag": "id"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "How many keys to answer, 1 to 100 (observed upstream).",
+          "default": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "How many to skip (observed upstream).",
+          "default": 0
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "listSubAccounts": {
     "operationId": "listSubAccounts",
     "summary": "List the account's sub-accounts",
@@ -9222,6 +9705,152 @@ export const operations = {
           "type": "string",
           "minLength": 1,
           "description": "Where to send the deposit back: an address outside the exchange, on the deposit's network and for its asset (observed upstream)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "removeSubAccountApiKeyIpAddress": {
+    "operationId": "removeSubAccountApiKeyIpAddress",
+    "summary": "Stop a sub-account API key calling from an address",
+    "cliName": "remove-sub-account-api-key-ip-address",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/delete",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": true,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/ip-address/delete"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1,
+          "description": "An IPv4 or IPv6 address (observed upstream, `Invalid IP address.` otherwise)."
+        }
+      }
+    },
+    "streamEvents": []
+  },
+  "resetSubAccountApiKey": {
+    "operationId": "resetSubAccountApiKey",
+    "summary": "Give a sub-account API key a new secret",
+    "cliName": "reset-sub-account-api-key",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/reset",
+    "auth": "signed",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      200,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "request",
+        "nonce",
+        "apiKeyId"
+      ],
+      "properties": {
+        "request": {
+          "type": "string",
+          "enum": [
+            "/api/v4/sub-account/api-key/reset"
+          ],
+          "description": "The endpoint path."
+        },
+        "nonce": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "maxLength": 20,
+              "description": "The specification's form, a string. Digits only and at most 20 of them (enough for any unsigned 64-bit value) are this document's own rules; the specification does not show the format."
+            },
+            {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Observed upstream, not in the specification; the operator's form."
+            }
+          ],
+          "description": "A unique identifier of the request. The specification types it as a string, and that is what a client sends. Observed upstream: the operator's own files type it as an integer and its CLI sends one, so a server accepts both. Without `nonceWindow` it must be greater than the last nonce the service saw for the key; with `nonceWindow` it is a millisecond timestamp (observed upstream)."
+        },
+        "nonceWindow": {
+          "type": "boolean",
+          "description": "Observed upstream, not in the specification: `true` makes the service accept any unique nonce that is a millisecond timestamp within about 5 seconds of server time, which suits concurrent callers."
+        },
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The key."
         }
       }
     },

@@ -1771,6 +1771,288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/sub-account/api-key/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key for a sub-account
+         * @description Makes an API key that signs calls as the sub-account: on its own
+         *     balances, with what its `type` allows. Not in the specification: every
+         *     fact of this operation is observed upstream, from the operator's own
+         *     files.
+         *
+         *     Observed upstream:
+         *     - A sub-account has at most 50 keys (`limitReached`), apart from the
+         *       account's own keys and other sub-accounts'.
+         *     - `type` 1 reads and trades; 2 also deposits and withdraws
+         *       (`x-key-type-permissions`). A type the account may not give is refused,
+         *       as `typeNotAllowed` or as a bare 404 (`typeNotPermitted`); when each
+         *       applies is not shown. Deposits to a sub-account also need the operator
+         *       to turn them on for the account, which is not done through the API.
+         *     - Success is 201 with the key, its secret given whole this once.
+         *     - Which addresses a new key may call from is not shown; this document's
+         *       server lets it call from any until addresses are added
+         *       (`addSubAccountApiKeyIpAddress`).
+         *     - An unknown sub-account: not shown; this document's server answers
+         *       `unknownSubAccount`.
+         *
+         *     Never repeated by the client: a repeat would make a second key.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["createSubAccountApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a sub-account API key and set the endpoints it may call
+         * @description Sets a sub-account key's title and turns endpoints on or off for it. Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `urls` lists endpoint paths, each with `enable`; some endpoints may not
+         *       be turned on for a sub-account's key (`restrictedUrl`), and which ones
+         *       beyond the deposit address is not shown.
+         *     - Success is 200 with an empty object; an unknown key is 404.
+         *     - What `enable` does to an endpoint the list leaves out is not shown.
+         *       This document's server refuses a key an endpoint turned off
+         *       (`noPermission`), and leaves the others as its type allows.
+         *
+         *     Setting the same title and endpoints again changes nothing, so the client
+         *     may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["editSubAccountApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a sub-account API key
+         * @description Deletes a sub-account's key: from then on it signs nothing. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is 200 with an empty object; an unknown key is 404.
+         *     - Whether a call already under way with the key is carried out is not
+         *       shown; this document's server refuses every call signed with it once
+         *       the delete is answered.
+         *
+         *     A repeat is refused (404) and changes nothing, so the client may repeat
+         *     it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["deleteSubAccountApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a sub-account's API keys
+         * @description A sub-account's keys, newest first, a page at a time, without their
+         *     secrets. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - `apiSecret` is always empty here; `type` is a string of its digit.
+         *     - Newest key first. `limit` is 1 to 100 (default 100), `offset` 0 to
+         *       10000 (default 0); there is no total: a page shorter than `limit` is
+         *       the last.
+         *     - `subAccountId` is optional; what the list holds without it is not
+         *       shown. This document's server lists the keys of every sub-account of
+         *       the account, and answers an unknown sub-account with an empty list.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listSubAccountApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a sub-account API key a new secret
+         * @description Makes a new secret for a sub-account's key: the old one signs nothing
+         *     from then on. Not in the specification: every fact of this operation is
+         *     observed upstream, from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The key gets a new secret; whether its public key changes too is not
+         *       shown, and this document's server keeps it.
+         *     - Success is 200; the operator's example is an empty object
+         *       (`emptyObserved`), which would leave the new secret unknown. This
+         *       document's server answers the key with its new secret, as making it
+         *       does (`reset`); a client reads `apiSecret` when present.
+         *     - An unknown key is 404.
+         *
+         *     Never repeated by the client: a repeat makes another secret, and the one
+         *     whose answer was lost would be unknown.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["resetSubAccountApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/ip-address/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the addresses a sub-account API key may call from
+         * @description The IP addresses a sub-account's key may call from. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - Success is 200 with the addresses under `data`; an unknown key is 404.
+         *     - What an empty list means is not shown. This document's server lets a
+         *       key with no addresses call from anywhere, and a key with some only
+         *       from those (`keyNotEnabled` otherwise).
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["listSubAccountApiKeyIpAddresses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/ip-address/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let a sub-account API key call from an address
+         * @description Adds an IP address to those a sub-account's key may call from. Not in
+         *     the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - A key has at most 50 addresses (`allowlistFull`); one already there is
+         *       refused (`duplicateIp`), as is one that is not an address (`invalidIp`).
+         *     - Success is 201 with the key's addresses under `data`; an unknown key
+         *       is 404.
+         *     - From the first address on, this document's server refuses the key a
+         *       call from any other address (`keyNotEnabled`); the operator does not
+         *       show what it answers.
+         *
+         *     A repeat is refused (`duplicateIp`) and changes nothing, so the client
+         *     may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["addSubAccountApiKeyIpAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/sub-account/api-key/ip-address/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a sub-account API key calling from an address
+         * @description Removes an IP address from those a sub-account's key may call from. Not
+         *     in the specification: every fact of this operation is observed upstream,
+         *     from the operator's own files.
+         *
+         *     Observed upstream:
+         *     - An address the key does not have is refused (`ipNotInAllowlist`, the
+         *       message naming it, as `x-messages` words it), as is one that is not an
+         *       address (`invalidIp`).
+         *     - Success is 200 with the key's remaining addresses under `data`; an
+         *       unknown key is 404.
+         *     - With the last address removed, this document's server lets the key
+         *       call from anywhere again.
+         *
+         *     A repeat is refused (`ipNotInAllowlist`) and changes nothing, so the
+         *     client may repeat it.
+         *
+         *     The response is not cached (observed upstream).
+         */
+        post: operations["removeSubAccountApiKeyIpAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/collateral-account/balance-summary": {
         parameters: {
             query?: never;
@@ -4757,6 +5039,48 @@ export interface components {
             };
             permissions?: components["schemas"]["SubAccountPermissions"];
         };
+        /** @description A sub-account API key's id, as creating the key answered it (observed upstream, a UUID). */
+        SubAccountApiKeyId: string;
+        /**
+         * @description What the key may do (observed upstream): 1 reads the account and trades; 2 also deposits and withdraws. Which call needs which of these is not shown. Observed upstream, the list answers it as a string (`"1"`), the create as a number.
+         * @enum {integer}
+         */
+        SubAccountApiKeyType: 1 | 2;
+        /** @description A sub-account's API key (fields observed upstream). */
+        SubAccountApiKey: {
+            subAccountId?: components["schemas"]["SubAccountId"];
+            id?: components["schemas"]["SubAccountApiKeyId"];
+            /** @description The name the account gave the key (observed upstream). */
+            title?: string;
+            /** @description Whether the key may be used (observed upstream). */
+            isEnabled?: boolean;
+            /** @description The public key that signs calls, sent in the key header (observed upstream). */
+            apiKey?: string;
+            /** @description The secret that signs calls. Observed upstream: given whole only when the key is made; a list answers it empty. Keep it as secret as the account's own. */
+            apiSecret?: string;
+            /** @description The key's type (`SubAccountApiKeyType`); observed upstream a number when the key is made and a string of its digit in the list. */
+            type?: components["schemas"]["SubAccountApiKeyType"] | ("1" | "2");
+            /** @description Unix seconds of the key's last use (observed upstream); what a key never used answers is not shown. */
+            lastActivity?: number;
+            /** @description Whether the key is limited to some endpoints (observed upstream). */
+            restrictAccess?: boolean;
+            /** @description The endpoints the key is limited to (observed upstream). */
+            accessEndpoints?: {
+                /** @description The endpoint's path. */
+                name?: string;
+                /** @description The endpoint's name in the operator's interface. */
+                title?: string;
+            }[];
+        };
+        /** @description The addresses a sub-account API key may call from (observed upstream). */
+        SubAccountApiKeyIpAddresses: {
+            /** @description IP addresses (observed upstream). With none, the key may call from any address (not shown; this document's server does so). */
+            data: string[];
+        };
+        /** @description Observed upstream: what the service answers with 404 for something that is not found, a message alone, without the private error object's `code`. */
+        NotFoundError: {
+            message: string;
+        };
         /** @description An active conditional order of the collateral account, as the conditional-order list gives it (observed upstream): by its `type`, either an OCO order (two legs, one cancels the other) or an OTO order (an order that, once it fills, places a stop-loss and a take-profit order at the prices it carries). */
         ConditionalOrder: {
             /**
@@ -5084,6 +5408,15 @@ export interface components {
                 "application/json": components["schemas"]["PrivateError"];
             };
         };
+        /** @description Observed upstream: no API key of the account's sub-accounts has that id. */
+        SubAccountApiKeyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
     };
     parameters: {
         /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
@@ -5131,6 +5464,11 @@ export type ConditionalOrderLeg = components['schemas']['ConditionalOrderLeg'];
 export type SubAccountId = components['schemas']['SubAccountId'];
 export type SubAccountPermissions = components['schemas']['SubAccountPermissions'];
 export type SubAccount = components['schemas']['SubAccount'];
+export type SubAccountApiKeyId = components['schemas']['SubAccountApiKeyId'];
+export type SubAccountApiKeyType = components['schemas']['SubAccountApiKeyType'];
+export type SubAccountApiKey = components['schemas']['SubAccountApiKey'];
+export type SubAccountApiKeyIpAddresses = components['schemas']['SubAccountApiKeyIpAddresses'];
+export type NotFoundError = components['schemas']['NotFoundError'];
 export type ConditionalOrder = components['schemas']['ConditionalOrder'];
 export type UniqueId = components['schemas']['UniqueId'];
 export type DepositAddress = components['schemas']['DepositAddress'];
@@ -5149,6 +5487,7 @@ export type ResponseServiceUnavailable = components['responses']['ServiceUnavail
 export type ResponseWithdrawalInvalid = components['responses']['WithdrawalInvalid'];
 export type ResponseWithdrawalRefused = components['responses']['WithdrawalRefused'];
 export type ResponseTwoFactorRequired = components['responses']['TwoFactorRequired'];
+export type ResponseSubAccountApiKeyNotFound = components['responses']['SubAccountApiKeyNotFound'];
 export type ParameterApiKeyHeader = components['parameters']['ApiKeyHeader'];
 export type ParameterPayloadHeader = components['parameters']['PayloadHeader'];
 export type ParameterSignatureHeader = components['parameters']['SignatureHeader'];
@@ -8558,6 +8897,499 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSubAccountApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/create";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    type: components["schemas"]["SubAccountApiKeyType"];
+                    /**
+                     * Format: uuid
+                     * @description The sub-account the key acts as: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.
+                     */
+                    subAccountId: components["schemas"]["SubAccountId"];
+                    /** @description A name for the key (observed upstream). */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key was made (status observed upstream); its secret is answered only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountApiKey"];
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed` for the request, `code` 5 for a business rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Observed upstream: the type needs a permission the account does not have, answered as a bare not-found with an empty message. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    editSubAccountApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/edit";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                    /** @description The key's new name (observed upstream). */
+                    title: string;
+                    /** @description Endpoints turned on or off for the key (observed upstream). */
+                    urls: {
+                        /** @description The endpoint's path. */
+                        url: string;
+                        /** @description Whether the key may call it. */
+                        enable: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The key was changed (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed` for the request, `code` 5 for an endpoint a sub-account's key may not be given. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSubAccountApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/delete";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The key was deleted (status and empty object observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed`, with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubAccountApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/list";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /**
+                     * Format: uuid
+                     * @description The sub-account whose keys to list: a UUID, as the operator's ids are (observed upstream); `--id` in txc, as for the other sub-account operations.
+                     */
+                    subAccountId?: components["schemas"]["SubAccountId"];
+                    /**
+                     * @description How many keys to answer, 1 to 100 (observed upstream).
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description How many to skip (observed upstream).
+                     * @default 0
+                     */
+                    offset?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The keys (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The offset used. */
+                        offset: number;
+                        /** @description The page size used. */
+                        limit: number;
+                        data: components["schemas"]["SubAccountApiKey"][];
+                    };
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed`, with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetSubAccountApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/reset";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The key has a new secret (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountApiKey"];
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed`, with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubAccountApiKeyIpAddresses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/ip-address/list";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The addresses (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountApiKeyIpAddresses"];
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed`, with `errors` by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addSubAccountApiKeyIpAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/ip-address/create";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                    /** @description An IPv4 or IPv6 address (observed upstream, `Invalid IP address.` otherwise). */
+                    ip: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address was added (status observed upstream). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountApiKeyIpAddresses"];
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed` for the request, `code` 5 for a business rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeSubAccountApiKeyIpAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The public API key (its presence is required by the security scheme; this declaration lets a mock check its format). */
+                "X-TXC-APIKEY"?: components["parameters"]["ApiKeyHeader"];
+                /** @description Base64 of the exact body bytes (its presence is required by the security scheme). That it is standard base64 with `=` padding is observed upstream; the specification says only base64. */
+                "X-TXC-PAYLOAD"?: components["parameters"]["PayloadHeader"];
+                /** @description Hex HMAC-SHA512 of the payload header (its presence is required by the security scheme). Lowercase and 128 characters are observed upstream; the specification says only hex encoded. */
+                "X-TXC-SIGNATURE"?: components["parameters"]["SignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The endpoint path.
+                     * @constant
+                     */
+                    request: "/api/v4/sub-account/api-key/ip-address/delete";
+                    nonce: components["schemas"]["Nonce"];
+                    nonceWindow?: components["schemas"]["NonceWindow"];
+                    /** @description The key. */
+                    apiKeyId: components["schemas"]["SubAccountApiKeyId"];
+                    /** @description An IPv4 or IPv6 address (observed upstream, `Invalid IP address.` otherwise). */
+                    ip: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address was removed (status observed upstream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountApiKeyIpAddresses"];
+                };
+            };
+            /** @description Observed upstream: `code` 0 `Validation failed` for the request, `code` 5 for an address the key does not have. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SubAccountApiKeyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,6 +2,32 @@
 
 /** What the client reads of each operation, by `method path`; body rules without the signed fields. */
 export const clientRoutes = {
+  "post /api/v4/sub-account/api-key/ip-address/create": {
+    "operationId": "addSubAccountApiKeyIpAddress",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/codes/apply": {
     "operationId": "applyCode",
     "method": "post",
@@ -1450,6 +1476,40 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/create": {
+    "operationId": "createSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/create",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "type",
+        "subAccountId",
+        "title"
+      ],
+      "properties": {
+        "type": {
+          "type": "integer",
+          "enum": [
+            1,
+            2
+          ]
+        },
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "format": "uuid"
+        },
+        "title": {
+          "type": "string"
+        }
+      }
+    }
+  },
   "post /api/v4/main-account/withdraw": {
     "operationId": "createWithdrawal",
     "method": "post",
@@ -1943,6 +2003,27 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/delete": {
+    "operationId": "deleteSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/delete",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
   "post /api/v4/sub-account/edit": {
     "operationId": "editSubAccount",
     "method": "post",
@@ -1979,6 +2060,50 @@ export const clientRoutes = {
             },
             "collateralEnabled": {
               "type": "boolean"
+            }
+          }
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/edit": {
+    "operationId": "editSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/edit",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "title",
+        "urls"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "title": {
+          "type": "string"
+        },
+        "urls": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "url",
+              "enable"
+            ],
+            "properties": {
+              "url": {
+                "type": "string"
+              },
+              "enable": {
+                "type": "boolean"
+              }
             }
           }
         }
@@ -3690,6 +3815,57 @@ export const clientRoutes = {
       }
     }
   },
+  "post /api/v4/sub-account/api-key/ip-address/list": {
+    "operationId": "listSubAccountApiKeyIpAddresses",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/list": {
+    "operationId": "listSubAccountApiKeys",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/list",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [],
+      "properties": {
+        "subAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "format": "uuid"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000
+        }
+      }
+    }
+  },
   "post /api/v4/sub-account/list": {
     "operationId": "listSubAccounts",
     "method": "post",
@@ -3870,6 +4046,53 @@ export const clientRoutes = {
           "format": "uuid"
         },
         "address": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/ip-address/delete": {
+    "operationId": "removeSubAccountApiKeyIpAddress",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/ip-address/delete",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": true,
+    "body": {
+      "required": [
+        "apiKeyId",
+        "ip"
+      ],
+      "properties": {
+        "apiKeyId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "ip": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    }
+  },
+  "post /api/v4/sub-account/api-key/reset": {
+    "operationId": "resetSubAccountApiKey",
+    "method": "post",
+    "path": "/api/v4/sub-account/api-key/reset",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "apiKeyId"
+      ],
+      "properties": {
+        "apiKeyId": {
           "type": "string",
           "minLength": 1
         }

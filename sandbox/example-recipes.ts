@@ -596,8 +596,13 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
     return example && last && { fields: { ...example, id: last.id } };
   },
 
-  // A sub-account's verification link: an unknown id, the fixture's last blocked sub-account.
-  unknownSubAccount: ({ start }) => ({ fields: { ...start('id'), id: unknownPlan } }),
+  // A sub-account the account does not have: by `subAccountId` (its API keys) or by `id` (its
+  // verification link). The fixture's last blocked sub-account.
+  unknownSubAccount: ({ start }) => {
+    const byKeyField = start('subAccountId');
+    if (byKeyField) return { fields: { ...byKeyField, subAccountId: unknownPlan } };
+    return { fields: { ...start('id'), id: unknownPlan } };
+  },
   subAccountNotActive: ({ fixture, key }) => {
     const last = subAccountsOf(fixture, key)
       .filter((account) => account.subAccount?.blocked === true)
@@ -625,6 +630,12 @@ const recipes: Readonly<Record<string, (kitchen: Kitchen) => Dish>> = {
       ),
     );
     return uncovered && { fields: { id: uncovered.id } };
+  },
+
+  // Sub-accounts' API keys: an address that is none (refused before the key is looked for).
+  invalidIp: ({ start }) => {
+    const example = start('ip');
+    return example && { fields: { ...example, ip: 'not-an-address' } };
   },
 
   // Reads and the kill switch: an unknown ticker, in the operation's first example that has one.

@@ -275,8 +275,22 @@ export interface FixtureSubAccount {
   permissions: { spotEnabled: boolean; collateralEnabled: boolean };
   /** Default false. */
   blocked?: boolean;
+  /** API keys that sign as the sub-account (createSubAccountApiKey). */
+  apiKeys?: FixtureSubAccountKey[];
   /** Withdrawals it made that wait for its parent's confirmation (confirmSubAccountWithdrawal). */
   unconfirmedWithdrawals?: FixtureSubAccountWithdrawal[];
+}
+
+/** A sub-account's API key present from the start. */
+export interface FixtureSubAccountKey {
+  id: string;
+  apiKey: string;
+  secret: string;
+  title: string;
+  /** A `type` of the documents' `x-key-type-permissions`. */
+  type: number;
+  /** The addresses it may call from (default none: any). */
+  ipAddresses?: string[];
 }
 
 /**

@@ -17,6 +17,7 @@ import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, credentialKey, type Fixture, loadFixture } from './fixture.ts';
+import { subAccountKeyRefusal } from './key-access.ts';
 import { actionTypesOf } from './lending.ts';
 import { type WalkOptions, walkMarkets } from './market.ts';
 import { seconds } from './orders.ts';
@@ -182,7 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function handlePrivate(operation: OperationDocument, request: IncomingMessage, raw: Buffer): Answer {
-    const authenticated = authenticate(operation, request.headers, raw, state.keys);
+    const authenticated = authenticate(operation, request.headers, raw, (apiKey) => state.signingKey(apiKey));
     if ('status' in authenticated) return authenticated;
     const { key, body } = authenticated;
     const bucket = `key:${key.apiKey}`;
@@ -199,6 +200,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return keyNotEnabled(operation);
     }
     if (operation.facts.partnerOnly && key.partner !== true) return noPermission(operation);
+    const refused = subAccountKeyRefusal(state, operation, key.apiKey, request.socket.remoteAddress ?? '');
+    if (refused) return refused;
     // A batch's items are its transition's to check; an operation without one is checked whole.
     const invalid = validateRequest(
       operation,
@@ -210,6 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (answer.status >= 200 && answer.status < 300) {
       nonces.record(operation, key, body, now);
       limiter.record(`${operation.id} ${bucket}`, now);
+      state.subAccountKeys.used(key.apiKey, Math.floor(now / 1000));
     }
     return answer;
   }

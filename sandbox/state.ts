@@ -20,6 +20,7 @@ import type {
 import { type Books, house, Ledger, main, type TradeBalance, transfer } from './ledger.ts';
 import { type Mining, seededMining } from './mining.ts';
 import { type Deal, type MarketState, type Order, requirement } from './orders.ts';
+import { SubAccountKeys } from './sub-account-keys.ts';
 import { type SubAccount, seededSubAccounts } from './sub-accounts.ts';
 
 export type { TradeBalance };
@@ -317,6 +318,8 @@ export class SandboxState {
   readonly subAccounts: Map<string, SubAccount>;
   /** Each account's mining, by account id (sandbox/mining.ts). */
   readonly mining: Map<string, Mining>;
+  /** The sub-accounts' API keys (sandbox/sub-account-keys.ts), their secrets out of sight. */
+  readonly subAccountKeys = new SubAccountKeys();
   /** `accounts`, which a sub-account made later joins. */
   readonly #accounts: Map<string, AccountState>;
   #lastOrderId: number;
@@ -421,6 +424,8 @@ export class SandboxState {
     this.codes = seededCodes(fixture.codes ?? [], this.ledger);
     this.subAccounts = seededSubAccounts(fixture.accounts);
     this.mining = seededMining(fixture.accounts);
+    for (const account of fixture.accounts)
+      this.subAccountKeys.seed(account.id, account.subAccount?.apiKeys ?? [], createdAt);
   }
 
   /** A new account with nothing in it (a sub-account made by a call), kept in the one ledger. */
@@ -451,6 +456,20 @@ export class SandboxState {
     };
     this.#accounts.set(id, account);
     return account;
+  }
+
+  /**
+   * The key a call is signed with, by its public key: a fixture's key, or a key of a
+   * sub-account that is not deleted, which acts as that sub-account. Made for this call, so
+   * that the sub-account key's secret is held nowhere but its private store.
+   */
+  signingKey(apiKey: string): FixtureKey | undefined {
+    const fixed = this.keys.get(apiKey);
+    if (fixed) return fixed;
+    const key = this.subAccountKeys.byApiKey(apiKey);
+    const sub = key && this.subAccounts.get(key.subAccountId);
+    if (!key || !sub || sub.deleted) return undefined;
+    return { apiKey, secret: this.subAccountKeys.secretOf(key.id), account: sub.id, partner: false };
   }
 
   account(id: string): AccountState {
@@ -604,6 +623,7 @@ export class SandboxState {
       codes: structuredClone([...this.codes.values()]),
       subAccounts: structuredClone([...this.subAccounts.values()]),
       mining: structuredClone([...this.mining]),
+      subAccountKeys: this.subAccountKeys.snapshot(),
       houses: this.ledger.houses(),
     };
   }

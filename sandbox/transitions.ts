@@ -80,6 +80,16 @@ import {
 } from './handlers/queries.ts';
 import { issueStreamToken } from './handlers/stream-token.ts';
 import {
+  addSubAccountApiKeyIpAddress,
+  createSubAccountApiKey,
+  deleteSubAccountApiKey,
+  editSubAccountApiKey,
+  listSubAccountApiKeyIpAddresses,
+  listSubAccountApiKeys,
+  removeSubAccountApiKeyIpAddress,
+  resetSubAccountApiKey,
+} from './handlers/sub-account-keys.ts';
+import {
   blockSubAccount,
   confirmSubAccountWithdrawal,
   createSubAccount,
@@ -212,6 +222,14 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   issueKycLink,
   listUnconfirmedWithdrawals,
   confirmSubAccountWithdrawal,
+  createSubAccountApiKey,
+  editSubAccountApiKey,
+  deleteSubAccountApiKey,
+  resetSubAccountApiKey,
+  listSubAccountApiKeys,
+  listSubAccountApiKeyIpAddresses,
+  addSubAccountApiKeyIpAddress,
+  removeSubAccountApiKeyIpAddress,
   issueStreamToken,
   createMiningAccount,
   listMiningAccounts,

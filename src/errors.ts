@@ -100,7 +100,8 @@ export class ApiError<Body = unknown> extends Error {
    */
   get fieldErrors(): Record<string, string[]> {
     if (this.kind === 'invalid-request' && this.field) return { [this.field]: [this.message] };
-    if (isFieldErrors(this.body)) return fieldErrorLists(this.body);
+    // A private error object is never keyed by parameter, not even one that is its message alone.
+    if (this.kind !== 'private-error' && isFieldErrors(this.body)) return fieldErrorLists(this.body);
     const errors = (this.body as { errors?: unknown } | undefined)?.errors;
     return errors && typeof errors === 'object' && !Array.isArray(errors)
       ? (errors as Record<string, string[]>)
@@ -191,8 +192,11 @@ function responseErrorKind(status: number, body: unknown, parsed: boolean): ApiE
   if (status === 429) return 'rate-limited';
   if (status >= 500) return 'server-error';
   if (!parsed) return 'unexpected-body';
-  if (isPublicErrorObject(body) || isFieldErrors(body)) return 'public-error';
+  if (isPublicErrorObject(body)) return 'public-error';
+  // Before a public refusal keyed by parameter: a lone `message` (a private endpoint's 404,
+  // observed upstream) is the private error object without its code, not a parameter named so.
   if (isPrivateErrorObject(body)) return 'private-error';
+  if (isFieldErrors(body)) return 'public-error';
   return 'unexpected-body';
 }
 
@@ -215,7 +219,8 @@ function bodyText(body: unknown): string {
 
 /** The messages per field (the private error object's, or a public refusal's), as `field: message` pairs in one line. */
 function fieldErrorText(body: unknown): string {
-  const errors = isFieldErrors(body) ? body : isObject(body) ? body.errors : undefined;
+  const errors =
+    isFieldErrors(body) && !isPrivateErrorObject(body) ? body : isObject(body) ? body.errors : undefined;
   if (!isObject(errors)) return '';
   return Object.entries(errors)
     .map(([field, messages]) => {

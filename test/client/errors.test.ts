@@ -59,6 +59,8 @@ const cases: [ApiErrorKind, Answer, number | undefined][] = [
       }),
     400,
   ],
+  // A message alone, without a code (observed upstream: a sub-account API key that is not found).
+  ['private-error', (response) => json(response, 404, { message: 'API key not found' }), 404],
   [
     'rate-limited',
     (response) => json(response, 429, { code: 0, errors: {}, message: 'Too many requests.' }),
@@ -157,6 +159,17 @@ describe('each failure arrives typed, with status and operation, and without the
     expect(error?.code).toBeUndefined();
     expect(error?.fieldErrors).toEqual({ limit: ['The limit field must be at least 1.'] });
     expect(error?.message).toBe('getMainBalance (HTTP 422): limit: The limit field must be at least 1.');
+  });
+
+  it('a private error of a message alone (a 404 observed upstream): no code, no field errors', async () => {
+    answers.set('message-alone', (response) => json(response, 404, { message: 'API key not found' }));
+    const client = clientFor('message-alone');
+    const { error } = await client.POST(mainBalancePath);
+    await client.close();
+    expect(error?.kind).toBe('private-error');
+    expect(error?.code).toBeUndefined();
+    expect(error?.fieldErrors).toEqual({});
+    expect(error?.message).toBe('getMainBalance (HTTP 404): API key not found');
   });
 
   it('the message gives every field error in one line', async () => {

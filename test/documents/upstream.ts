@@ -50,6 +50,14 @@ export const notCachedUpstream = [
   '/api/v4/jwt',
   '/api/v4/travel-rule/deposit/verification',
   '/api/v4/sub-account/kyc-url',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/list',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/list',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /** B2B partner operations the operator names beside the specification's: express withdrawal, its crypto lending. */
@@ -121,6 +129,12 @@ export const writingPaths = [
   '/api/v4/main-account/express-withdraw/token',
   '/api/v4/travel-rule/deposit/verification',
   '/api/v4/sub-account/withdraw/confirm',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /**
@@ -322,6 +336,25 @@ export const upstreamOperations = [
   { method: 'post', path: '/api/v4/mining/accounts/create', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/mining/accounts', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/credit-line/loans/info', api: 'private-v4', requests: 1000 },
+  // Its sub-accounts' API keys: 1000 per 10 s each.
+  { method: 'post', path: '/api/v4/sub-account/api-key/create', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/edit', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/delete', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/list', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/reset', api: 'private-v4', requests: 1000 },
+  { method: 'post', path: '/api/v4/sub-account/api-key/ip-address/list', api: 'private-v4', requests: 1000 },
+  {
+    method: 'post',
+    path: '/api/v4/sub-account/api-key/ip-address/create',
+    api: 'private-v4',
+    requests: 1000,
+  },
+  {
+    method: 'post',
+    path: '/api/v4/sub-account/api-key/ip-address/delete',
+    api: 'private-v4',
+    requests: 1000,
+  },
 ] as const;
 
 /** Private operations of the operator's files whose caching it does not state: marked not cached, saying so. */
@@ -387,6 +420,7 @@ export const bounds: Record<string, Record<string, [number | undefined, number |
   '/api/v4/main-account/smart/investments': { limit: [1, 100, 100], offset: [0, 10000, 0] },
   '/api/v4/main-account/smart/interest-payment-history': { limit: [1, 100, 100], offset: [0, 10000, 0] },
   '/api/v4/main-account/smart-flex/plans': { limit: [undefined, 100, 100], offset: [0, undefined, 0] },
+  '/api/v4/sub-account/api-key/list': { limit: [1, 100, 100], offset: [0, 10000, 0] },
 };
 
 /** How many orders one call takes: [minItems, maxItems] of `orders`. */
@@ -633,6 +667,14 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/smart-flex/investments/withdraw',
   '/api/v4/main-account/smart-flex/investments/close',
   '/api/v4/main-account/smart-flex/investments/auto-invest',
+  '/api/v4/sub-account/api-key/create',
+  '/api/v4/sub-account/api-key/edit',
+  '/api/v4/sub-account/api-key/delete',
+  '/api/v4/sub-account/api-key/list',
+  '/api/v4/sub-account/api-key/reset',
+  '/api/v4/sub-account/api-key/ip-address/list',
+  '/api/v4/sub-account/api-key/ip-address/create',
+  '/api/v4/sub-account/api-key/ip-address/delete',
 ];
 
 /**

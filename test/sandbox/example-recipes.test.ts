@@ -176,6 +176,17 @@ const cannot: Record<string, string> = {
     'the operator does not show the smallest withdrawal, and the sandbox takes any amount above zero',
   'createSubAccount › aliasOrEmailInvalid':
     'the sandbox takes any email (which ones the operator finds invalid is not shown): it answers an alias in use alone, as aliasTaken',
+  'createSubAccountApiKey › limitReached':
+    'a sub-account reaches x-keys-per-sub-account only after that many calls; the fixture seeds one key',
+  'createSubAccountApiKey › typeNotAllowed': 'the operator does not say which key type it refuses when',
+  'editSubAccountApiKey › restrictedUrl':
+    'the operator names one endpoint a sub-account key may not be given, not the rule: the sandbox restricts none',
+  'addSubAccountApiKeyIpAddress › duplicateIp':
+    "the fixture's key lists one address, which the removal's request example removes and a contract run sends to the same sandbox",
+  'addSubAccountApiKeyIpAddress › allowlistFull':
+    "a key reaches x-addresses-per-key only after that many calls; the fixture's key lists one",
+  'removeSubAccountApiKeyIpAddress › ipNotInAllowlist':
+    "the message names the one address the fixture's key lists, which the removal's request example removes",
 };
 
 const label = (operationId: string, example: string) => `${operationId} › ${example}`;
