@@ -7,7 +7,9 @@
 // what was removed; a second command checks that every remembered item is still listed, and
 // every removed one no longer is. A money-flow link (`changes`, support/changes.ts) is read before
 // the call and after it: the balance must have moved by the call's amount, or not at all when the
-// call was refused. A failure names the broken link and prints the reproducers.
+// call was refused. A link may sign its call with a key the source call made (`signedWith`), and
+// may require a refusal (`refusedWith`): a sub-account key does what its type allows, and only
+// that. A failure names the broken link and prints the reproducers.
 //
 // On Prism it is skipped, with the reason in the report: a mock keeps no state. On a URL target
 // the links starting at a write run only with writes allowed, as every other check.
@@ -16,10 +18,17 @@ import { describe, it } from 'vitest';
 import { contractVariables } from '../model/environment.ts';
 import { type Changes, changesProblems, expectedMove, moveProblem } from './support/changes.ts';
 import { onTarget, refusedWhileExample, validBody, withFreshKey } from './support/checks.ts';
-import { type Clients, callOperation, clientsFor, credentials } from './support/clients.ts';
+import { type Clients, type Credentials, callOperation, clientsFor, credentials } from './support/clients.ts';
 import { context, expectNoProblems, model } from './support/context.ts';
 import { isWrite, type OperationId } from './support/documents.ts';
-import { documentLinks, type Exchange, type Link, linkBody, readsResponse } from './support/links.ts';
+import {
+  documentLinks,
+  type Exchange,
+  type Link,
+  linkBody,
+  linkValue,
+  readsResponse,
+} from './support/links.ts';
 import { named, reproducer } from './support/reproducer.ts';
 
 interface Stateful {
@@ -28,6 +37,10 @@ interface Stateful {
   removes?: string;
   where?: Record<string, unknown>;
   changes?: Changes;
+  /** The key the link's call is signed with, runtime expressions (a key the source call made). */
+  signedWith?: { apiKey: string; apiSecret: string };
+  /** The status the link's call must be refused with (what that key may not do). */
+  refusedWith?: number;
 }
 
 const links = documentLinks(model);
@@ -66,9 +79,14 @@ const matches = (item: Record<string, unknown>, values: Record<string, unknown>)
   Object.entries(values).every(([field, value]) => item[field] === value);
 
 /** The answer, made to fail with the broken link named and the calls that reproduce it. */
-async function fail(clients: Clients, link: Link, problem: string): Promise<never> {
+async function fail(
+  clients: Clients,
+  link: Link,
+  problem: string,
+  signer: Credentials = credentials(context),
+): Promise<never> {
   const reproduce = clients.tap.sent
-    ? await reproducer(context, link.to, clients.tap.sent, credentials(context).apiSecret)
+    ? await reproducer(context, link.to, clients.tap.sent, signer.apiSecret)
     : '';
   expectNoProblems([
     named('stateful_link', `${link.from} -> ${link.to} (link ${link.name}): ${problem}`),
@@ -85,17 +103,52 @@ async function follow(
   link: Link,
   body: Record<string, unknown>,
   counts = true,
+  signer?: Credentials,
 ): Promise<{ clients: Clients; data: unknown }> {
-  const clients = clientsFor(context);
+  const clients = clientsFor(signer ? { ...context, credentials: signer } : context);
   const outcome = await callOperation(clients, link.to, body);
   if (counts) followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
   if (outcome.error)
-    await fail(clients, link, `${link.to} refused: ${outcome.error.kind} ${outcome.error.message}`);
+    await fail(clients, link, `${link.to} refused: ${outcome.error.kind} ${outcome.error.message}`, signer);
   const status = outcome.response?.status ?? 0;
   const problems = model.model(link.to).validateResponse(status, outcome.data);
   if (problems.length)
-    await fail(clients, link, `${link.to} answered off its schema: ${problems.join('; ')}`);
+    await fail(clients, link, `${link.to} answered off its schema: ${problems.join('; ')}`, signer);
   return { clients, data: outcome.data };
+}
+
+/** The key a link's call is signed with: the one its `signedWith` points at in the source call. */
+async function signerOf(link: Link, exchange: Exchange): Promise<Credentials | undefined> {
+  const { signedWith } = statefulOf(link);
+  if (!signedWith) return undefined;
+  const apiKey = linkValue(signedWith.apiKey, exchange);
+  const apiSecret = linkValue(signedWith.apiSecret, exchange);
+  if (typeof apiKey === 'string' && apiKey && typeof apiSecret === 'string' && apiSecret)
+    return { apiKey, apiSecret };
+  return fail(
+    clientsFor(context),
+    link,
+    `${link.from}'s answer holds no key at ${signedWith.apiKey} and ${signedWith.apiSecret}`,
+  );
+}
+
+/** Calls the link's target, which must be refused with `status`, a status its document shows. */
+async function followRefused(
+  link: Link,
+  body: Record<string, unknown>,
+  status: number,
+  signer?: Credentials,
+) {
+  const clients = clientsFor(signer ? { ...context, credentials: signer } : context);
+  const outcome = await callOperation(clients, link.to, body);
+  followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
+  const got = outcome.error
+    ? `${outcome.error.status ?? outcome.error.kind} (${outcome.error.message})`
+    : `${outcome.response?.status} (carried out)`;
+  if (outcome.error?.status !== status)
+    await fail(clients, link, `${link.to} must be refused with ${status}, got ${got}`, signer);
+  if (!model.model(link.to).responses.has(status))
+    await fail(clients, link, `${link.to} documents no ${status}`, signer);
 }
 
 /** Links followed by name, across the run: a run that could follow none proves nothing. */
@@ -177,7 +230,12 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
     for (const link of links.filter((candidate) => candidate.from === this.operationId)) {
       const stateful = statefulOf(link);
       const body = linkBody(link, exchange);
-      const { clients: answered, data } = await follow(link, body);
+      const signer = await signerOf(link, exchange);
+      if (stateful.refusedWith !== undefined) {
+        await followRefused(link, body, stateful.refusedWith, signer);
+        continue;
+      }
+      const { clients: answered, data } = await follow(link, body, true, signer);
       const items = itemsOf(data);
       if (stateful.changes) {
         const answers = { before: before.get(link), after: data };
