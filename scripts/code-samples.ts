@@ -62,6 +62,17 @@ interface SampleOperation {
   params?: ParamsValue;
 }
 
+/**
+ * `const { data, error } = <call>`, the call on a line of its own when its first line would be
+ * wider than the panel (the longest paths).
+ */
+function assignment(call: string): string {
+  const line = `const { data, error } = ${call}`;
+  return (line.split('\n')[0] ?? '').length <= sampleLineWidth
+    ? line
+    : `const { data, error } =\n  ${call.replaceAll('\n', '\n  ')}`;
+}
+
 /** The sample of one operation. */
 export function renderSample(operation: SampleOperation, signedFields: ReadonlySet<string>): string {
   const { baseUrl, apiKey, apiSecret } = environmentVariables;
@@ -82,7 +93,7 @@ import { createPublicClient } from 'txc-api-v4';
 
 const client = createPublicClient({ baseUrl: process.env.${baseUrl} ?? '${origin}' });
 
-const { data, error } = ${call}
+${assignment(call)}
 if (error) console.error(error.kind, error.message);
 else console.log(data);
 `;
@@ -104,7 +115,7 @@ const client = createPrivateClient({
   baseUrl: process.env.${baseUrl} ?? '${origin}',
 });
 
-${summary}const { data, error } = ${call}
+${summary}${assignment(call)}
 if (error) console.error(error.kind, error.message);
 else console.log(data);
 `;

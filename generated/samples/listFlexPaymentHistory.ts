@@ -8,8 +8,9 @@ const client = createPrivateClient({
 });
 
 // The earnings of one plan
-const { data, error } = await client.POST('/api/v4/main-account/smart-flex/investments/payment-history', {
-  body: { plan: '8f2e9d3c-1a4b-4c2d-9e5f-6a7b8c9d0e1f' },
-});
+const { data, error } =
+  await client.POST('/api/v4/main-account/smart-flex/investments/payment-history', {
+    body: { plan: '8f2e9d3c-1a4b-4c2d-9e5f-6a7b8c9d0e1f' },
+  });
 if (error) console.error(error.kind, error.message);
 else console.log(data);

@@ -8,8 +8,9 @@ const client = createPrivateClient({
 });
 
 // Reinvest the earnings
-const { data, error } = await client.POST('/api/v4/main-account/smart-flex/investments/auto-invest', {
-  body: { plan: '8f2e9d3c-1a4b-4c2d-9e5f-6a7b8c9d0e1f', enabled: true },
-});
+const { data, error } =
+  await client.POST('/api/v4/main-account/smart-flex/investments/auto-invest', {
+    body: { plan: '8f2e9d3c-1a4b-4c2d-9e5f-6a7b8c9d0e1f', enabled: true },
+  });
 if (error) console.error(error.kind, error.message);
 else console.log(data);
