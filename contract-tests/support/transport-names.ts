@@ -4,8 +4,8 @@
 // The first transport's project runs every file. The others run only the files whose checks are
 // about the transport: a call's bytes out, the answer's bytes back, a status or body turned into
 // data or an ApiError. What does not depend on it (the client refusing bad input before sending,
-// raw signed requests, the suite's proofs that it can fail, the coverage of the case table, the CI
-// recipe) is checked once.
+// raw signed requests, requests whose signing headers the tap dropped or broke, the suite's proofs
+// that it can fail, the coverage of the case table, the CI recipe) is checked once.
 
 export const transportNames = ['undici', 'fetch'] as const;
 export type TransportName = (typeof transportNames)[number];
