@@ -23,6 +23,8 @@ export type BodyOf<Op extends OperationId> =
 
 export type HistoryRecord =
   SuccessBody<'/api/v4/main-account/smart-flex/investments/history'>['data'][number];
+/** One deposit or withdrawal of the wallet's history. */
+export type WalletHistoryRecord = NonNullable<SuccessBody<'/api/v4/main-account/history'>['records']>[number];
 export type CollateralItem = SuccessBody<'/api/v4/collateral-account/balance-summary'>[number];
 /** One asset's entry of the main balance. */
 export type AssetMainBalance = Extract<SuccessBody<'/api/v4/main-account/balance'>, { main_balance: string }>;

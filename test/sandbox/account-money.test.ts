@@ -7,6 +7,7 @@
 // Amounts are checked with the tests' own arithmetic (helpers.ts), never the sandbox's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
+import type { WalletHistoryRecord } from '../../sandbox/api-types.ts';
 import { controlLines } from '../../sandbox/control.ts';
 import { fillTemplate } from '../../sandbox/document.ts';
 import type { Fixture } from '../../sandbox/fixture.ts';
@@ -28,17 +29,6 @@ import {
 } from './helpers.ts';
 
 type Balances = Record<string, bigint>;
-type HistoryRecord = {
-  unique_id: string | null;
-  method: number;
-  ticker: string;
-  amount: string;
-  fee: string;
-  status: number;
-  address: string;
-  network: string | null;
-  confirmations: { actual: number; required: number } | null;
-};
 
 const history = documentOf('listDepositWithdrawalHistory');
 const statuses = history.object['x-transaction-statuses'] as Record<string, Record<string, number[]>>;
@@ -82,7 +72,7 @@ describe('moves between balances, withdrawals and deposits', () => {
   const records = async (fields: Record<string, unknown> = {}) => {
     const reply = await send('listDepositWithdrawalHistory', fields);
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    return reply.body.records as HistoryRecord[];
+    return reply.body.records as WalletHistoryRecord[];
   };
 
   it('a move from main to spot and back shows in both balances, by from/to and by method', async () => {
@@ -546,7 +536,7 @@ describe('300 concurrent transfers and withdrawals through the client', {
     expect(transfers.some((result) => result.status !== 200)).toBe(true);
 
     // The history: each accepted withdrawal once, pending, with its fee; none of the refused.
-    type Page = { records: HistoryRecord[]; total: number };
+    type Page = { records: WalletHistoryRecord[]; total: number };
     const page = (await unwrap(
       suite.client.POST('/api/v4/main-account/history', { body: { transactionMethod: 2, limit: 500 } }),
     )) as Page;

@@ -10,6 +10,7 @@
 // first test checks it), and its `transfer` answer carries no id: they are not driven here.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletHistoryRecord } from '../../sandbox/api-types.ts';
 import { credentialKey } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { withdrawalProcessingMs } from '../../sandbox/wallet.ts';
@@ -59,16 +60,6 @@ afterAll(async () => {
 /** A number ccxt parsed, back in the tests' units (its figures here have a few decimals). */
 const unitsOf = (value: number | undefined) => units(String(present(value, 'a figure of ccxt')));
 
-type HistoryRecord = {
-  unique_id: string | null;
-  method: number;
-  ticker: string;
-  amount: string;
-  fee: string;
-  status: number;
-  address: string;
-};
-
 const read = {
   main: async (ticker: string) =>
     units(
@@ -100,8 +91,11 @@ const read = {
       )[ticker] ?? '0',
     ),
   history: async (body: Record<string, unknown>) =>
-    ((await unwrap(ours.POST('/api/v4/main-account/history', { body }))) as { records: HistoryRecord[] })
-      .records,
+    (
+      (await unwrap(ours.POST('/api/v4/main-account/history', { body }))) as {
+        records: WalletHistoryRecord[];
+      }
+    ).records,
   address: async (ticker: string) =>
     (
       (await unwrap(ours.POST('/api/v4/main-account/address', { body: { ticker } }))) as {
@@ -202,7 +196,7 @@ describe("ccxt's whitebit wallet methods against the sandbox", () => {
     // ccxt's `id` stays empty, and the record is found by what ccxt keeps in `info`.
     const mine = (rows: Awaited<ReturnType<typeof withdrawals>>) =>
       present(
-        rows.find((row) => (row.info as HistoryRecord).unique_id === 'ccxt-wallet-1'),
+        rows.find((row) => (row.info as WalletHistoryRecord).unique_id === 'ccxt-wallet-1'),
         'the withdrawal in ccxt’s history',
       );
     const pending = mine(await withdrawals());
@@ -211,7 +205,7 @@ describe("ccxt's whitebit wallet methods against the sandbox", () => {
     expect(unitsOf(pending.fee?.cost)).toBe(fee);
     const [record] = await read.history({ transactionMethod: 2, unique_id: 'ccxt-wallet-1' });
     expect(record).toMatchObject({ amount: '2500', status: statusCode('withdrawal', 'pending') });
-    expect(units(present(record, 'the record').fee)).toBe(fee);
+    expect(units(present(present(record, 'the record').fee, 'its fee'))).toBe(fee);
 
     // A second before its time it is still pending; at its time it is done, its fee taken.
     clock.now += withdrawalProcessingMs - 1000;
@@ -266,7 +260,8 @@ describe("ccxt's whitebit wallet methods against the sandbox", () => {
       expect(listed.filter((row) => row.address === address && row.type === 'deposit')).toHaveLength(1);
       expect(
         listed.filter(
-          (row) => (row.info as HistoryRecord).unique_id === 'ccxt-wallet-1' && row.type === 'withdrawal',
+          (row) =>
+            (row.info as WalletHistoryRecord).unique_id === 'ccxt-wallet-1' && row.type === 'withdrawal',
         ),
       ).toHaveLength(1);
     }
@@ -305,7 +300,9 @@ describe("ccxt's whitebit wallet methods against the sandbox", () => {
       uniqueId: 'ccxt-wallet-btc',
     });
     const [record] = await read.history({ transactionMethod: 2, unique_id: 'ccxt-wallet-btc' });
-    expect(units(present(record, 'the BTC withdrawal').fee)).toBe(unitsOf(listed.BTC?.withdraw?.fee));
+    expect(units(present(present(record, 'the BTC withdrawal').fee, 'its fee'))).toBe(
+      unitsOf(listed.BTC?.withdraw?.fee),
+    );
 
     // Trading fees: ccxt takes each market's from its base asset in the asset list, in percent.
     const publicClient = createPublicClient({ baseUrl: sandbox.url });
