@@ -87,8 +87,9 @@ export async function burst(calls: (() => Promise<Outcome>)[], after: () => void
 }
 
 /**
- * A strict sandbox for a load suite and the real client in front of it, through the latch, with
- * window-mode nonces; both on one fake clock that moves only when the suite moves it. Opened in
+ * A strict sandbox for a suite and the real client in front of it, through the latch (which holds
+ * nothing outside a burst), with window-mode nonces; both on one fake clock that moves only when
+ * the suite moves it. Opened in
  * beforeAll, closed in afterAll, which also asks that no answer broke the documents.
  */
 export function loadSuite(fixture: Fixture, key: { apiKey: string }, start: number) {

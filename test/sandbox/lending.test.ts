@@ -6,41 +6,20 @@
 // decides where a day's earning goes; refusals are the documents' examples and move nothing;
 // and the ledger ends balanced, every place together holding what it held at the start.
 // Amounts are checked with the tests' own arithmetic (helpers.ts units), never the sandbox's.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
 import type { Books } from '../../sandbox/ledger.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
+import { unwrap } from '../../src/index.ts';
+import { loadSuite } from './burst.ts';
 import { decimalText, defaultFixture, documentOf, partnerKey, units } from './helpers.ts';
 
 const fixture = defaultFixture();
-const partner = partnerKey(fixture);
-// A key of the suite's own for the partner's account: the client keeps one nonce sequence a key.
-const own = { ...partner, apiKey: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
-fixture.keys.push(own);
-
 const start = Date.UTC(2024, 0, 1);
-const clock = { now: start };
-let sandbox: Sandbox | undefined;
-let client: PrivateClient | undefined;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, strict: true, fixture, clock: () => clock.now });
-  client = createPrivateClient({
-    apiKey: own.apiKey,
-    apiSecret: own.secret,
-    baseUrl: sandbox.url,
-    nonceWindow: true,
-    clock: () => clock.now,
-  });
-});
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.close();
-  expect(sandbox?.violations).toEqual([]);
-});
-const api = () => present(client, 'client');
-const state = () => present(sandbox, 'sandbox').state;
+// A strict sandbox and the real client on one fake clock, with a key of the suite's own.
+const suite = loadSuite(fixture, partnerKey(fixture), start);
+const { clock } = suite;
+const api = () => suite.client;
+const state = () => suite.sandbox.state;
 
 function present<Value>(value: Value | undefined, what: string): Value {
   if (value === undefined) throw new Error(`the ${what} starts in beforeAll`);
