@@ -1,4 +1,5 @@
-// The watch loop of `npm start` on a temporary copy of the project's documents: a save shows in
+// The watch loop of `npm start` on a temporary copy of the project's documents (the public one
+// whole, the others cut to a few operations): a save shows in
 // the open docs page (which is told to reload), in generated/, in a mock's answer and in the
 // sandbox's; a save that breaks lint changes nothing served and says where the problem is; a
 // sample's save rebuilds the docs only; a stream document's save rebuilds the stream pages and
@@ -8,10 +9,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { streamPageName } from '../../docs/layout.ts';
 import { type DevServer, startDevServer } from '../../docs/watch.ts';
-import { streamChannels } from '../../generated/streams.ts';
-import { loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
+import { operations } from '../../generated/operations.ts';
+import { streamChannels, streamTokenOperation } from '../../generated/streams.ts';
+import { type ApiDocument, loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
 
@@ -19,8 +22,25 @@ const copy = mkdtempSync(join(tmpdir(), 'watch-'));
 for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated', 'docs/guides']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
+const publicName = (
+  loadApiDocuments(copy).find((api) => api.name === 'public-v4') ?? (loadApiDocuments(copy)[0] as ApiDocument)
+).name;
+// The other documents keep a few operations (the stream token's among them): what the loop does
+// with a document does not depend on how many operations it has, and each rebuild of the whole
+// private document (its page, its mock, the sandbox reading it) was most of this file's time.
+for (const api of loadApiDocuments(copy).filter((candidate) => candidate.name !== publicName)) {
+  const file = join(copy, api.file);
+  const root = parseDocument(readFileSync(file, 'utf8'));
+  const paths = root.get('paths') as YAMLMap<Scalar<string>, unknown>;
+  const kept = new Set([
+    operations[streamTokenOperation.operationId].path,
+    ...paths.items.slice(0, 3).map((pair) => pair.key.value),
+  ]);
+  for (const pair of [...paths.items]) if (!kept.has(pair.key.value)) paths.delete(pair.key);
+  writeFileSync(file, root.toString());
+}
 const apis = loadApiDocuments(copy);
-const publicApi = apis.find((api) => api.name === 'public-v4') ?? (apis[0] as (typeof apis)[number]);
+const publicApi = apis.find((api) => api.name === publicName) as ApiDocument;
 const documentFile = join(copy, publicApi.file);
 const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 
