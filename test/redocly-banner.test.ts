@@ -35,7 +35,9 @@ describe("Redocly's Node 20 banner", () => {
   });
 
   it('npm run lint:api prints the result and no frame, with the exit code of the CLI', () => {
-    const passing = runCli(['lint']);
+    // The smaller document is enough: the banner comes whatever is linted, and `npm run lint`
+    // lints both documents itself.
+    const passing = runCli(['lint', 'public-v4']);
     expect(passing.status).toBe(0);
     expect(passing.stdout + passing.stderr).toMatch(/valid/);
     expect(passing.stdout + passing.stderr).not.toMatch(/[╔║╚]|Deprecation warning/);
