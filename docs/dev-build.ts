@@ -3,11 +3,10 @@
 // documents with the AsyncAPI parser), build the docs beside the served site and swap them in. A
 // step that fails says why with the file and line where there is one.
 import { execFile } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { loadApiDocuments, projectRoot } from '../model/document.ts';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { type StreamDocumentName, streamDocumentFiles } from '../model/streams.ts';
+import { apiLintKey, lintedClean, rememberClean, streamLintKey } from '../scripts/clean-lints.ts';
 import { documentInputs } from '../scripts/input-hashes.ts';
-import { cachedOutput, keepOutput, outputKey } from '../scripts/output-cache.ts';
 import { lintStreamDocuments } from '../scripts/stream-lint.ts';
 import { buildSite, redoclyBin, redoclyEnv } from './site.ts';
 
@@ -51,18 +50,13 @@ export function lintProblems(output: string, root: string): string[] {
 
 /**
  * `redocly lint` of the documents named in `root`'s redocly.yaml. A clean lint is remembered
- * (scripts/output-cache.ts): the same files pass again without a run.
+ * (scripts/clean-lints.ts): the same files pass again without a run, after `npm run lint` too.
  */
 export async function lint(root: string): Promise<LintResult> {
-  const files = [
-    ...loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file)),
-    'redocly.yaml',
-    '.redocly.lint-ignore.yaml',
-  ];
-  const key = outputKey([{ root, files }]);
-  if (cachedOutput('lint-clean', key)) return { ok: true, problems: [] };
+  const key = apiLintKey(root);
+  if (lintedClean('lint-clean', key)) return { ok: true, problems: [] };
   const result = await lintOnce(root);
-  if (result.ok) await keepOutput('lint-clean', key, (file) => writeFileSync(file, ''));
+  if (result.ok) await rememberClean('lint-clean', key);
   return result;
 }
 
@@ -90,23 +84,13 @@ const lastStreamLints = new Map<string, LintResult>();
  */
 export async function lintStreams(root: string): Promise<LintResult> {
   const problems = new Set<string>();
-  const openApiInputs = loadApiDocuments(root).flatMap((api) => documentInputs(root, api.file));
-  for (const [name, file] of Object.entries(streamDocumentFiles) as [StreamDocumentName, string][]) {
-    const key = outputKey(
-      [
-        {
-          root,
-          files: [...documentInputs(root, file), ...openApiInputs],
-        },
-        { root: projectRoot, files: ['scripts/stream-lint.ts'] },
-      ],
-      name,
-    );
+  for (const name of Object.keys(streamDocumentFiles) as StreamDocumentName[]) {
+    const key = streamLintKey(root, name);
     let result = lastStreamLints.get(key);
-    if (!result && cachedOutput('stream-lint-clean', key)) result = { ok: true, problems: [] };
+    if (!result && lintedClean('stream-lint-clean', key)) result = { ok: true, problems: [] };
     if (!result) {
       result = await lintStreamDocuments(root, [name]);
-      if (result.ok) await keepOutput('stream-lint-clean', key, (draft) => writeFileSync(draft, ''));
+      if (result.ok) await rememberClean('stream-lint-clean', key);
     }
     if (lastStreamLints.size >= 100) lastStreamLints.clear();
     lastStreamLints.set(key, result);
