@@ -128,6 +128,9 @@ describe('one more operation, its YAML only', () => {
       junit,
       '-t',
       `${added.operationId} ›`,
+      // One worker runs the three files: each worker of the suite imports the client, the model
+      // and the documents, and a few cases of one operation leave a second nothing to overlap.
+      '--no-file-parallelism',
       // Only the files that hold an operation's cases: the rest of the suite (its checks of itself,
       // the streams, the coverage tables) has nothing of one operation to run, and collecting it
       // is CPU spent on no case the proof reads.
