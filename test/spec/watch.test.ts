@@ -9,14 +9,13 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { streamPageName } from '../../docs/layout.ts';
 import { type DevServer, startDevServer } from '../../docs/watch.ts';
-import { operations } from '../../generated/operations.ts';
-import { streamChannels, streamTokenOperation } from '../../generated/streams.ts';
+import { streamChannels } from '../../generated/streams.ts';
 import { type ApiDocument, loadApiDocuments, pathItemFile, projectRoot } from '../../model/document.ts';
 import { at, recordAt, stringAt } from '../../model/json.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
+import { keepFewOperations } from '../few-operations.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'watch-'));
 for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated', 'docs/guides']) {
@@ -28,17 +27,7 @@ const publicName = (
 // The other documents keep a few operations (the stream token's among them): what the loop does
 // with a document does not depend on how many operations it has, and each rebuild of the whole
 // private document (its page, its mock, the sandbox reading it) was most of this file's time.
-for (const api of loadApiDocuments(copy).filter((candidate) => candidate.name !== publicName)) {
-  const file = join(copy, api.file);
-  const root = parseDocument(readFileSync(file, 'utf8'));
-  const paths = root.get('paths') as YAMLMap<Scalar<string>, unknown>;
-  const kept = new Set([
-    operations[streamTokenOperation.operationId].path,
-    ...paths.items.slice(0, 3).map((pair) => pair.key.value),
-  ]);
-  for (const pair of [...paths.items]) if (!kept.has(pair.key.value)) paths.delete(pair.key);
-  writeFileSync(file, root.toString());
-}
+keepFewOperations(copy, { whole: [publicName] });
 const apis = loadApiDocuments(copy);
 const publicApi = apis.find((api) => api.name === publicName) as ApiDocument;
 const documentFile = join(copy, publicApi.file);
