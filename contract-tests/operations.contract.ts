@@ -1,7 +1,9 @@
 // Per operation: a schema-valid call through the real client is accepted; every declared
 // status (and named example) arrives typed; calls without or with malformed signing headers are
-// rejected by Prism (on the first transport: support/transport-names.ts). Against a real target only read-only operations are called, unless
-// CONTRACT_ALLOW_WRITES=1, and the Prefer-driven checks (mock only) are skipped.
+// rejected by Prism (on the first transport: support/transport-names.ts). The first transport
+// runs every operation, the others one of each wire shape (support/wire-shapes.ts). Against a real
+// target only read-only operations are called, unless CONTRACT_ALLOW_WRITES=1, and the
+// Prefer-driven checks (mock only) are skipped.
 import { describe, inject, it } from 'vitest';
 import { signingHeaders } from '../generated/operations.ts';
 import {
@@ -13,8 +15,9 @@ import {
 } from './support/checks.ts';
 import { clientsFor, mutations } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
-import { callerBody, factsOf, isWrite, operationIds } from './support/documents.ts';
+import { callerBody, factsOf, isWrite } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
+import { operationsOn } from './support/transport-operations.ts';
 
 const schemes = Object.keys(signingHeaders) as (keyof typeof signingHeaders)[];
 
@@ -32,7 +35,8 @@ const malformed: Record<keyof typeof signingHeaders, [string, (value: string) =>
   ],
 };
 
-for (const operationId of operationIds) {
+// Every operation on the first transport, one of each wire shape on the others.
+for (const operationId of operationsOn(inject('transport'), model)) {
   const facts = factsOf(operationId);
   const operation = model.model(operationId);
   const callable = context.allowWrites || !isWrite(operationId);
