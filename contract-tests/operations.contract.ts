@@ -18,6 +18,7 @@ import { context, expectNoProblems, model, tag } from './support/context.ts';
 import { callerBody, factsOf, isWrite } from './support/documents.ts';
 import { transportNames } from './support/transport-names.ts';
 import { operationsOn } from './support/transport-operations.ts';
+import { sampledOperations } from './support/wire-shapes.ts';
 
 const schemes = Object.keys(signingHeaders) as (keyof typeof signingHeaders)[];
 
@@ -99,7 +100,12 @@ for (const operationId of operationsOn(inject('transport'), model)) {
     // The headers are dropped or broken on the tap, before the transport: what is checked is the
     // target's refusal of such a request, which no transport changes. The first transport's
     // project alone runs it (10 calls an operation, a third of the other project's calls).
-    if (signed && inject('transport') === transportNames[0])
+    // In front of a real target, Prism's validating proxy (`--errors`) refuses such a request
+    // itself, from the same documents the mock run checks every operation against; the target
+    // never sees it. There one operation of each wire shape shows the proxy refusing them, which
+    // is the same for every operation.
+    const repeatsTheMockRun = !context.mock && !sampledOperations(model).has(operationId);
+    if (signed && inject('transport') === transportNames[0] && !repeatsTheMockRun)
       describe('signing headers', () => {
         const missing = [
           { name: 'all three', drop: schemes },

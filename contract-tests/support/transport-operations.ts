@@ -5,11 +5,11 @@
 import type { Model, OperationId } from './documents.ts';
 import { operationIds } from './documents.ts';
 import { type TransportName, transportNames } from './transport-names.ts';
-import { wireSample } from './wire-shapes.ts';
+import { sampledOperations } from './wire-shapes.ts';
 
 /** The operations `transport`'s project calls, in the documents' order. */
 export function operationsOn(transport: TransportName, model: Model): readonly OperationId[] {
   if (transport === transportNames[0]) return operationIds;
-  const sample = wireSample(model, operationIds);
+  const sample = sampledOperations(model);
   return operationIds.filter((operationId) => sample.has(operationId));
 }

@@ -11,7 +11,7 @@
 // same shape only repeats, on the wire, what the first one did, and differs in what the documents
 // and the engine do with it, which the first transport checks for every operation.
 import { isRecord, type JsonRecord } from '../../model/json.ts';
-import { type Model, type OperationId, signedFields } from './documents.ts';
+import { type Model, type OperationId, operationIds, signedFields } from './documents.ts';
 
 export interface WireShape {
   /** The request and its success answer: `POST signed, body with nested fields, 200 array`. */
@@ -97,5 +97,16 @@ export function wireSample(model: Model, operationIds: readonly OperationId[]): 
   const [largest] = [...shapes].sort(([, a], [, b]) => b.largestAnswer - a.largestAnswer)[0] ?? [];
   if (largest)
     because(largest, `the largest success example (${shapes.get(largest)?.largestAnswer} characters)`);
+  return sample;
+}
+
+const samples = new WeakMap<Model, ReadonlySet<OperationId>>();
+/** The operations of the documents' wire sample (`wireSample` of every operation), made once a model. */
+export function sampledOperations(model: Model): ReadonlySet<OperationId> {
+  let sample = samples.get(model);
+  if (!sample) {
+    sample = new Set(wireSample(model, operationIds).keys());
+    samples.set(model, sample);
+  }
   return sample;
 }
