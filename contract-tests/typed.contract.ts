@@ -3,14 +3,15 @@
 // is) and, at run time, against the schema that type was generated from (ajv), for every
 // operation of the documents. No operation is named: a new one is checked as soon as it is
 // generated.
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, inject, it } from 'vitest';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
 import type { PrivateClient, PublicClient } from '../src/client.ts';
 import { preparedOnTarget, refusedWhileExample, validBody } from './support/checks.ts';
 import { callOperation, clientsFor } from './support/clients.ts';
 import { context, expectNoProblems, model, tag } from './support/context.ts';
-import { isWrite, operationIds } from './support/documents.ts';
+import { isWrite } from './support/documents.ts';
+import { operationsOn } from './support/transport-operations.ts';
 
 /** true when A and B are the same type (not merely assignable either way). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -74,7 +75,8 @@ describe('typed data', () => {
     >().toEqualTypeOf<false>();
   });
 
-  for (const operationId of operationIds) {
+  // Every operation on the first transport, one of each wire shape on the others.
+  for (const operationId of operationsOn(inject('transport'), model)) {
     it.skipIf(!context.mock && !context.allowWrites && isWrite(operationId))(
       `${operationId} › the data has the generated type's schema`,
       async ({ task }) => {

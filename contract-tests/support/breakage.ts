@@ -31,9 +31,12 @@ export interface Breakage {
   field: string;
 }
 
-/** The first read-only operation with an object-valued success example holding string fields. */
-export function pickBreakage(model: Model): Breakage {
-  for (const operationId of operationIds) {
+/**
+ * The first read-only operation (of `among`, by default all) with an object-valued success example
+ * holding string fields.
+ */
+export function pickBreakage(model: Model, among: readonly OperationId[] = operationIds): Breakage {
+  for (const operationId of among) {
     if (isWrite(operationId)) continue;
     for (const [status, { examples }] of model.model(operationId).responses) {
       if (status < 200 || status >= 300) continue;

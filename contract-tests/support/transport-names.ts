@@ -5,12 +5,14 @@
 // about the transport: a call's bytes out, the answer's bytes back, a status or body turned into
 // data or an ApiError. What does not depend on it (the client refusing bad input before sending,
 // raw signed requests, requests whose signing headers the tap dropped or broke, the suite's proofs
-// that it can fail, the coverage of the case table, the CI recipe) is checked once.
+// that it can fail, the coverage of the case table, the CI recipe) is checked once. And they run
+// those files over one operation of each wire shape, not over every operation
+// (transport-operations.ts, wire-shapes.ts): the first transport calls every operation.
 
 export const transportNames = ['undici', 'fetch'] as const;
 export type TransportName = (typeof transportNames)[number];
 
-/** The files every transport runs (the first transport runs every file). */
+/** The files every transport runs (the first transport runs every file), over its operations. */
 export const transportBoundFiles = [
   'contract-tests/operations.contract.ts',
   'contract-tests/typed.contract.ts',
