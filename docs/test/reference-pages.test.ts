@@ -117,7 +117,7 @@ describe('the built reference pages, read without a browser', () => {
           const statuses = Object.keys((found.operation.responses ?? {}) as Record<string, unknown>);
           for (const status of operation.statuses)
             expect(statuses, `${id}: response`).toContain(String(status));
-          expect(found.operation['x-codeSamples'], `${id}: sample`).toContainEqual({
+          expect(found.operation['x-codeSamples'] ?? [], `${id}: sample`).toContainEqual({
             lang: sampleLang,
             label: sampleLabel,
             source: operation.sample,
