@@ -206,7 +206,7 @@ export async function checkPage(
         if (!operation) continue;
         pending.delete(key);
         checked.set(operation.operationId, route);
-        problems.push(...(await checkOperation(page, url, route, operation)));
+        problems.push(...(await checkShownOperation(page, url, route, operation)));
         await options.whileShown?.(operation, route);
       }
     }
@@ -269,7 +269,11 @@ interface ShownOperation {
   cutOff: number;
 }
 
-async function checkOperation(
+/**
+ * Goes to `route` on the page at `url` (loaded already) and checks the operation's section there:
+ * its request fields, its responses and its TypeScript sample, shown whole. Returns the problems.
+ */
+export async function checkShownOperation(
   page: Page,
   url: string,
   route: string,

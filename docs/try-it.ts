@@ -30,6 +30,10 @@ export interface TryItData {
 
 const signedFields = new Set<string>(signedBodyFields);
 
+/** The request builder of the panel (docs/try-it/try-it-request.mjs), as the site's assets hold it. */
+export const tryItRequestAsset = 'assets/try-it-request.mjs';
+const tryItRequestFile = 'docs/try-it/try-it-request.mjs';
+
 export function tryItData(api: ApiDocument): TryItData {
   const model = documentModel();
   const list: TryItOperation[] = [];
@@ -69,10 +73,11 @@ export function tryItData(api: ApiDocument): TryItData {
   return { defaultTarget: `http://127.0.0.1:${process.env.SANDBOX_PORT || 4012}`, operations: list };
 }
 
-/** The panel's script and the signing recipe it imports, into the site's assets. */
+/** The panel's script, the request it builds and the signing recipe that signs it, into the site's assets. */
 export function writeTryItAssets(assetsDir: string): void {
   mkdirSync(assetsDir, { recursive: true });
   copyFileSync(join(projectRoot, 'docs/try-it/try-it.mjs'), join(assetsDir, 'try-it.mjs'));
+  copyFileSync(join(projectRoot, tryItRequestFile), join(assetsDir, 'try-it-request.mjs'));
   copyFileSync(join(projectRoot, 'docs/recipes/sign.mjs'), join(assetsDir, 'sign.mjs'));
 }
 

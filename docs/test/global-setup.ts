@@ -9,6 +9,8 @@ import { buildSite } from '../site.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     docsUrl: string;
+    /** Where the site is built (the server's root). */
+    docsDir: string;
     docsPages: { name: string; file: string; title: string; version: string }[];
   }
 }
@@ -18,6 +20,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const pages = await buildSite(siteDir);
   const server = await serveStatic(siteDir, 0);
   project.provide('docsUrl', server.url);
+  project.provide('docsDir', siteDir);
   project.provide(
     'docsPages',
     pages.map(({ name, file, title, version }) => ({ name, file, title, version })),

@@ -3,32 +3,33 @@
 // pages' channels from generated/streams.ts. Each page of the site is loaded once, and the checks
 // of a page share it, in order: the index, and each page its links lead to, opened from it in a
 // tab of the same browser context. Each guide is opened once, from the index, and the pages its
-// links lead to are fetched once for all of them, not loaded.
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// links lead to are fetched once for all of them, not loaded. Every section of a reference page
+// and its Try it panel are checked on pages of a few operations, one of each request shape
+// (request-shapes.ts); what every operation of the whole pages holds, and every operation's Try
+// it request, are checked without a browser (reference-pages.test.ts).
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { operations, signedBodyFields, signingHeaders } from '../../generated/operations.ts';
 import { streamChannels, streamKeepalive, streamRateLimits, streamServers } from '../../generated/streams.ts';
-import { loadApiDocuments, loadApiDocumentsFrom, workingTreeReader } from '../../model/document.ts';
+import { loadApiDocuments } from '../../model/document.ts';
 import { arrayAt, at, stringAt } from '../../model/json.ts';
-import { documentModel, placedBy } from '../../model/model.ts';
+import { documentModel } from '../../model/model.ts';
 import { loadStreamDocuments, streamDocumentFiles, streamMessages } from '../../model/streams.ts';
 import { credentialKey, loadFixture } from '../../sandbox/fixture.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-import { documentsWithSamples } from '../../scripts/code-samples.ts';
 import { streamSamplePath } from '../../scripts/stream-samples.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
-import { createPrivateClient } from '../../src/index.ts';
 import { loadGuides } from '../guides.ts';
 import { operationGroups, operationHref, rateLimitText } from '../landing.ts';
 import { streamPageName } from '../layout.ts';
 import {
   checkDocsPage,
   checkPage,
+  checkShownOperation,
   checkViewport,
   expectedOperations,
   launchChromium,
@@ -40,9 +41,11 @@ import {
 import { recipeSource, recipes, recipeUsage } from '../recipes.ts';
 import { findMissingSamples, projectRoot, sampleFile, sampleLineWidth } from '../samples.ts';
 import { serveStatic } from '../serve.ts';
-import { buildDocsOutput, buildPage, writeRedocAssets } from '../site.ts';
 import { channelHref, messageAnchor } from '../stream-page.ts';
 import { type TryItOperation, tryItData } from '../try-it.ts';
+import { buildFewOperationsPages, type FewOperationsPage } from './few-operations-pages.ts';
+import { oneOfEachShape } from './request-shapes.ts';
+import { expectSandboxTook, readyFor, type TryItOutcome } from './try-it-calls.ts';
 
 const reports = join(projectRoot, 'reports');
 const apis = loadApiDocuments(projectRoot);
@@ -71,8 +74,34 @@ beforeAll(async () => {
   await index.goto(inject('docsUrl'), { waitUntil: 'networkidle' });
 });
 
+/**
+ * The pages of an operation of each request shape (request-shapes.ts), one per document, built
+ * and served once for the tests that load them.
+ */
+let fewPages: Promise<{
+  pages: Map<string, FewOperationsPage>;
+  server: { url: string; close(): Promise<void> };
+}>;
+function fewOperationsPages(): typeof fewPages {
+  fewPages ??= (async () => {
+    const dir = tempDir();
+    const pages = await buildFewOperationsPages(
+      new Map(
+        apis.map((api) => [
+          api,
+          oneOfEachShape(tryItData(api).operations).map((operation) => operation.operationId),
+        ]),
+      ),
+      dir,
+    );
+    return { pages, server: await serveStatic(dir, 0) };
+  })();
+  return fewPages;
+}
+
 afterAll(async () => {
   await browser?.close();
+  if (fewPages) await (await fewPages.catch(() => undefined))?.server.close();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -264,46 +293,39 @@ const unsaid = (operation: (typeof cliOperations)[number]) =>
 
 /** What one Try it call showed and did, read while the page showed its operation; or what stopped it. */
 type TryItCall =
-  | {
+  | (TryItOutcome & {
       /** The panel was open. */
       panelVisible: boolean;
       /** The operation the panel named. */
       shown: string;
       /** The body the panel started from. */
       body: unknown;
-      /** The operation that placed the order the example names first, and its error if any. */
-      placed: { operationId: string; error: unknown } | undefined;
-      /** The sandbox's log lines for the call. */
-      answered: string[];
-      status: number;
-      answer: string;
-      request: string;
       secretOnPage: boolean | undefined;
-    }
+    })
   | { error: string };
 
-/** The example the operation documents as its refusal while the account is in some state, of this status. */
-function refusedWhile(operationId: string, status: number): unknown {
-  const response = documentModel().operation(operationId).responses.get(status);
-  const examples = (documentModel().operation(operationId).object.responses as Record<string, unknown>)?.[
-    String(status)
-  ] as
-    | { content?: { 'application/json'?: { examples?: Record<string, Record<string, unknown>> } } }
-    | undefined;
-  const named = Object.entries(examples?.content?.['application/json']?.examples ?? {}).find(
-    ([, example]) => example['x-refused-while'] !== undefined,
-  );
-  return named && response ? named[1].value : undefined;
-}
-
+/**
+ * The reference pages: each page of the site loaded once, from the index, and checked where only a
+ * browser shows it (it renders offline without errors, its servers, search, the section a link
+ * opens); and a page of a few of its document's operations, one of each request shape
+ * (request-shapes.ts), built the same way, on which every section is checked and every operation
+ * sent from the Try it panel. What every operation of the whole pages holds, and every
+ * operation's Try it request, are checked without a browser (reference-pages.test.ts).
+ */
 describe('docs site: the reference pages', () => {
   const key = credentialKey(loadFixture());
   const answered: string[] = [];
   let sandbox: Sandbox;
+  let few: Map<string, FewOperationsPage>;
+  let fewServer: { url: string };
 
   beforeAll(async () => {
-    const docsOrigin = new URL(inject('docsUrl')).origin;
-    sandbox = await startSandbox({ port: 0, corsOrigins: [docsOrigin], log: (line) => answered.push(line) });
+    ({ pages: few, server: fewServer } = await fewOperationsPages());
+    sandbox = await startSandbox({
+      port: 0,
+      corsOrigins: [new URL(fewServer.url).origin],
+      log: (line) => answered.push(line),
+    });
   });
   afterAll(() => sandbox?.close());
 
@@ -315,104 +337,12 @@ describe('docs site: the reference pages', () => {
       const pageName = `${api.name}.html`;
       const own = groups.filter((group) => group.page === pageName);
       const first = own[0]?.operations[0];
+      const firstRoute = () =>
+        operationHref(pageName, own[0]?.tag ?? '', first?.operationId ?? '').split('#')[1] as string;
       const pageUrl = () => `${inject('docsUrl')}${pageName}`;
 
-      // The page is loaded once, from the index's first link to it, at that operation's address,
-      // and its checks share it: the page check from the page's top, then the Try it panel.
+      // The page is loaded once, from the index's first link to it, at that operation's address.
       let tab: Page;
-      let check: PageCheck | undefined;
-      const tryIt = tryItData(api);
-      /** Each operation's Try it call, by operationId. */
-      const tries = new Map<string, TryItCall>();
-      /**
-       * One pass over the page's operations for the page check and Try it both: each section is
-       * checked, then its operation sent from the panel while Redoc shows it. Redoc renders a
-       * section as it is opened, the most of the page's time; a second pass would render each again.
-       */
-      let pass: Promise<PageCheck> | undefined;
-      const checkAndTry = (): Promise<PageCheck> => {
-        pass ??= (async () => {
-          // From the page's top, as its own address opens it: the link opened it at an operation.
-          await tab.evaluate(() => {
-            location.hash = '';
-          });
-          const watch = () => withoutAnswersFrom(watchOf(tab), sandbox.url);
-          return checkPage(tab, watch, pageUrl(), expectedOperations(api.name), {
-            screenshot: join(reports, `docs-${api.name}.png`),
-            whileShown: async (shown) => {
-              const operation = tryIt.operations.find((entry) => entry.operationId === shown.operationId);
-              if (!operation) return;
-              try {
-                tries.set(operation.operationId, await sendFromPanel(operation, tries.size === 0));
-              } catch (error) {
-                tries.set(operation.operationId, { error: (error as Error).message });
-              }
-            },
-          });
-        })();
-        return pass;
-      };
-
-      /** Whether the key and secret are typed into the panel (once: it keeps them). */
-      let keyTyped = false;
-      /**
-       * Sends `operation` from the panel, as a reader does: on its route (where the page check
-       * is), the panel opened by its button the first time, the sandbox's origin and the key
-       * typed in once (the panel keeps them), the body as the panel fills it in.
-       */
-      async function sendFromPanel(operation: TryItOperation, first: boolean): Promise<TryItCall> {
-        await visitRoute(tab, operation.route);
-        if (first) {
-          // The panel opens on the operation the address shows.
-          await tab.locator('#try-it-toggle').click();
-          await tab.locator('#try-it-target').fill(sandbox.url);
-        }
-        // Another operation of the same page only changes the address: the panel stays open.
-        const panelVisible = await tab.locator('#try-it').isVisible();
-        const shown = await tab.locator('#try-it-operation').innerText();
-        const body = JSON.parse(await tab.locator('#try-it-body').inputValue());
-        if (operation.signed && !keyTyped) {
-          await tab.locator('#try-it-key').fill(key.apiKey);
-          await tab.locator('#try-it-secret').fill(key.secret);
-          keyTyped = true;
-        }
-        // From the fixture's state each time (nonces kept): an example names the order it
-        // cancels or changes, which an earlier operation's example may have spent.
-        sandbox.reset();
-        const placing = placedBy(documentModel(), operation.operationId, operation.examples[0]?.fields ?? {});
-        let placed: { operationId: string; error: unknown } | undefined;
-        if (placing) {
-          const client = createPrivateClient({
-            apiKey: key.apiKey,
-            apiSecret: key.secret,
-            baseUrl: sandbox.url,
-          });
-          const { error } = await client.POST(placing.path as never, {
-            body: (placing.requestExamples[0]?.value ?? {}) as never,
-          });
-          await client.close();
-          placed = { operationId: placing.operationId, error };
-        }
-        const before = answered.length;
-        await tab.locator('#try-it-send').click();
-        await tab.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
-        return {
-          panelVisible,
-          shown,
-          body,
-          placed,
-          answered: answered.slice(before),
-          status: Number(await tab.locator('#try-it-answer').getAttribute('data-status')),
-          answer: await tab.locator('#try-it-answer').innerText(),
-          request: await tab.locator('#try-it-request').innerText(),
-          // The secret is never on the page, in any text it shows or hides: its text as written
-          // (textContent, a superset of the rendered innerText that needs no layout of the page).
-          secretOnPage: await tab.evaluate(
-            (secret) => document.body.textContent?.includes(secret),
-            key.secret,
-          ),
-        };
-      }
 
       beforeAll(async () => {
         if (!first) throw new Error(`the index lists no operation of ${api.name}`);
@@ -421,33 +351,24 @@ describe('docs site: the reference pages', () => {
       afterAll(() => tab?.close());
 
       it("the index's first link to it opens it at that operation's section", async () => {
-        const group = own[0] as (typeof own)[number];
-        const href = operationHref(group.page, group.tag, first?.operationId as string);
-        const route = href.split('#')[1];
-        await tab.locator(`[data-section-id="${route}"]`).first().waitFor({ timeout: timeLimits.runMs });
-        expect(tab.url()).toContain(group.page);
+        await tab
+          .locator(`[data-section-id="${firstRoute()}"]`)
+          .first()
+          .waitFor({ timeout: timeLimits.runMs });
+        expect(tab.url()).toContain(pageName);
       });
 
-      it('lists every operation with its fields, responses and sample, offline and without errors', async () => {
-        expect(expectedOperations(api.name).length).toBeGreaterThan(0);
-        check = await checkAndTry();
-        expect(check.blocked).toEqual([]);
-        expect(check.consoleErrors).toEqual([]);
-        expect(check.problems).toEqual([]);
-      });
-
-      it("each other link of the index to it opens its operation's section", () => {
-        // The page check went to each operation's route within the page, as following a link of
-        // the index to the page loaded already does, and found its section there.
-        expect(check?.problems).toEqual([]);
-        for (const group of own) {
-          for (const operation of group.operations) {
-            const href = operationHref(group.page, group.tag, operation.operationId);
-            expect(new URL(href, inject('docsUrl')).href).toBe(
-              `${pageUrl()}#${check?.routes.get(operation.operationId)}`,
-            );
-          }
-        }
+      it('renders offline and without errors, the section it opened whole: fields, responses and sample', async () => {
+        const operation = expectedOperations(api.name).find(
+          (entry) => entry.operationId === first?.operationId,
+        );
+        if (!operation) throw new Error(`${first?.operationId} is not an operation of ${api.name}`);
+        const problems = await checkShownOperation(tab, pageUrl(), firstRoute(), operation);
+        await tab.waitForLoadState('networkidle');
+        await tab.screenshot({ path: join(reports, `docs-${api.name}.png`) });
+        expect(problems).toEqual([]);
+        expect(watchOf(tab).blocked).toEqual([]);
+        expect(watchOf(tab).consoleErrors).toEqual([]);
       });
 
       it("shows each server's origin, not a path under the docs' own origin", async () => {
@@ -462,56 +383,7 @@ describe('docs site: the reference pages', () => {
       });
 
       it('asks for nothing the server does not have (the icon included)', async () => {
-        // The sandbox's answers to Try it (a documented refusal among them) are the next test's.
-        await expectNothingMissing(tab, pageName, withoutAnswersFrom(watchOf(tab), sandbox.url));
-      });
-
-      it('Try it: every operation is sent from its page, signed in the browser, and the sandbox accepts it', async () => {
-        expect(tryIt.operations.map((operation) => operation.operationId).sort()).toEqual(
-          expectedOperations(api.name)
-            .map((operation) => operation.operationId)
-            .sort(),
-        );
-        await checkAndTry();
-        // Every operation was sent, each while the page showed it.
-        expect([...tries.keys()].sort()).toEqual(
-          tryIt.operations.map((operation) => operation.operationId).sort(),
-        );
-        for (const operation of tryIt.operations) {
-          const call = tries.get(operation.operationId);
-          const id = operation.operationId;
-          if (!call || 'error' in call) throw new Error(`${id}: Try it failed: ${call?.error}`);
-          expect(call.panelVisible, id).toBe(true);
-          expect(call.shown, id).toBe(`${operation.method.toUpperCase()} ${operation.path}`);
-          // The body starts from the first named example.
-          expect(call.body, id).toEqual(operation.examples[0]?.fields ?? {});
-          // An order the example names was placed first, and the sandbox took it.
-          if (call.placed) expect(call.placed.error, call.placed.operationId).toBeUndefined();
-          // The default account holds positions: an operation the service refuses while it does
-          // (x-refused-while) must get exactly that documented refusal; every other is accepted.
-          const refusal = refusedWhile(operation.operationId, call.status);
-          if (refusal) {
-            expect(JSON.parse(call.answer.slice(call.answer.indexOf('\n') + 1)), id).toEqual(refusal);
-          } else {
-            expect(call.answered, id).toEqual([expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`))]);
-            expect(call.status, id).toBeGreaterThanOrEqual(200);
-            expect(call.status, id).toBeLessThan(300);
-          }
-          // A path parameter is filled in from the example's fields.
-          const fields = operation.examples[0]?.fields ?? {};
-          const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => String(fields[name]));
-          expect(call.request, id).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${path}`);
-          if (operation.signed) {
-            for (const name of Object.values(signingHeaders)) expect(call.request, id).toContain(name);
-          }
-          expect(call.secretOnPage, id).toBe(false);
-        }
-        // The secret was typed into a password field.
-        if (tryIt.operations.some((operation) => operation.signed))
-          expect(await tab.locator('#try-it-secret').getAttribute('type')).toBe('password');
-        // The page as the last operation's call left it: its request and answer shown.
-        await tab.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
-        expect(watchOf(tab).blocked).toEqual([]);
+        await expectNothingMissing(tab, pageName);
       });
 
       const [searched] = cliOperations
@@ -536,35 +408,164 @@ describe('docs site: the reference pages', () => {
         expect(watchOf(tab).blocked).toEqual([]);
       });
 
-      // Tried on one page: the panel's script and Redoc's search are the same on every page.
-      if (api.name !== tried) return;
+      if (api.name === tried)
+        it('search snippets keep the spaces between words', async () => {
+          await tab.locator('[data-testid="search-trigger"]').first().click();
+          await tab.keyboard.type('cached');
+          const results = tab.locator('[data-component-name="Search/SearchItem"]');
+          await results
+            .getByText('The response is not cached')
+            .first()
+            .waitFor({ timeout: timeLimits.runMs });
+          const snippets = await results.allInnerTexts();
+          await tab.screenshot({ path: join(reports, 'docs-search.png') });
+          expect(snippets.length).toBeGreaterThan(1);
+          // Words of two lines of a description ("is" / "not cached") or of two list items.
+          for (const snippet of snippets)
+            expect(snippet).not.toMatch(/isnot|thespecification|[a-z]\.[A-Z][a-z]/);
+        });
 
-      it('Try it never sends to an origin that is not this machine', async () => {
-        const [operation] = tryItData(api).operations;
-        if (!operation) throw new Error('no operation');
-        // The panel is open (the test above): it shows the operation the address shows.
-        await visitRoute(tab, operation.route);
-        expect(await tab.locator('#try-it').isVisible()).toBe(true);
-        await tab.locator('#try-it-target').fill('https://api.example.com');
-        await tab.locator('#try-it-send').click();
-        expect(await tab.locator('#try-it-result').innerText()).toMatch(
-          /^Not sent: api\.example\.com is not this machine/,
-        );
-        expect(watchOf(tab).blocked).toEqual([]);
-      });
+      describe('a page of an operation of each request shape', () => {
+        let fewPage: FewOperationsPage;
+        let fewTab: Page;
+        let check: PageCheck | undefined;
+        /** Each operation's Try it call, by operationId. */
+        const tries = new Map<string, TryItCall>();
+        const fewUrl = () => `${fewServer.url}${fewPage.file}`;
+        const expected = () =>
+          expectedOperations(api.name).filter((operation) =>
+            fewPage.tryIt.operations.some((entry) => entry.operationId === operation.operationId),
+          );
 
-      it('search snippets keep the spaces between words', async () => {
-        await tab.locator('[data-testid="search-trigger"]').first().click();
-        await tab.keyboard.type('cached');
-        // The words are on the page too, its sections shown by the checks above: the results' own.
-        const results = tab.locator('[data-component-name="Search/SearchItem"]');
-        await results.getByText('The response is not cached').first().waitFor({ timeout: timeLimits.runMs });
-        const snippets = await results.allInnerTexts();
-        await tab.screenshot({ path: join(reports, 'docs-search.png') });
-        expect(snippets.length).toBeGreaterThan(1);
-        // Words of two lines of a description ("is" / "not cached") or of two list items.
-        for (const snippet of snippets)
-          expect(snippet).not.toMatch(/isnot|thespecification|[a-z]\.[A-Z][a-z]/);
+        /** Whether the key and secret are typed into the panel (once: it keeps them). */
+        let keyTyped = false;
+        /**
+         * Sends `operation` from the panel, as a reader does: on its route (where the page check
+         * is), the panel opened by its button the first time, the sandbox's origin and the key
+         * typed in once (the panel keeps them), the body as the panel fills it in.
+         */
+        async function sendFromPanel(operation: TryItOperation, firstCall: boolean): Promise<TryItCall> {
+          await visitRoute(fewTab, operation.route);
+          if (firstCall) {
+            // The panel opens on the operation the address shows.
+            await fewTab.locator('#try-it-toggle').click();
+            await fewTab.locator('#try-it-target').fill(sandbox.url);
+          }
+          // Another operation of the same page only changes the address: the panel stays open.
+          const panelVisible = await fewTab.locator('#try-it').isVisible();
+          const shown = await fewTab.locator('#try-it-operation').innerText();
+          const body = JSON.parse(await fewTab.locator('#try-it-body').inputValue());
+          if (operation.signed && !keyTyped) {
+            await fewTab.locator('#try-it-key').fill(key.apiKey);
+            await fewTab.locator('#try-it-secret').fill(key.secret);
+            keyTyped = true;
+          }
+          const placed = await readyFor(sandbox, key, operation);
+          const before = answered.length;
+          await fewTab.locator('#try-it-send').click();
+          await fewTab.locator('#try-it-answer').waitFor({ timeout: timeLimits.runMs });
+          const answer = await fewTab.locator('#try-it-answer').innerText();
+          return {
+            panelVisible,
+            shown,
+            body,
+            placed,
+            answered: answered.slice(before),
+            status: Number(await fewTab.locator('#try-it-answer').getAttribute('data-status')),
+            // Below its first line, `HTTP <status>`.
+            answer: answer.slice(answer.indexOf('\n') + 1),
+            request: await fewTab.locator('#try-it-request').innerText(),
+            // The secret is never on the page, in any text it shows or hides: its text as written
+            // (textContent, a superset of the rendered innerText that needs no layout of the page).
+            secretOnPage: await fewTab.evaluate(
+              (secret) => document.body.textContent?.includes(secret),
+              key.secret,
+            ),
+          };
+        }
+
+        beforeAll(async () => {
+          fewPage = few.get(api.name) as FewOperationsPage;
+          fewTab = await site.newPage();
+        });
+        afterAll(() => fewTab?.close());
+
+        it('lists each with its fields, responses and sample, at the route the index links it by, offline and without errors', async () => {
+          expect(expected().length).toBeGreaterThan(0);
+          const watch = () => withoutAnswersFrom(watchOf(fewTab), sandbox.url);
+          // One pass over the page's operations for the page check and Try it both: Redoc renders
+          // a section as it is opened, the most of the page's time.
+          check = await checkPage(fewTab, watch, fewUrl(), expected(), {
+            load: true,
+            whileShown: async (shown) => {
+              const operation = fewPage.tryIt.operations.find(
+                (entry) => entry.operationId === shown.operationId,
+              );
+              if (!operation) return;
+              try {
+                tries.set(operation.operationId, await sendFromPanel(operation, tries.size === 0));
+              } catch (error) {
+                tries.set(operation.operationId, { error: (error as Error).message });
+              }
+            },
+          });
+          expect(check.blocked).toEqual([]);
+          expect(check.consoleErrors).toEqual([]);
+          expect(check.problems).toEqual([]);
+          // The page check went to each operation's route, as Redoc's sidebar gives it, and found
+          // its section there: the route the index's link to it ends with.
+          for (const group of own)
+            for (const operation of group.operations)
+              if (check.routes.has(operation.operationId))
+                expect(`#${check.routes.get(operation.operationId)}`, operation.operationId).toBe(
+                  `#${operationHref(group.page, group.tag, operation.operationId).split('#')[1]}`,
+                );
+          expect([...check.routes.keys()].sort()).toEqual(
+            expected()
+              .map((operation) => operation.operationId)
+              .sort(),
+          );
+        });
+
+        it('Try it: each is sent from the page, signed in the browser, and the sandbox accepts it', async () => {
+          // Every operation was sent, each while the page showed it.
+          expect([...tries.keys()].sort()).toEqual(
+            fewPage.tryIt.operations.map((operation) => operation.operationId).sort(),
+          );
+          for (const operation of fewPage.tryIt.operations) {
+            const call = tries.get(operation.operationId);
+            const id = operation.operationId;
+            if (!call || 'error' in call) throw new Error(`${id}: Try it failed: ${call?.error}`);
+            expect(call.panelVisible, id).toBe(true);
+            expect(call.shown, id).toBe(`${operation.method.toUpperCase()} ${operation.path}`);
+            // The body starts from the first named example.
+            expect(call.body, id).toEqual(operation.examples[0]?.fields ?? {});
+            expectSandboxTook(operation, call, sandbox.url);
+            expect(call.secretOnPage, id).toBe(false);
+          }
+          // The secret was typed into a password field.
+          if (fewPage.tryIt.operations.some((operation) => operation.signed))
+            expect(await fewTab.locator('#try-it-secret').getAttribute('type')).toBe('password');
+          // The page as the last operation's call left it: its request and answer shown.
+          await fewTab.screenshot({ path: join(reports, `docs-try-it-${api.name}.png`) });
+          expect(watchOf(fewTab).blocked).toEqual([]);
+        });
+
+        // Tried on one page: the panel's script is the same on every page.
+        if (api.name === tried)
+          it('Try it never sends to an origin that is not this machine', async () => {
+            const [operation] = fewPage.tryIt.operations;
+            if (!operation) throw new Error('no operation');
+            // The panel is open (the tests above): it shows the operation the address shows.
+            await visitRoute(fewTab, operation.route);
+            expect(await fewTab.locator('#try-it').isVisible()).toBe(true);
+            await fewTab.locator('#try-it-target').fill('https://api.example.com');
+            await fewTab.locator('#try-it-send').click();
+            expect(await fewTab.locator('#try-it-result').innerText()).toMatch(
+              /^Not sent: api\.example\.com is not this machine/,
+            );
+            expect(watchOf(fewTab).blocked).toEqual([]);
+          });
       });
     });
   }
@@ -874,54 +875,38 @@ describe('docs site: the stream pages', () => {
 });
 
 describe('the page check fails when it should', () => {
+  // On the page of a few operations of a document (the fewest): its document without the others.
+  const smallest = async () => {
+    const { pages, server } = await fewOperationsPages();
+    const [name, page] =
+      [...pages].sort(([, a], [, b]) => a.tryIt.operations.length - b.tryIt.operations.length)[0] ?? [];
+    if (!name || !page) throw new Error('no page of a few operations');
+    return { name, page, server };
+  };
+
   it('reports an operation that disappeared from a document', async () => {
-    const api = apis.find((candidate) => expectedOperations(candidate.name).length > 1);
-    if (!api) throw new Error('no document with two operations to remove one from');
-    const all = expectedOperations(api.name);
-    const kept = all[0] as (typeof all)[number];
-    const removed = all.at(-1) as (typeof all)[number];
-    const pathOf = (operation: (typeof all)[number]) =>
-      operations[operation.operationId as keyof typeof operations].path;
-    // The root document with two operations (one operation per path item, each in its own file),
-    // then without one of them: a page of one operation, which the check expecting both must
-    // find whole but for the other.
-    const document = parse(readFileSync(join(projectRoot, api.file), 'utf8'));
-    expect(document.paths[pathOf(removed)]).toEqual({ $ref: expect.any(String) });
-    expect(document.paths[pathOf(kept)]).toEqual({ $ref: expect.any(String) });
-    document.paths = { [pathOf(kept)]: document.paths[pathOf(kept)] };
-    const expected = [kept, removed];
-    // The documents as build-docs reads them (every operation given its sample), laid out like
-    // the project, so the parts' $refs resolve.
-    const dir = tempDir();
-    const copy = documentsWithSamples(projectRoot);
-    cpSync(join(copy.dir, 'openapi'), join(dir, 'openapi'), { recursive: true });
-    copy.remove();
-    writeFileSync(join(dir, 'openapi/document.yaml'), stringify(document));
-    await buildPage(
-      join(dir, 'openapi/document.yaml'),
-      join(dir, 'page.html'),
-      writeRedocAssets(join(dir, 'assets')),
-    );
-    const result = await withServer(dir, (url) => checkDocsPage(browser, `${url}page.html`, expected));
+    const { name, page, server } = await smallest();
+    const onPage = (operationId: string) =>
+      page.tryIt.operations.some((operation) => operation.operationId === operationId);
+    const all = expectedOperations(name);
+    const kept = all.find((operation) => onPage(operation.operationId));
+    const removed = all.find((operation) => !onPage(operation.operationId));
+    if (!kept || !removed) throw new Error(`${name}: no operation left out of its page of a few`);
+    // A page the check expecting both must find whole but for the one its document left out.
+    const result = await checkDocsPage(browser, `${server.url}${page.file}`, [kept, removed]);
     expect(result.problems).toEqual([`${removed.operationId} is not listed`]);
   });
 
   it('reports requests that leave 127.0.0.1 (a page as build-docs writes it, loading Redoc from a CDN)', async () => {
-    const api = apis[0];
-    if (!api) throw new Error('no document');
+    const { name, page } = await smallest();
     const dir = tempDir();
-    // The page build-docs wrote for the site, from the documents with their samples (the global
-    // setup's build, kept, scripts/output-cache.ts): as build-docs writes it, before the site
-    // points it at its own copy of Redoc.
-    const copy = documentsWithSamples(projectRoot);
-    try {
-      copyFileSync(await buildDocsOutput(copy.file(api)), join(dir, 'page.html'));
-    } finally {
-      copy.remove();
-    }
-    const result = await withServer(dir, (url) =>
-      checkDocsPage(browser, `${url}page.html`, expectedOperations(api.name)),
+    // The page build-docs wrote for it (kept, scripts/output-cache.ts), before the build points
+    // it at the site's own copy of Redoc.
+    copyFileSync(page.buildDocsPage, join(dir, 'page.html'));
+    const expected = expectedOperations(name).filter((operation) =>
+      page.tryIt.operations.some((entry) => entry.operationId === operation.operationId),
     );
+    const result = await withServer(dir, (url) => checkDocsPage(browser, `${url}page.html`, expected));
     expect(result.blocked.length).toBeGreaterThan(0);
     expect(result.blocked.every((url) => !url.startsWith('http://127.0.0.1'))).toBe(true);
     expect(result.problems).toContain(`request blocked: ${result.blocked[0]}`);
@@ -981,28 +966,8 @@ describe('code samples', () => {
     }
   });
 
-  it('the documents build-docs reads give every operation its sample as x-codeSamples', () => {
-    const copy = documentsWithSamples(projectRoot);
-    try {
-      const copied = loadApiDocumentsFrom(workingTreeReader(copy.dir));
-      for (const operation of Object.values(operations)) {
-        const api = copied.find((candidate) => candidate.name === operation.api);
-        const paths = api?.dereferenced.paths as Record<
-          string,
-          Record<string, { 'x-codeSamples'?: unknown }>
-        >;
-        expect(paths[operation.path]?.[operation.method]?.['x-codeSamples'], operation.operationId).toEqual([
-          {
-            lang: 'TypeScript',
-            label: 'TypeScript client',
-            source: readersSample(operation.operationId),
-          },
-        ]);
-      }
-    } finally {
-      copy.remove();
-    }
-  });
+  // That the documents build-docs reads give every operation its sample as x-codeSamples is
+  // checked on what it wrote: the document each built page gives Redoc (reference-pages.test.ts).
 
   it('an operation without its sample is reported', () => {
     const root = tempDir();

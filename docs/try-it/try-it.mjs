@@ -1,9 +1,9 @@
 // "Try it" on the reference pages: a panel that sends the operation shown (the page's route) to
 // the sandbox or a mock that `npm start` runs, signed here with Web Crypto (./sign.mjs, the
-// signing recipe). The body starts from the operation's named examples. The secret is typed into
+// signing recipe, by way of ./try-it-request.mjs). The body starts from the operation's named examples. The secret is typed into
 // a password field and never shown: the request displayed carries the key, the payload and the
 // signature only. Nothing is sent to an origin that is not this machine.
-import { signedRequest } from './sign.mjs';
+import { tryItRequest } from './try-it-request.mjs';
 
 const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const data = JSON.parse(document.getElementById('try-it-data')?.textContent ?? '{"operations":[]}');
@@ -113,24 +113,13 @@ async function send(operation) {
       element('p', { class: 'refused' }, [`Not sent: the body is not JSON (${error.message})`]),
     ]);
   }
-  let request;
-  if (operation.signed) {
-    request = await signedRequest({
-      baseUrl: target.origin,
-      apiKey: document.getElementById('try-it-key').value,
-      apiSecret: document.getElementById('try-it-secret').value,
-      path: operation.path,
-      fields,
-    });
-  } else {
-    // A path parameter fills its `{name}`; every other field goes in the query string.
-    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name) =>
-      encodeURIComponent(String(fields[name] ?? '')),
-    );
-    const rest = Object.entries(fields).filter(([name]) => !operation.pathParams.includes(name));
-    const query = new URLSearchParams(rest.map(([name, value]) => [name, String(value)])).toString();
-    request = { url: `${target.origin}${path}${query ? `?${query}` : ''}`, headers: {} };
-  }
+  const request = await tryItRequest({
+    operation,
+    origin: target.origin,
+    fields,
+    apiKey: document.getElementById('try-it-key').value,
+    apiSecret: document.getElementById('try-it-secret').value,
+  });
   const method = operation.method.toUpperCase();
   const shown = [
     `${method} ${request.url}`,
