@@ -7518,7 +7518,7 @@ export const operations = {
             1,
             2
           ],
-          "description": "Only active (1) or closed (2) investments (observed upstream).",
+          "description": "Only the investments in this state.",
           "enumNames": [
             "ACTIVE",
             "CLOSED"
@@ -7821,7 +7821,7 @@ export const operations = {
             0,
             1
           ],
-          "description": "Only closed (0) or active (1) investments (observed upstream).",
+          "description": "Only the investments in this state.",
           "enumNames": [
             "CLOSED",
             "ACTIVE"

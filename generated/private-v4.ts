@@ -4691,11 +4691,7 @@ export interface components {
             id: components["schemas"]["PlanId"];
             /** @description The asset invested (the plan's source asset). */
             ticker: components["schemas"]["Ticker"];
-            /**
-             * @description The plan's state (observed upstream): 1 active, 2 no coins left, 3 inactive, 4 paused.
-             * @enum {integer}
-             */
-            status: 1 | 2 | 3 | 4;
+            status: components["schemas"]["FixedPlanStatus"];
             /** @description The interest of one term, in percent of the amount invested (`'10'` is 10 %). Observed upstream as a decimal string; whether it is per term or per year is not shown (this document's server reads it per term). */
             percent: components["schemas"]["Decimal"];
             /** @description The term of an investment, in minutes (observed upstream). */
@@ -4711,6 +4707,21 @@ export interface components {
             /** @description The largest amount the plan can take now, given what it has left (observed upstream). */
             maxPossibleInvestment: components["schemas"]["Decimal"];
         };
+        /**
+         * @description A fixed plan's state (observed upstream): 1 active, 2 no coins left to invest, 3 inactive, 4 paused.
+         * @enum {integer}
+         */
+        FixedPlanStatus: 1 | 2 | 3 | 4;
+        /**
+         * @description A fixed investment's state (observed upstream): 1 active, 2 closed.
+         * @enum {integer}
+         */
+        FixedInvestmentStatus: 1 | 2;
+        /**
+         * @description A flex investment's state (observed upstream): 0 closed, 1 active.
+         * @enum {integer}
+         */
+        FlexInvestmentStatus: 0 | 1;
         /** @description The private error object. */
         PrivateError: {
             /** @description Error code. Shown: 0 validation failed, 30 default validation error, 31 market validation failed. Observed upstream: 9 invalid payload, 10 unauthorized request; invest's business rules 1 to 5; in spot trading 32 amount, 33 price, 35 fee, 36 clientOrderId, 37 incompatible order flags, 1 and 2 inner validation (2 an order that is not open), and the many codes of changing an order; in collateral trading also 10 (a balance that cannot cover an order or fund closing a position), 17 (a leverage the balance cannot support), 40 and 43 (the `rpi` flag), 104 (a position that is not open), 111 to 116 (positions and their side) and 113 (a leverage or hedge-mode change while positions or orders are open); on the wallet's side 1 to 9 for a withdrawal's business rules and 1 to 3 for a move between balances. The complete list is not shown. */
@@ -5442,6 +5453,9 @@ export type PositionSide = components['schemas']['PositionSide'];
 export type OrderKind = components['schemas']['OrderKind'];
 export type PlanId = components['schemas']['PlanId'];
 export type FixedPlan = components['schemas']['FixedPlan'];
+export type FixedPlanStatus = components['schemas']['FixedPlanStatus'];
+export type FixedInvestmentStatus = components['schemas']['FixedInvestmentStatus'];
+export type FlexInvestmentStatus = components['schemas']['FlexInvestmentStatus'];
 export type PrivateError = components['schemas']['PrivateError'];
 export type InternalError = components['schemas']['InternalError'];
 export type PermissionError = components['schemas']['PermissionError'];
@@ -5909,11 +5923,8 @@ export interface operations {
                     id?: string;
                     /** @description Only investments of plans that invest this asset. */
                     ticker?: components["schemas"]["Ticker"];
-                    /**
-                     * @description Only active (1) or closed (2) investments (observed upstream).
-                     * @enum {integer}
-                     */
-                    status?: 1 | 2;
+                    /** @description Only the investments in this state. */
+                    status?: components["schemas"]["FixedInvestmentStatus"];
                     /**
                      * @description How many records to answer, 1 to 100 (observed upstream).
                      * @default 100
@@ -5943,11 +5954,7 @@ export interface operations {
                             /** @description The investment's identifier. */
                             id: string;
                             plan: components["schemas"]["FixedPlan"];
-                            /**
-                             * @description 1 active, 2 closed (observed upstream).
-                             * @enum {integer}
-                             */
-                            status: 1 | 2;
+                            status: components["schemas"]["FixedInvestmentStatus"];
                             /** @description When the investment was made. */
                             created: components["schemas"]["UnixTime"];
                             /** @description When it last changed. */
@@ -6186,11 +6193,8 @@ export interface operations {
                     plan?: components["schemas"]["PlanId"];
                     /** @description Only this investment. */
                     investment?: string;
-                    /**
-                     * @description Only closed (0) or active (1) investments (observed upstream).
-                     * @enum {integer}
-                     */
-                    investmentStatus?: 0 | 1;
+                    /** @description Only the investments in this state. */
+                    investmentStatus?: components["schemas"]["FlexInvestmentStatus"];
                 };
             };
         };
@@ -6213,11 +6217,7 @@ export interface operations {
                             invested: components["schemas"]["Decimal"];
                             /** @description Whether earnings are added to the investment rather than paid out. */
                             withAutoReinvest: boolean;
-                            /**
-                             * @description 1 active, 0 closed (observed upstream).
-                             * @enum {integer}
-                             */
-                            status: 0 | 1;
+                            status: components["schemas"]["FlexInvestmentStatus"];
                             /** @description When the investment was made. */
                             createdAt: components["schemas"]["UnixTime"];
                             /** @description When it last changed. */
@@ -13924,4 +13924,18 @@ export const ActionType = {
     CLOSE_INVESTMENT: 5,
     /** Investment opening */
     OPEN_INVESTMENT: 6,
+} as const;
+export const FixedPlanStatus = {
+    ACTIVE: 1,
+    NO_COINS_LEFT: 2,
+    INACTIVE: 3,
+    PAUSED: 4,
+} as const;
+export const FixedInvestmentStatus = {
+    ACTIVE: 1,
+    CLOSED: 2,
+} as const;
+export const FlexInvestmentStatus = {
+    CLOSED: 0,
+    ACTIVE: 1,
 } as const;

@@ -42,15 +42,26 @@ const actionNames = [
   'OPEN_INVESTMENT',
 ] as const;
 
-/** The action types as the private document names them (its `ActionType` x-enum-varnames). */
-export function actionTypesOf(documents: SandboxDocuments): ActionTypes {
-  const byName = new Map([...documents.enumNames('private-v4', 'ActionType')].map(([v, n]) => [n, v]));
-  const types = Object.fromEntries(actionNames.map((name) => [name, byName.get(name)]));
-  for (const name of actionNames) {
-    if (typeof types[name] !== 'number') throw new Error(`the document names no action type ${name}`);
+/**
+ * The values of a private document's integer enum by the names its x-enum-varnames give them: the
+ * sandbox writes the names, the document says what each is sent as.
+ */
+export function enumValuesOf<Name extends string>(
+  documents: SandboxDocuments,
+  component: string,
+  names: readonly Name[],
+): Record<Name, number> {
+  const byName = new Map([...documents.enumNames('private-v4', component)].map(([v, n]) => [n, v]));
+  const values = Object.fromEntries(names.map((name) => [name, byName.get(name)]));
+  for (const name of names) {
+    if (typeof values[name] !== 'number') throw new Error(`${component} in the document names no ${name}`);
   }
-  return types as ActionTypes;
+  return values as Record<Name, number>;
 }
+
+/** The action types as the private document names them (its `ActionType` x-enum-varnames). */
+export const actionTypesOf = (documents: SandboxDocuments): ActionTypes =>
+  enumValuesOf(documents, 'ActionType', actionNames);
 
 /** How many decimals an amount of the asset has (its `currency_precision`, else 8). */
 export function precisionOf(state: SandboxState, ticker: string): number {

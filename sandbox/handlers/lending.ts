@@ -12,6 +12,7 @@ import {
   activeFlexInvestment,
   closeFlex,
   endFixedInvestment,
+  enumValuesOf,
   investFlex,
   withdrawFlex,
 } from '../lending.ts';
@@ -20,6 +21,18 @@ import { listInvestmentHistory } from './main-account.ts';
 
 const seconds = (context: CallContext) => Math.floor(context.now / 1000);
 const types = (context: CallContext) => actionTypesOf(context.operation.documents);
+/** The states of plans and investments as the document writes them (FixedPlanStatus and the rest). */
+const fixedPlanStates = (context: CallContext) =>
+  enumValuesOf(context.operation.documents, 'FixedPlanStatus', [
+    'ACTIVE',
+    'NO_COINS_LEFT',
+    'INACTIVE',
+    'PAUSED',
+  ] as const);
+const fixedInvestmentStates = (context: CallContext) =>
+  enumValuesOf(context.operation.documents, 'FixedInvestmentStatus', ['ACTIVE', 'CLOSED'] as const);
+const flexInvestmentStates = (context: CallContext) =>
+  enumValuesOf(context.operation.documents, 'FlexInvestmentStatus', ['ACTIVE', 'CLOSED'] as const);
 
 /** A page of `rows` by the body's limit and offset, or the operation's defaults. */
 function page<Row>(context: CallContext, rows: Row[], body: { limit?: number; offset?: number }) {
@@ -57,21 +70,21 @@ const newestFirst = <Row>(rows: readonly Row[], time: (row: Row) => number) =>
 
 // --- fixed ---------------------------------------------------------------------------------
 
-/** A fixed plan's `status` by its fixture state: 1 active, 2 no coins left, 3 inactive, 4 paused. */
-const fixedStatus: Record<FixturePlan['status'], number> = {
-  active: 1,
-  'no-coins-left': 2,
-  inactive: 3,
-  disabled: 3,
-  paused: 4,
-};
+/** A fixed plan's state in the document's words, by its fixture state. */
+const fixedStateNames = {
+  active: 'ACTIVE',
+  'no-coins-left': 'NO_COINS_LEFT',
+  inactive: 'INACTIVE',
+  disabled: 'INACTIVE',
+  paused: 'PAUSED',
+} as const satisfies Record<FixturePlan['status'], string>;
 
-function fixedPlanView(plan: FixturePlan) {
+function fixedPlanView(context: CallContext, plan: FixturePlan) {
   const room = plan.available === undefined || compare(plan.available, plan.maxAmount) > 0;
   return {
     id: plan.id,
     ticker: plan.currency,
-    status: fixedStatus[plan.status],
+    status: fixedPlanStates(context)[fixedStateNames[plan.status]],
     percent: normalize(multiply(plan.interestRate ?? '0', '100')),
     duration: durationOf(plan),
     // The sandbox pays interest in the invested asset.
@@ -93,7 +106,7 @@ export function readFixedPlans(context: CallContext, body: { ticker?: string }):
       !plan.specialOffer &&
       (body.ticker === undefined || plan.currency === body.ticker),
   );
-  return ok(plans.map(fixedPlanView));
+  return ok(plans.map((plan) => fixedPlanView(context, plan)));
 }
 
 /** Pays back an active fixed investment before its term: the amount and the interest to date. */
@@ -106,11 +119,12 @@ export function closeFixedEarly(context: CallContext, body: { id: string }): Ans
   return ok({});
 }
 
-function investmentView(investment: Investment, plan: FixturePlan) {
+function investmentView(context: CallContext, investment: Investment, plan: FixturePlan) {
+  const states = fixedInvestmentStates(context);
   return {
     id: investment.id,
-    plan: fixedPlanView(plan),
-    status: investment.status === 'active' ? 1 : 2,
+    plan: fixedPlanView(context, plan),
+    status: investment.status === 'active' ? states.ACTIVE : states.CLOSED,
     created: investment.createdAt,
     updated: investment.updatedAt,
     paymentTime: investment.paymentTime,
@@ -122,7 +136,7 @@ function investmentView(investment: Investment, plan: FixturePlan) {
 interface FixedInvestmentsQuery {
   id?: string;
   ticker?: string;
-  status?: 1 | 2;
+  status?: number;
   limit?: number;
   offset?: number;
 }
@@ -136,7 +150,7 @@ export function readFixedInvestments(context: CallContext, body: FixedInvestment
   if (refused) return refused;
   const rows = newestFirst(account.investments, (held) => held.createdAt).flatMap((held) => {
     const plan = context.state.plans.get(held.planId);
-    const view = plan && investmentView(held, plan);
+    const view = plan && investmentView(context, held, plan);
     const matches =
       view &&
       (body.id === undefined || held.id === body.id) &&
@@ -202,13 +216,14 @@ export function readFlexPlans(
   );
 }
 
-const flexView = (held: FlexInvestment) => ({
+const flexView = (context: CallContext, held: FlexInvestment) => ({
   id: held.id,
   planId: held.planId,
   currency: held.currency,
   invested: held.invested,
   withAutoReinvest: held.withAutoReinvest,
-  status: held.status === 'active' ? 1 : 0,
+  status:
+    held.status === 'active' ? flexInvestmentStates(context).ACTIVE : flexInvestmentStates(context).CLOSED,
   createdAt: held.createdAt,
   updatedAt: held.updatedAt,
 });
@@ -217,7 +232,7 @@ interface FlexInvestmentsQuery {
   ticker?: string;
   plan?: string;
   investment?: string;
-  investmentStatus?: 0 | 1;
+  investmentStatus?: number;
   limit?: number;
   offset?: number;
 }
@@ -232,7 +247,7 @@ export function readFlexInvestments(context: CallContext, body: FlexInvestmentsQ
   });
   if (refused) return refused;
   const rows = newestFirst(account.flexInvestments, (held) => held.createdAt)
-    .map(flexView)
+    .map((held) => flexView(context, held))
     .filter(
       (view) =>
         (body.ticker === undefined || view.currency === body.ticker) &&
