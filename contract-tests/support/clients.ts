@@ -187,7 +187,10 @@ export async function callOperation(
     const get = clients.public.GET as (path: string, init?: { params: object }) => Promise<Outcome>;
     return get(facts.path, body === undefined ? undefined : { params: paramsOf(facts, body) });
   }
-  const post = clients.private.POST as (path: string, init: { body?: unknown }) => Promise<Outcome>;
+  const post = clients.private.POST as unknown as (
+    path: string,
+    init: { body?: unknown; gatewayToken?: string },
+  ) => Promise<Outcome>;
   return post(facts.path, body === undefined ? {} : { body });
 }
 
