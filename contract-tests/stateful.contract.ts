@@ -41,6 +41,8 @@ interface Stateful {
   signedWith?: { apiKey: string; apiSecret: string };
   /** The status the link's call must be refused with (what that key may not do). */
   refusedWith?: number;
+  /** The fiat gateway's token the link's call presents, a runtime expression (issueJwtToken's). */
+  gatewayToken?: string;
 }
 
 const links = documentLinks(model);
@@ -104,8 +106,11 @@ async function follow(
   body: Record<string, unknown>,
   counts = true,
   signer?: Credentials,
+  gatewayToken?: string,
 ): Promise<{ clients: Clients; data: unknown }> {
   const clients = clientsFor(signer ? { ...context, credentials: signer } : context);
+  // A token the source call issued, rather than one the run got for itself.
+  if (gatewayToken !== undefined) clients.gatewayToken = () => Promise.resolve(gatewayToken);
   const outcome = await callOperation(clients, link.to, body);
   if (counts) followed.set(link.name, (followed.get(link.name) ?? 0) + 1);
   if (outcome.error)
@@ -130,6 +135,15 @@ async function signerOf(link: Link, exchange: Exchange): Promise<Credentials | u
     link,
     `${link.from}'s answer holds no key at ${signedWith.apiKey} and ${signedWith.apiSecret}`,
   );
+}
+
+/** The gateway token a link's call presents: the one its `gatewayToken` points at in the source call. */
+async function tokenOf(link: Link, exchange: Exchange): Promise<string | undefined> {
+  const { gatewayToken } = statefulOf(link);
+  if (gatewayToken === undefined) return undefined;
+  const token = linkValue(gatewayToken, exchange);
+  if (typeof token === 'string' && token) return token;
+  return fail(clientsFor(context), link, `${link.from}'s answer holds no token at ${gatewayToken}`);
 }
 
 /** Calls the link's target, which must be refused with `status`, a status its document shows. */
@@ -235,7 +249,13 @@ class CallWithLinks implements fc.AsyncCommand<StateModel, Record<string, never>
         await followRefused(link, body, stateful.refusedWith, signer);
         continue;
       }
-      const { clients: answered, data } = await follow(link, body, true, signer);
+      const { clients: answered, data } = await follow(
+        link,
+        body,
+        true,
+        signer,
+        await tokenOf(link, exchange),
+      );
       const items = itemsOf(data);
       if (stateful.changes) {
         const answers = { before: before.get(link), after: data };

@@ -245,6 +245,8 @@ export function createEngine(
         ? entry.target
         : targetWith(route, entry.target, init?.params);
     if ('field' in target) return failure(route, 'invalid-request', target.message, target.field);
+    // Whether the body has fields to scrub from answers is found on the route's first call.
+    entry.sensitive ??= hasSensitive(route.body);
     // The route's window is found on its first call, then kept with it.
     if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
     return {
@@ -254,8 +256,7 @@ export function createEngine(
       fields,
       retrySafe: route.retrySafe,
       ...(token && route.tokenHeader && { token: { header: route.tokenHeader, value: token } }),
-      hidden:
-        token || (entry.sensitive ??= hasSensitive(route.body)) ? hiddenOf(route, fields, token) : undefined,
+      hidden: token || entry.sensitive ? hiddenOf(route, fields, token) : undefined,
       window: entry.window,
       signal: init?.signal,
       attemptMs: init?.timeoutMs ?? timeoutMs,
