@@ -244,7 +244,12 @@ export function renderIndex(
 ): string {
   const items = pages.map((page) => documentItem(page, page.document)).join('\n');
   const streamItems = streams.pages.map((page) => documentItem(page, page.source)).join('\n');
-  const variables = Object.values(environmentVariables)
+  // The three a signed call needs (the fiat gateway's token is its calls' alone).
+  const variables = [
+    environmentVariables.baseUrl,
+    environmentVariables.apiKey,
+    environmentVariables.apiSecret,
+  ]
     .map((name) => `<code>${name}</code>`)
     .join(', ');
   return `${ownPageHead(

@@ -6345,7 +6345,7 @@ export const operations = {
       "source": "observed-upstream"
     },
     "retrySafe": false,
-    "writes": false,
+    "writes": true,
     "partnerOnly": false,
     "noCache": true,
     "statuses": [

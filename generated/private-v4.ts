@@ -1101,9 +1101,12 @@ export interface paths {
          *     digits (`x-sensitive`), in its errors, in `txc` and in the contract
          *     suite's reports.
          *
-         *     The call changes no balance, order or setting, so it is not marked as
-         *     writing. Whether asking twice for the same card gives the same token is
-         *     not shown, so the client never repeats it on its own.
+         *     The call moves no money, but it makes something at the operator (201:
+         *     a token that stands for the card from then on, and attempts the
+         *     gateway counts), and whether asking twice for the same card gives the
+         *     same token is not shown: so it is marked as writing, which keeps it off
+         *     a live target unless writes are allowed and makes `txc` ask first, and
+         *     the client never repeats it on its own.
          */
         post: operations["issueCardToken"];
         delete?: never;

@@ -86,7 +86,8 @@ function show(operation) {
   panel.querySelector('#try-it-operation').textContent = operation
     ? `${operation.method.toUpperCase()} ${operation.path}`
     : '(open an operation)';
-  panel.querySelector('#try-it-credentials').hidden = !operation?.signed;
+  // A token call needs the key too: the panel gets the token with a signed call first.
+  panel.querySelector('#try-it-credentials').hidden = !(operation?.signed || operation?.token);
   const select = panel.querySelector('#try-it-example');
   select.replaceChildren(
     ...(operation?.examples ?? []).map((example) =>
@@ -99,6 +100,32 @@ function show(operation) {
 
 function showResult(parts) {
   document.getElementById('try-it-result').replaceChildren(...parts);
+}
+
+/** A fiat-gateway token, from the signed call the operation's token comes from, or why not. */
+async function gatewayToken(origin, { sourcePath, at }) {
+  const request = await signedRequest({
+    baseUrl: origin,
+    apiKey: document.getElementById('try-it-key').value,
+    apiSecret: document.getElementById('try-it-secret').value,
+    path: sourcePath,
+    fields: {},
+  });
+  try {
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      redirect: 'error',
+    });
+    let value = await response.json();
+    for (const part of at.split('/').slice(1)) value = value?.[part];
+    return typeof value === 'string' && value
+      ? { value }
+      : { error: `${sourcePath} answered HTTP ${response.status} without a token` };
+  } catch (error) {
+    return { error: `${sourcePath}: ${error.message}` };
+  }
 }
 
 async function send(operation) {
@@ -114,7 +141,17 @@ async function send(operation) {
     ]);
   }
   let request;
-  if (operation.signed) {
+  if (operation.token) {
+    const token = await gatewayToken(target.origin, operation.token);
+    if (token.error) return showResult([element('p', { class: 'refused' }, [`Not sent: ${token.error}`])]);
+    request = {
+      url: `${target.origin}${operation.path}`,
+      headers: { 'content-type': 'application/json', [operation.token.header]: token.value },
+      body: JSON.stringify(fields),
+      // The token is a secret: the request shown names where it came from instead.
+      hidden: { [operation.token.header]: `(the token ${operation.token.sourcePath} answered)` },
+    };
+  } else if (operation.signed) {
     request = await signedRequest({
       baseUrl: target.origin,
       apiKey: document.getElementById('try-it-key').value,
@@ -134,7 +171,7 @@ async function send(operation) {
   const method = operation.method.toUpperCase();
   const shown = [
     `${method} ${request.url}`,
-    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${request.hidden?.[name] ?? value}`),
     ...(request.body ? ['', request.body] : []),
   ].join('\n');
   const parts = [element('h4', {}, ['Request']), element('pre', { id: 'try-it-request' }, [shown])];

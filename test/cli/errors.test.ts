@@ -333,7 +333,7 @@ describe('txc card-token', () => {
 
   it('sends the gateway token from TXC_GATEWAY_TOKEN and prints the card token', async () => {
     const token = await issued();
-    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--json'], {
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes', '--json'], {
       ...env,
       [environmentVariables.gatewayToken]: token,
     });
@@ -344,11 +344,11 @@ describe('txc card-token', () => {
   });
 
   it('refuses to run without TXC_GATEWAY_TOKEN, naming it, and takes no token flag', async () => {
-    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber], env);
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes'], env);
     expect(run.code).toBe(exitCodes.usage);
     expect(run.stderr).toContain(environmentVariables.gatewayToken);
     const flag = await runTxcInProcess(
-      ['card-token', '--card-number', cardNumber, '--gateway-token', 'x'],
+      ['card-token', '--card-number', cardNumber, '--yes', '--gateway-token', 'x'],
       env,
     );
     expect(flag.code).toBe(exitCodes.usage);
@@ -356,7 +356,7 @@ describe('txc card-token', () => {
 
   it('exits as unauthorized for a token the sandbox never issued, without printing it or the card', async () => {
     const forged = 'forged-gateway-token-value';
-    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber], {
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes'], {
       ...env,
       [environmentVariables.gatewayToken]: forged,
     });
@@ -366,7 +366,7 @@ describe('txc card-token', () => {
   });
 
   it('shows a card number of the wrong form by its last four digits only', async () => {
-    const run = await runTxcInProcess(['card-token', '--card-number', '4111111111111112'], {
+    const run = await runTxcInProcess(['card-token', '--card-number', '4111111111111112', '--yes'], {
       ...env,
       [environmentVariables.gatewayToken]: await issued(),
     });

@@ -79,6 +79,7 @@ export const partnerOnlyUpstream = [
 
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = [
+  '/api/card-token',
   '/api/v4/main-account/smart/investment',
   '/api/v4/main-account/smart/investment/close',
   '/api/v4/main-account/smart-flex/investments/invest',
