@@ -22,7 +22,7 @@ export interface TryItOperation {
    * signed operation at `sourcePath` (the link into it whose x-stateful names `gatewayToken`), at
    * the JSON pointer `at` of its answer.
    */
-  token?: { header: string; sourcePath: string; at: string } | undefined;
+  token?: { header: string; sourceOperationId: string; sourcePath: string; at: string } | undefined;
   /** A GET's path parameters: the fields that fill the path's `{name}`, not its query. */
   pathParams: string[];
   examples: { name: string; summary: string; fields: Record<string, unknown> }[];
@@ -49,7 +49,12 @@ function tokenOf(operationId: string): TryItOperation['token'] {
         const pointer =
           typeof expression === 'string' ? /^\$response\.body#(\/.*)$/.exec(expression)?.[1] : undefined;
         if (at(link, 'operationId') === operationId && pointer)
-          return { header: facts.tokenHeader, sourcePath: source.path, at: pointer };
+          return {
+            header: facts.tokenHeader,
+            sourceOperationId: source.operationId,
+            sourcePath: source.path,
+            at: pointer,
+          };
       }
     }
   }

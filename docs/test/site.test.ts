@@ -493,7 +493,14 @@ describe('docs site: the reference pages', () => {
           if (refusal) {
             expect(JSON.parse(call.answer.slice(call.answer.indexOf('\n') + 1)), id).toEqual(refusal);
           } else {
-            expect(call.answered, id).toEqual([expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`))]);
+            // A fiat-gateway call is sent after the signed call that issues its token.
+            const issuing = operation.token
+              ? [expect.stringMatching(new RegExp(`^${operation.token.sourceOperationId} 2\\d\\d$`))]
+              : [];
+            expect(call.answered, id).toEqual([
+              ...issuing,
+              expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`)),
+            ]);
             expect(call.status, id).toBeGreaterThanOrEqual(200);
             expect(call.status, id).toBeLessThan(300);
           }
@@ -503,6 +510,13 @@ describe('docs site: the reference pages', () => {
           expect(call.request, id).toContain(`${operation.method.toUpperCase()} ${sandbox.url}${path}`);
           if (operation.signed) {
             for (const name of Object.values(signingHeaders)) expect(call.request, id).toContain(name);
+          }
+          // A token call shows its token's header, never the token itself.
+          if (operation.token) {
+            expect(call.request, id).toContain(
+              `${operation.token.header}: (the token ${operation.token.sourcePath}`,
+            );
+            for (const name of Object.values(signingHeaders)) expect(call.request, id).not.toContain(name);
           }
           expect(call.secretOnPage, id).toBe(false);
         }
