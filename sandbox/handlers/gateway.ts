@@ -13,7 +13,7 @@ export const gatewayTokenSeconds = 3600;
 
 export function issueGatewayToken(context: CallContext): Answer {
   const { account } = caller(context);
-  const expiresAt = seconds(context.now) + gatewayTokenSeconds;
+  const expiresAt = Math.floor(seconds(context.now)) + gatewayTokenSeconds;
   return ok({ data: { token: context.state.gatewayToken(account.id, expiresAt), expires_at: expiresAt } });
 }
 
