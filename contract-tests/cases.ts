@@ -208,7 +208,7 @@ export function invalidInputs(model: Model, operationId: OperationId): InvalidIn
     const problems = operation.validateRequest({ request: operation.facts.path, nonce: '1', ...body });
     if (!problems.map(problemField).some((named) => named === field || named.startsWith(`${field}.`)))
       return [];
-    const raw = operation.facts.auth === 'signed' || staysInvalidAsText(operation, body, field, broken.rule);
+    const raw = operation.facts.auth !== 'none' || staysInvalidAsText(operation, body, field, broken.rule);
     return [{ name: `${broken.where.join('.')} ${broken.how}`, body, field, rule: broken.rule, raw }];
   });
 }

@@ -191,7 +191,7 @@ export interface SitePage {
 /** The API's own version, from the operations' paths (`/api/v4/…`): not the documents' versions. */
 export function apiVersion(): string {
   const counts = new Map<string, number>();
-  for (const { path } of Object.values(operations)) {
+  for (const { path } of ownOriginOperations()) {
     const version = versionOf(path);
     counts.set(version, (counts.get(version) ?? 0) + 1);
   }
@@ -201,12 +201,23 @@ export function apiVersion(): string {
 
 const versionOf = (path: string) => /^\/api\/(v\d+)\//.exec(path)?.[1] ?? '?';
 
+/** The operations served from their document's origin: not those with servers of their own. */
+const ownOriginOperations = () => Object.values(operations).filter((operation) => !('servers' in operation));
+
 /** The paths of another version than the API's: older ones the operator still serves. */
 export function olderPaths(): string[] {
   const version = apiVersion();
-  return Object.values(operations)
+  return ownOriginOperations()
     .map((operation) => operation.path as string)
     .filter((path) => versionOf(path) !== version)
+    .sort();
+}
+
+/** The paths served from an origin of their own (the fiat gateway's), which keep their own form. */
+export function otherOriginPaths(): string[] {
+  return Object.values(operations)
+    .filter((operation) => 'servers' in operation)
+    .map((operation) => operation.path as string)
     .sort();
 }
 
@@ -244,7 +255,12 @@ export function renderIndex(
 ): string {
   const items = pages.map((page) => documentItem(page, page.document)).join('\n');
   const streamItems = streams.pages.map((page) => documentItem(page, page.source)).join('\n');
-  const variables = Object.values(environmentVariables)
+  // The three a signed call needs (the fiat gateway's token is its calls' alone).
+  const variables = [
+    environmentVariables.baseUrl,
+    environmentVariables.apiKey,
+    environmentVariables.apiSecret,
+  ]
     .map((name) => `<code>${name}</code>`)
     .join(', ');
   return `${ownPageHead(
@@ -282,6 +298,12 @@ ${siteHeader('./index.html')}
     <code>/api/${escapeHtml(apiVersion())}/</code>${
       olderPaths().length > 0
         ? `, but for older paths the operator still serves and trading clients call: ${olderPaths()
+            .map((path) => `<code>${escapeHtml(path)}</code>`)
+            .join(', ')}`
+        : ''
+    }${
+      otherOriginPaths().length > 0
+        ? `; a path served from an origin of its own keeps its own form: ${otherOriginPaths()
             .map((path) => `<code>${escapeHtml(path)}</code>`)
             .join(', ')}`
         : ''

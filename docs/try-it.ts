@@ -3,7 +3,7 @@
 // examples as the fields a caller writes. All read from the documents and generated facts.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { signedBodyFields } from '../generated/operations.ts';
+import { operations, signedBodyFields } from '../generated/operations.ts';
 import type { ApiDocument } from '../model/document.ts';
 import { at, recordAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
@@ -17,6 +17,12 @@ export interface TryItOperation {
   method: string;
   path: string;
   signed: boolean;
+  /**
+   * A fiat-gateway call: the token it presents in `header`, which the panel first gets from the
+   * signed operation at `sourcePath` (the link into it whose x-stateful names `gatewayToken`), at
+   * the JSON pointer `at` of its answer.
+   */
+  token?: { header: string; sourceOperationId: string; sourcePath: string; at: string } | undefined;
   /** A GET's path parameters: the fields that fill the path's `{name}`, not its query. */
   pathParams: string[];
   examples: { name: string; summary: string; fields: Record<string, unknown> }[];
@@ -33,6 +39,30 @@ const signedFields = new Set<string>(signedBodyFields);
 /** The request builder of the panel (docs/try-it/try-it-request.mjs), as the site's assets hold it. */
 export const tryItRequestAsset = 'assets/try-it-request.mjs';
 const tryItRequestFile = 'docs/try-it/try-it-request.mjs';
+/** Where a token call's token comes from: the link into it whose x-stateful names `gatewayToken`. */
+function tokenOf(operationId: string): TryItOperation['token'] {
+  const facts = (operations as Record<string, { tokenHeader?: string }>)[operationId];
+  if (!facts?.tokenHeader) return undefined;
+  const model = documentModel();
+  for (const source of Object.values(operations)) {
+    const responses = recordAt(model.operation(source.operationId).object, 'responses');
+    for (const response of Object.values(responses)) {
+      for (const link of Object.values(recordAt(response, 'links'))) {
+        const expression = at(link, 'x-stateful', 'gatewayToken');
+        const pointer =
+          typeof expression === 'string' ? /^\$response\.body#(\/.*)$/.exec(expression)?.[1] : undefined;
+        if (at(link, 'operationId') === operationId && pointer)
+          return {
+            header: facts.tokenHeader,
+            sourceOperationId: source.operationId,
+            sourcePath: source.path,
+            at: pointer,
+          };
+      }
+    }
+  }
+  return undefined;
+}
 
 export function tryItData(api: ApiDocument): TryItData {
   const model = documentModel();
@@ -47,6 +77,7 @@ export function tryItData(api: ApiDocument): TryItData {
         method: facts.method,
         path: facts.path,
         signed: facts.auth === 'signed',
+        ...(facts.auth === 'gateway-token' && { token: tokenOf(facts.operationId) }),
         pathParams: view.parameters
           .filter((parameter) => parameter.in === 'path')
           .map((parameter) => parameter.name),

@@ -23,6 +23,11 @@ export interface FieldRule {
   /** An object's required fields and the rules of its fields (a bulk order's items). */
   readonly required?: readonly string[];
   readonly properties?: Readonly<Record<string, FieldRule>>;
+  /**
+   * A secret of the caller's (x-sensitive: a card number): shown only by its last four
+   * characters wherever the toolkit shows a request (its errors, txc, the contract reports).
+   */
+  readonly sensitive?: true;
 }
 
 /** What the client checks of a body: the required fields and each field's rule. */
@@ -6316,6 +6321,55 @@ export const operations = {
     },
     "streamEvents": []
   },
+  "issueCardToken": {
+    "operationId": "issueCardToken",
+    "summary": "Turn a card number into a card token",
+    "cliName": "card-token",
+    "api": "private-v4",
+    "method": "post",
+    "path": "/api/card-token",
+    "auth": "gateway-token",
+    "tokenHeader": "Authorization",
+    "servers": [
+      {
+        "name": "fiat-gateway",
+        "url": "{fiat_gateway_url}",
+        "variables": {
+          "fiat_gateway_url": "https://fgw.whitebit.com"
+        }
+      }
+    ],
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10,
+      "source": "observed-upstream"
+    },
+    "retrySafe": false,
+    "writes": true,
+    "partnerOnly": false,
+    "noCache": true,
+    "statuses": [
+      201,
+      401,
+      422,
+      429,
+      500,
+      503
+    ],
+    "body": {
+      "required": [
+        "cardNumber"
+      ],
+      "properties": {
+        "cardNumber": {
+          "type": "string",
+          "description": "The payment card's number, digits only in the operator's example. Sensitive: shown only by its last four digits.",
+          "sensitive": true
+        }
+      }
+    },
+    "streamEvents": []
+  },
   "issueJwtToken": {
     "operationId": "issueJwtToken",
     "summary": "Get a token for the fiat gateway",
@@ -10827,6 +10881,24 @@ export const servers = {
       }
     }
   ]
+} as const;
+
+/**
+ * The operations served from an origin of their own (their own `servers`), by API and operationId:
+ * the client sends them there unless it was given a base URL.
+ */
+export const operationServers = {
+  "private-v4": {
+    "issueCardToken": [
+      {
+        "name": "fiat-gateway",
+        "url": "{fiat_gateway_url}",
+        "variables": {
+          "fiat_gateway_url": "https://fgw.whitebit.com"
+        }
+      }
+    ]
+  }
 } as const;
 
 /** How far from server time a window-mode nonce may be, observed upstream (x-window-seconds). */

@@ -1032,11 +1032,10 @@ export interface paths {
          *       document keeps its common 401 and 500 forms).
          *     - The rate limit of this endpoint is not shown (see `x-rate-limit`).
          *
-         *     The fiat gateway is another origin, and its calls (issuing the card
-         *     token that a fiat withdrawal takes as its address in place of a card
-         *     number) are not signed with the API key: they are not operations of
-         *     this document, and neither the client nor `txc` makes them, so no
-         *     card number passes through this toolkit.
+         *     The fiat gateway is another origin, and its calls are not signed with
+         *     the API key: `issueCardToken` (the card token that a fiat withdrawal
+         *     takes in place of a card number) carries this token instead, as its
+         *     `gatewayToken` call option (`TXC_GATEWAY_TOKEN` for `txc`).
          *
          *     The token is a secret: whoever holds it calls the gateway as the
          *     account. The client hands it over as the call's data only; its hooks
@@ -1049,6 +1048,67 @@ export interface paths {
          *     The response is not cached (observed upstream).
          */
         post: operations["issueJwtToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/card-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a card number into a card token
+         * @description A card token for a payment card number, from the operator's fiat
+         *     gateway: a fiat withdrawal to a card names the card by this token
+         *     (`beneficiary.cardToken`) rather than by its number. Not in the
+         *     specification: every fact of this operation is observed upstream, from
+         *     the operator's own files.
+         *
+         *     Observed upstream:
+         *     - The gateway is an origin of its own (the operation's `servers`), not
+         *       the API's: a client given a base URL sends this call there too, as it
+         *       does every call (that is how the sandbox and tests are reached).
+         *     - The call is not signed with the API key: it carries the token that
+         *       `issueJwtToken` returns as `data.token` in its `Authorization` header
+         *       (the `GatewayToken` security scheme). The operator shows the token
+         *       itself as the header's value; whether a `Bearer ` prefix is taken is
+         *       not shown, so the client sends the token as it is.
+         *     - The body is the card number alone: no `request`, no nonce.
+         *     - A refused token is 401, with a body that is not shown.
+         *     - An invalid card number is 422 `code` 1; too many attempts in a short
+         *       time are 422 `code` 0 `Too Many Attempts.`.
+         *     - The answer on success is 201 with the card token; the shape of its
+         *       body is not shown, so the schema takes any JSON. The sandbox answers
+         *       `data.token`, as `issueJwtToken` does (the sandbox's own choice).
+         *     - Its response is not cached (observed upstream).
+         *     - The gateway's answers to a rate limit, maintenance or an internal
+         *       error are not shown; this document assumes the API's (429, 503,
+         *       500).
+         *
+         *     What makes a card number invalid to the gateway is not shown. The
+         *     client checks only that it is a string; the sandbox takes 13 to 19
+         *     digits that pass the Luhn check (its own rule).
+         *
+         *     The card number and the gateway token are secrets: the client never
+         *     shows the token, and shows the card number only by its last four
+         *     digits (`x-sensitive`), in its errors, in `txc` and in the contract
+         *     suite's reports.
+         *
+         *     The call moves no money, but it makes something at the operator (201:
+         *     a token that stands for the card from then on, and attempts the
+         *     gateway counts), and whether asking twice for the same card gives the
+         *     same token is not shown: so it is marked as writing, which keeps it off
+         *     a live target unless writes are allowed and makes `txc` ask first, and
+         *     the client never repeats it on its own.
+         */
+        post: operations["issueCardToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7564,6 +7624,52 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueCardToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The payment card's number, digits only in the operator's example. Sensitive: shown only by its last four digits. */
+                    cardNumber: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The card token (observed upstream). The body's shape is not shown; the sandbox answers `data.token`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The gateway token was refused: missing, not one the account was issued, or expired (observed upstream). The body is not shown. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Observed upstream: the card number is invalid (`code` 1, with `errors.cardNumber`), or there were too many attempts (`code` 0). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -7946,6 +7946,114 @@ export const responseContracts: Readonly<Record<string, ResponseContract>> = {
       }
     }
   },
+  "post /api/card-token": {
+    "operationId": "issueCardToken",
+    "responses": {
+      "201": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {}
+      },
+      "401": {
+        "contentTypes": [],
+        "headers": {}
+      },
+      "422": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "code",
+            "message"
+          ],
+          "properties": {
+            "code": {
+              "type": "integer"
+            },
+            "message": {
+              "type": "string"
+            },
+            "errors": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "429": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {
+          "retry-after": {
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        },
+        "schema": {
+          "type": "object",
+          "required": [
+            "code",
+            "message"
+          ],
+          "properties": {
+            "code": {
+              "type": "integer"
+            },
+            "message": {
+              "type": "string"
+            },
+            "errors": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "500": {
+        "contentTypes": [
+          "application/json"
+        ],
+        "headers": {},
+        "schema": {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "503": {
+        "contentTypes": [],
+        "headers": {}
+      }
+    }
+  },
   "post /api/v4/travel-rule/vasps": {
     "operationId": "getTravelRuleVasps",
     "responses": {

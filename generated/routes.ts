@@ -2739,6 +2739,29 @@ export const clientRoutes = {
       "properties": {}
     }
   },
+  "post /api/card-token": {
+    "operationId": "issueCardToken",
+    "method": "post",
+    "path": "/api/card-token",
+    "auth": "gateway-token",
+    "tokenHeader": "authorization",
+    "rateLimit": {
+      "requests": 1000,
+      "windowSeconds": 10
+    },
+    "retrySafe": false,
+    "body": {
+      "required": [
+        "cardNumber"
+      ],
+      "properties": {
+        "cardNumber": {
+          "type": "string",
+          "sensitive": true
+        }
+      }
+    }
+  },
   "post /api/v4/jwt": {
     "operationId": "issueJwtToken",
     "method": "post",

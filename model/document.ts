@@ -209,6 +209,7 @@ export function createSchemaValidator(): Ajv2020 {
     'x-minimum-amount',
     'x-unix-time',
     'x-cli-flag',
+    'x-sensitive',
   ]);
   return ajv;
 }

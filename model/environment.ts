@@ -9,6 +9,8 @@ export const environmentVariables = {
   baseUrl: 'TXC_BASE_URL',
   apiKey: 'TXC_API_KEY',
   apiSecret: 'TXC_API_SECRET',
+  /** The fiat gateway's token (issueJwtToken's data.token), for the operations it authorises. */
+  gatewayToken: 'TXC_GATEWAY_TOKEN',
 } as const;
 
 /** Where the docs' stream samples connect, and the WebSocket token they authorize with. */

@@ -88,6 +88,7 @@ export function createStreamSchemaValidator(): Ajv {
     'x-enum-descriptions',
     'x-unix-time',
     'x-cli-flag',
+    'x-sensitive',
     'x-window-seconds',
   ]);
   return ajv;

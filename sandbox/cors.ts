@@ -6,7 +6,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operations, signingHeaders } from '../generated/operations.ts';
 
 const allowedMethods = [...new Set(Object.values(operations).map((facts) => facts.method.toUpperCase()))];
-const allowedHeaders = ['content-type', ...Object.values(signingHeaders).map((name) => name.toLowerCase())];
+// The signing headers, and the header of each token scheme (the fiat gateway's Authorization).
+const tokenHeaders = Object.values(operations).flatMap((facts) =>
+  'tokenHeader' in facts ? [facts.tokenHeader.toLowerCase()] : [],
+);
+const allowedHeaders = [
+  ...new Set([
+    'content-type',
+    ...Object.values(signingHeaders).map((name) => name.toLowerCase()),
+    ...tokenHeaders,
+  ]),
+];
 
 /** Handles CORS for one request; true when it was a preflight and has been answered. */
 export function answerCors(

@@ -17,6 +17,7 @@ import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, credentialKey, type Fixture, loadFixture } from './fixture.ts';
+import { issueCardToken } from './handlers/gateway.ts';
 import { subAccountKeyRefusal } from './key-access.ts';
 import { actionTypesOf } from './lending.ts';
 import { type WalkOptions, walkMarkets } from './market.ts';
@@ -218,6 +219,36 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return answer;
   }
 
+  /**
+   * A call authorised by the fiat gateway's token (auth `gateway-token`): unsigned, its token in
+   * the header its scheme names. Only a token this sandbox issued (issueJwtToken) and not yet
+   * expired on its clock is taken, else 401 with no body (the operator shows none); then the
+   * body is checked against the document, and the card number by the sandbox's own rule.
+   */
+  function handleGatewayToken(operation: OperationDocument, request: IncomingMessage, raw: Buffer): Answer {
+    const header = operation.facts.tokenHeader?.toLowerCase() ?? 'authorization';
+    const token = request.headers[header];
+    const now = clock();
+    catchUp(now);
+    const account =
+      typeof token === 'string' && token !== ''
+        ? state.accountOfGatewayToken(token, seconds(now))
+        : undefined;
+    if (!account) return { status: 401, body: undefined };
+    const bucket = `gateway:${account.id}`;
+    const limited = rateLimited(operation, bucket, () => tooManyRequests(operation), true);
+    if (limited) return limited;
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const invalid = validateRequest(operation, body ?? {});
+    if (invalid) return invalid;
+    return issueCardToken({ state, operation, now }, account, body as { cardNumber: string });
+  }
+
   function handlePublic(
     operation: OperationDocument,
     request: IncomingMessage,
@@ -346,6 +377,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (operation.facts.auth === 'none') {
       // A public call takes no body: whatever was sent is not read.
       reply = handlePublic(operation, request, pathParams, url.searchParams);
+    } else if (operation.facts.auth === 'gateway-token' && raw !== 'too-large') {
+      reply = handleGatewayToken(operation, request, raw);
     } else if (raw === 'too-large') {
       // Larger than any body of the documents: refused like any payload it cannot accept.
       reply = invalidPayload(operation);

@@ -331,6 +331,11 @@ export class SandboxState {
    * no inspection or snapshot of the state shows one.
    */
   readonly #streamTokens = new Map<string, string>();
+  /**
+   * The fiat gateway's tokens handed out (issueJwtToken), each with its account and the Unix
+   * second it stops being taken; private, as the stream tokens are.
+   */
+  readonly #gatewayTokens = new Map<string, { accountId: string; expiresAt: number }>();
 
   /** `createdAt`: Unix seconds that seeded orders without a timestamp were placed at. */
   constructor(fixture: Fixture, createdAt: number) {
@@ -591,6 +596,26 @@ export class SandboxState {
   accountOfStreamToken(token: string): AccountState | undefined {
     const owner = this.#streamTokens.get(token);
     return owner === undefined ? undefined : this.account(owner);
+  }
+
+  /**
+   * A new fiat-gateway token for the account, taken until `expiresAt` (Unix seconds): random, and
+   * remembered until the state is reset, so that only a token this sandbox issued is taken.
+   */
+  gatewayToken(accountId: string, expiresAt: number): string {
+    this.account(accountId);
+    const token = randomBytes(24).toString('base64url');
+    this.#gatewayTokens.set(token, { accountId, expiresAt });
+    return token;
+  }
+
+  /**
+   * The account a fiat-gateway token authorizes at `now` (Unix seconds), or undefined for a token
+   * this state never issued or one that expired.
+   */
+  accountOfGatewayToken(token: string, now: number): AccountState | undefined {
+    const issued = this.#gatewayTokens.get(token);
+    return issued && now < issued.expiresAt ? this.account(issued.accountId) : undefined;
   }
 
   /** A plain copy of the state, for tests and debugging. */

@@ -30,6 +30,7 @@ import {
   setPositionMode,
 } from './handlers/collateral.ts';
 import { confirmQuote, listConversions, quoteConversion } from './handlers/convert.ts';
+import { issueGatewayToken } from './handlers/gateway.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
   closeFixedEarly,
@@ -231,6 +232,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   addSubAccountApiKeyIpAddress,
   removeSubAccountApiKeyIpAddress,
   issueStreamToken,
+  issueGatewayToken,
   createMiningAccount,
   listMiningAccounts,
   setPayoutDestination,

@@ -56,6 +56,8 @@ interface SampleOperation {
   method: string;
   path: string;
   signed: boolean;
+  /** Authorised by a token given per call (a security scheme of its own), not by the signature. */
+  tokenOption?: string;
   /** The first named request example, without the fields the client writes. */
   example?: { name: string; summary?: string; body: Record<string, unknown> };
   /** A GET's parameters: each one's first named example (required ones at least). */
@@ -102,10 +104,14 @@ else console.log(data);
     Object.entries(operation.example?.body ?? {}).filter(([field]) => !signedFields.has(field)),
   );
   const summary = operation.example?.summary ? `// ${operation.example.summary}\n` : '';
+  // A token call takes its token as a call option: the token issueJwtToken returns, by the variable.
+  const token = operation.tokenOption
+    ? `\n  ${operation.tokenOption}: process.env.${environmentVariables.gatewayToken} ?? 'demo-gateway-token',`
+    : '';
   const call =
-    Object.keys(body).length === 0
+    Object.keys(body).length === 0 && !token
       ? `await client.POST('${operation.path}');`
-      : `await client.POST('${operation.path}', {\n  body: ${literal(body, '  ')},\n});`;
+      : `await client.POST('${operation.path}', {\n  body: ${literal(body, '  ')},${token}\n});`;
   return `${header}
 import { createPrivateClient } from 'txc-api-v4';
 
@@ -123,6 +129,11 @@ else console.log(data);
 
 /** Every operation of the documents as a sample reads it. */
 function sampleOperations(apis: readonly ApiDocument[]): SampleOperation[] {
+  const tokenCalls = new Set(
+    collectOperationFacts(apis)
+      .filter((facts) => facts.auth === 'gateway-token')
+      .map((facts) => facts.operationId),
+  );
   return apis.flatMap((api) =>
     Object.entries(recordAt(api.dereferenced, 'paths')).flatMap(([path, item]) =>
       httpMethods.flatMap((method) => {
@@ -139,12 +150,14 @@ function sampleOperations(apis: readonly ApiDocument[]): SampleOperation[] {
         const value = isRecord(example) ? example.value : undefined;
         const summary = stringAt(example, 'summary');
         const params = parametersExampleOf(parametersOf(operation));
+        const tokenOption = tokenCalls.has(operationId) ? 'gatewayToken' : undefined;
         const sample: SampleOperation = {
           operationId,
           api: api.name,
           method,
           path,
           signed,
+          ...(tokenOption && { tokenOption }),
           ...(params && { params }),
         };
         if (name && isRecord(value))

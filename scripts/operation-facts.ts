@@ -8,6 +8,11 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 type Source = 'specification' | 'observed-upstream';
 
+export type AuthKind = 'none' | 'signed' | 'gateway-token';
+
+/** The security schemes that are not the signing headers, by the auth kind they give. */
+const tokenSchemes: Readonly<Record<string, AuthKind>> = { GatewayToken: 'gateway-token' };
+
 interface RateLimit {
   requests: number;
   windowSeconds: number;
@@ -57,7 +62,16 @@ export interface OperationFacts {
   api: string;
   method: string;
   path: string;
-  auth: 'none' | 'signed';
+  /**
+   * How a call is authorised, from its security requirement: `signed` (the HMAC headers of the
+   * document's schemes), `none`, or `gateway-token` (the GatewayToken scheme: the fiat gateway's
+   * token in a header of its own, the body unsigned, the token given per call).
+   */
+  auth: AuthKind;
+  /** The header a `gateway-token` call carries its token in (the scheme's `name`). */
+  tokenHeader?: string;
+  /** The operation's own servers (another origin than its document's), when it has them. */
+  servers?: ServerFacts[];
   rateLimit: { requests: number; windowSeconds: number; source: RateLimit['source'] };
   retrySafe: RetrySafe;
   /** x-writes: the call changes state (moves money, cancels); tools keep it off live targets. */
@@ -176,6 +190,7 @@ function fieldFacts(schema: unknown): FieldFacts {
   if (fallback !== undefined) rule.default = fallback;
   const enumNames = stringsAt(schema, 'x-enum-varnames');
   if (enumNames) rule.enumNames = enumNames;
+  if (at(schema, 'x-sensitive') === true) rule.sensitive = true;
   const cliFlag = at(schema, 'x-cli-flag');
   if (cliFlag !== undefined) rule.cliFlag = cliFlagOf(cliFlag);
   return rule;
@@ -193,6 +208,7 @@ const ruleKeys = [
   'minItems',
   'maxItems',
   'required',
+  'sensitive',
 ] as const;
 
 /** What the client checks of a field: its facts without what only tools show. */
@@ -311,6 +327,12 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
         const body = bodyFacts(operation);
         const params = paramsFacts(operation);
         const cliName = stringAt(operation, 'x-cli-name');
+        const auth = authOf(operationId, security);
+        const tokenScheme = Object.keys(tokenSchemes).find((scheme) => tokenSchemes[scheme] === auth);
+        const tokenHeader = tokenScheme
+          ? stringAt(document, 'components', 'securitySchemes', tokenScheme, 'name')
+          : undefined;
+        const ownServers = Array.isArray(operation.servers) ? serverFacts(operation.servers) : undefined;
         facts.push({
           operationId,
           summary: stringAt(operation, 'summary') ?? '',
@@ -318,9 +340,9 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
           api: name,
           method,
           path,
-          auth: security.some((requirement) => Object.keys(recordAt(requirement)).length > 0)
-            ? 'signed'
-            : 'none',
+          auth,
+          ...(tokenHeader ? { tokenHeader } : {}),
+          ...(ownServers ? { servers: ownServers } : {}),
           rateLimit,
           retrySafe: retrySafeFacts(operationId, operation['x-retry-safe']),
           writes: operation['x-writes'] === true,
@@ -340,28 +362,67 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
   return facts.sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
 
+/**
+ * The auth kind of a security requirement list: none for an empty one, a token kind for a
+ * requirement naming one token scheme alone, signed for any other (the signing schemes).
+ */
+function authOf(operationId: string, security: readonly unknown[]): AuthKind {
+  const named = security.map((requirement) => Object.keys(recordAt(requirement)));
+  if (!named.some((schemes) => schemes.length > 0)) return 'none';
+  const tokens = named.flat().filter((scheme) => scheme in tokenSchemes);
+  if (tokens.length === 0) return 'signed';
+  const [only] = named;
+  if (named.length !== 1 || only?.length !== 1)
+    throw new Error(
+      `${operationId}: a token scheme (${tokens.join(', ')}) must be its only security requirement`,
+    );
+  return tokenSchemes[only[0] as string] as AuthKind;
+}
+
+/** A `servers` list read: each server's name (x-server-name), URL and variables' defaults. */
+function serverFacts(list: readonly unknown[]): ServerFacts[] {
+  return list.map((server) => ({
+    name: stringAt(server, 'x-server-name') ?? '',
+    url: stringAt(server, 'url') ?? '',
+    variables: Object.fromEntries(
+      Object.entries(recordAt(server, 'variables')).map(([key, variable]) => [
+        key,
+        stringAt(variable, 'default') ?? '',
+      ]),
+    ),
+  }));
+}
+
 export function collectServers(apis: ApiDocument[]): Record<string, ServerFacts[]> {
   const servers: Record<string, ServerFacts[]> = {};
-  for (const { name, dereferenced: document } of apis) {
-    servers[name] = arrayAt(document, 'servers').map((server) => ({
-      name: stringAt(server, 'x-server-name') ?? '',
-      url: stringAt(server, 'url') ?? '',
-      variables: Object.fromEntries(
-        Object.entries(recordAt(server, 'variables')).map(([key, variable]) => [
-          key,
-          stringAt(variable, 'default') ?? '',
-        ]),
-      ),
-    }));
-  }
+  for (const { name, dereferenced: document } of apis)
+    servers[name] = serverFacts(arrayAt(document, 'servers'));
   return servers;
 }
 
-/** Header name of each security scheme, by scheme name (ApiKey, Payload, Signature). */
+/**
+ * The operations served from their own origin (their own `servers`), by API and operationId: the
+ * client sends them there unless it was given a base URL.
+ */
+export function collectOperationServers(
+  facts: OperationFacts[],
+): Record<string, Record<string, ServerFacts[]>> {
+  const own: Record<string, Record<string, ServerFacts[]>> = {};
+  for (const { api, operationId, servers } of facts) {
+    if (servers) own[api] = { ...own[api], [operationId]: servers };
+  }
+  return own;
+}
+
+/**
+ * Header name of each signing security scheme, by scheme name (ApiKey, Payload, Signature); a
+ * token scheme's header is its operations' `tokenHeader`.
+ */
 export function collectSigningHeaders(apis: ApiDocuments): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { dereferenced: document } of apis) {
     for (const [scheme, definition] of Object.entries(recordAt(document, 'components', 'securitySchemes'))) {
+      if (scheme in tokenSchemes) continue;
       const name = stringAt(definition, 'name');
       if (stringAt(definition, 'in') === 'header' && name) headers[scheme] = name;
     }
@@ -385,12 +446,14 @@ export function collectSignedBodyFields(facts: OperationFacts[]): string[] {
 export function collectClientRoutes(facts: OperationFacts[]) {
   const shared = new Set(collectSignedBodyFields(facts));
   return Object.fromEntries(
-    facts.map(({ operationId, method, path, rateLimit, retrySafe, body, params }) => [
+    facts.map(({ operationId, method, path, auth, tokenHeader, rateLimit, retrySafe, body, params }) => [
       `${method} ${path}`,
       {
         operationId,
         method,
         path,
+        // Only a token call differs from its client's default (signed, or none for public ones).
+        ...(auth === 'gateway-token' && tokenHeader && { auth, tokenHeader: tokenHeader.toLowerCase() }),
         rateLimit: { requests: rateLimit.requests, windowSeconds: rateLimit.windowSeconds },
         // The client needs only the key; where the fact comes from is for tools.
         retrySafe: typeof retrySafe === 'boolean' ? retrySafe : { idempotencyKey: retrySafe.idempotencyKey },
@@ -480,6 +543,11 @@ export interface FieldRule {
   /** An object's required fields and the rules of its fields (a bulk order's items). */
   readonly required?: readonly string[];
   readonly properties?: Readonly<Record<string, FieldRule>>;
+  /**
+   * A secret of the caller's (x-sensitive: a card number): shown only by its last four
+   * characters wherever the toolkit shows a request (its errors, txc, the contract reports).
+   */
+  readonly sensitive?: true;
 }
 
 /** What the client checks of a body: the required fields and each field's rule. */
@@ -520,6 +588,12 @@ export const signedBodyFields = ${json(collectSignedBodyFields(facts))} as const
 
 /** The deployments of each API, selectable by name (x-server-name). */
 export const servers = ${json(collectServers(apis))} as const;
+
+/**
+ * The operations served from an origin of their own (their own \`servers\`), by API and operationId:
+ * the client sends them there unless it was given a base URL.
+ */
+export const operationServers = ${json(collectOperationServers(facts))} as const;
 
 /** How far from server time a window-mode nonce may be, observed upstream (x-window-seconds). */
 export const nonceWindowSeconds = ${collectNonceWindowSeconds(apis)};

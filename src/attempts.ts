@@ -47,6 +47,16 @@ export interface CheckedCall {
   readonly target: Target;
   /** The body, copied into plain data and checked; undefined for none. */
   readonly fields: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * A token call's token and the header it goes in: the body is sent unsigned, as JSON. A secret:
+   * never in an event or an error (an answer that echoes it is scrubbed).
+   */
+  readonly token?: { readonly header: string; readonly value: string };
+  /**
+   * What an answer is scrubbed of beyond the API secret, each with what replaces it: the token,
+   * and the values of the body's sensitive fields (x-sensitive), masked.
+   */
+  readonly hidden?: readonly (readonly [string, string])[] | undefined;
   /** What the documents say of repeating it (x-retry-safe). */
   readonly retrySafe: boolean | { readonly idempotencyKey: string };
   /** The route's rate window; null when the client does not limit its rate. */
@@ -91,6 +101,26 @@ export function createAttempts(
   const unsigned: Outgoing = { headers: baseHeaders, body: undefined };
   const scrub = signer?.scrub;
 
+  /** A token call's request: its body as JSON, unsigned, its token in its header. */
+  function withToken(call: CheckedCall, token: NonNullable<CheckedCall['token']>): Outgoing {
+    const headers: Record<string, string> = {};
+    for (const name in baseHeaders) headers[name] = baseHeaders[name] as string;
+    headers['content-type'] = 'application/json';
+    headers[token.header] = token.value;
+    return { headers, body: JSON.stringify(call.fields ?? {}) };
+  }
+
+  /** What an answer to a call is scrubbed of: the API secret, a token, sensitive fields' values. */
+  function scrubFor(call: CheckedCall): ((text: string) => string) | undefined {
+    const { hidden } = call;
+    if (!hidden) return scrub;
+    return (text) => {
+      let clean = scrub ? scrub(text) : text;
+      for (const [value, shown] of hidden) if (clean.includes(value)) clean = clean.replaceAll(value, shown);
+      return clean;
+    };
+  }
+
   /** The caller aborted or the client closed while the call waited: which one, as the error's kind. */
   function stopped(operationId: string): AnyResult {
     const kind = lifetime.closed ? 'closed' : 'aborted';
@@ -131,7 +161,11 @@ export function createAttempts(
         const leasing = transport.lease(target, deadline);
         lease = leasing instanceof Promise ? await leasing : leasing;
         const leased = hooks ? performance.now() : 0;
-        const signing = signer ? signer.sign(call.path, fields, baseHeaders, deadline) : unsigned;
+        const signing = call.token
+          ? withToken(call, call.token)
+          : signer
+            ? signer.sign(call.path, fields, baseHeaders, deadline)
+            : unsigned;
         const outgoing = signing instanceof Promise ? await signing : signing;
         if (deadline.ended) throw deadline.reason;
         if (hooks) {
@@ -155,7 +189,7 @@ export function createAttempts(
             latencyMs: performance.now() - attemptStarted,
           });
         }
-        outcome = readAnswer(operationId, answer, scrub);
+        outcome = readAnswer(operationId, answer, scrubFor(call));
       } catch (cause) {
         // A lease not sent on (the deadline ended while it was signed) goes back unused.
         lease?.release();

@@ -4,10 +4,17 @@
 // What a call needs (the engine, the transport, the route table) loads when a client is made, not
 // with the package: the entry holds only what must be there at import.
 import type { ErrorResponseJSON, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import { backoff, type OperationId, servers, type signedBodyFields } from '../generated/operations.ts';
+import {
+  backoff,
+  type OperationId,
+  operationServers,
+  type operations,
+  servers,
+  type signedBodyFields,
+} from '../generated/operations.ts';
 import type { paths as PrivatePaths } from '../generated/private-v4.ts';
 import type { paths as PublicPaths } from '../generated/public-v4.ts';
-import type { CallOptions, CallParams, Engine, EngineSettings } from './engine.ts';
+import type { CallOptions, CallParams, Engine, EngineSettings, TokenCallOptions } from './engine.ts';
 import { type CallResult, ConfigurationError } from './errors.ts';
 import type { Hooks } from './hooks.ts';
 import type { Limit } from './rate-window.ts';
@@ -22,7 +29,10 @@ export type ApiName = keyof typeof servers;
 export type ServerName = (typeof servers)[ApiName][number]['name'];
 
 export interface ClientOptions {
-  /** Origin (and optional path prefix) to call; overrides `server`. */
+  /**
+   * Origin (and optional path prefix) to call; overrides `server`, and the own origin of an
+   * operation that has one (the fiat gateway's `issueCardToken`): with it, every call goes here.
+   */
   baseUrl?: string;
   /** A deployment named in the documents (x-server-name). */
   server?: ServerName;
@@ -86,10 +96,20 @@ export type CallerBody<Path extends keyof PrivatePaths> = Omit<
   SignedFields
 >;
 
-export type PrivateCallArgs<Path extends keyof PrivatePaths> =
+/** The paths of the operations authorised by the fiat gateway's token, not by the signature. */
+export type GatewayTokenPath = Extract<(typeof operations)[OperationId], { auth: 'gateway-token' }>['path'];
+
+type SignedCallArgs<Path extends keyof PrivatePaths> =
   RequiredKeysOf<CallerBody<Path>> extends never
     ? [init?: CallOptions & { body?: CallerBody<Path> }]
     : [init: CallOptions & { body: CallerBody<Path> }];
+
+/** A private call's options: its body, and for a fiat-gateway operation, the gateway's token. */
+export type PrivateCallArgs<Path extends keyof PrivatePaths> = [Path] extends [never]
+  ? SignedCallArgs<Path>
+  : [Path] extends [GatewayTokenPath]
+    ? [init: CallOptions & TokenCallOptions & { body: CallerBody<Path> }]
+    : SignedCallArgs<Path>;
 
 export type PrivateResult<Path extends keyof PrivatePaths> = CallResult<
   SuccessResponseJSON<PrivateOperation<Path>>,
@@ -265,6 +285,28 @@ function resolveBaseUrl(api: ApiName, options: ClientOptions): string {
   return checkBaseUrl(server.url.replace(/\{(\w+)\}/g, (_, variable: string) => variables[variable] ?? ''));
 }
 
+/**
+ * The origins of the API's operations that have their own servers (by operationId): the one named
+ * like the client's `server` if the operation has it, else its first. None with a base URL.
+ */
+function resolveOperationOrigins(api: ApiName, options: ClientOptions): Record<string, string> | undefined {
+  if (options.baseUrl !== undefined) return undefined;
+  type Server = { readonly name: string; readonly url: string; readonly variables: object };
+  const byApi: Readonly<Record<string, Readonly<Record<string, readonly Server[]>>>> = operationServers;
+  const own = byApi[api] ?? {};
+  const name = options.server ?? 'global';
+  const origins: Record<string, string> = {};
+  for (const [operationId, list] of Object.entries(own)) {
+    const server = list.find((candidate) => candidate.name === name) ?? list[0];
+    if (!server) continue;
+    const variables = server.variables as Record<string, string>;
+    origins[operationId] = checkBaseUrl(
+      server.url.replace(/\{(\w+)\}/g, (_, variable: string) => variables[variable] ?? ''),
+    );
+  }
+  return origins;
+}
+
 /** The redacted view of the options: what is safe to log. */
 function visibleOptions(
   options: ClientOptions | PrivateClientOptions,
@@ -370,6 +412,7 @@ function engineFor(
   const hooks = ownHooks(options.hooks);
   const settings: EngineSettings = {
     baseUrl,
+    origins: resolveOperationOrigins(api, options),
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
     retry: resolveRetryPolicy(options.retry),
@@ -397,7 +440,7 @@ export function createPublicClient(options: ClientOptions = {}): PublicClient {
 export function createPrivateClient(options: PrivateClientOptions): PrivateClient {
   const { engine, hooks } = engineFor('private-v4', options, `key:${options?.apiKey}`, options);
   const client = {
-    POST: (path: string, init?: CallOptions & { body?: unknown }) =>
+    POST: (path: string, init?: CallOptions & { body?: unknown; gatewayToken?: string }) =>
       engine.call('post', path, init?.body, init),
     close: () => engine.close(),
   };
@@ -415,6 +458,7 @@ export function callByPath(
   path: string,
   body?: object,
   params?: CallParams,
+  token?: Partial<TokenCallOptions>,
 ): Promise<CallResult<unknown, unknown>> {
   const engine = engines.get(client);
   if (!engine)
@@ -422,7 +466,8 @@ export function callByPath(
       'client',
       'must be a client made by createPublicClient or createPrivateClient',
     );
-  return engine.call('GET' in client ? 'get' : 'post', path, body, params && { params });
+  const init = params || token ? { ...(params && { params }), ...token } : undefined;
+  return engine.call('GET' in client ? 'get' : 'post', path, body, init);
 }
 
 /** Opt-in throwing style: the data of a successful call, or its ApiError thrown. */

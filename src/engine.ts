@@ -22,6 +22,9 @@ import {
   compileBody,
   copyPlainData,
   type FieldRule,
+  hasSensitive,
+  maskSensitive,
+  sensitiveValues,
   targetWith,
 } from './request-checks.ts';
 import type { RequestSigner } from './signing.ts';
@@ -33,6 +36,15 @@ export type { BodyRules, FieldRule };
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+/**
+ * A token call's own option: the fiat gateway's token (issueJwtToken's `data.token`), sent in the
+ * header its security scheme names in place of a signature. Required for those operations only;
+ * a secret, never shown.
+ */
+export interface TokenCallOptions {
+  gatewayToken: string;
 }
 
 /** A GET's parameters, by where they go: its path's (`{market}`) and its query string's. */
@@ -50,6 +62,10 @@ export interface RouteFacts {
   readonly path: string;
   readonly rateLimit: Limit;
   readonly retrySafe: boolean | { readonly idempotencyKey: string };
+  /** Set for an operation authorised by a token given per call, not by its client's signature. */
+  readonly auth?: 'gateway-token';
+  /** The header that token goes in, lowercase. */
+  readonly tokenHeader?: string;
   readonly body?: BodyRules;
   /** A GET's parameters: the path's and the query string's, each with its rules. */
   readonly params?: { readonly path?: BodyRules; readonly query?: BodyRules };
@@ -62,11 +78,18 @@ interface RouteEntry {
   window: Permits | null | undefined;
   /** The body's rules, compiled on the route's first call. */
   check?: BodyCheck;
+  /** Whether the body has sensitive fields (x-sensitive), found on the route's first call. */
+  sensitive?: boolean;
 }
 
 export interface EngineSettings {
   /** Without a trailing slash. */
   baseUrl: string;
+  /**
+   * The origins of operations served from one of their own (their own `servers`), by operationId,
+   * without a trailing slash; none when the client was given a base URL, which every call uses.
+   */
+  origins?: Readonly<Record<string, string>> | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetryPolicy | undefined;
@@ -84,13 +107,31 @@ export interface Engine {
     method: 'get' | 'post',
     path: string,
     body: unknown,
-    init: (CallOptions & { params?: CallParams }) | undefined,
+    init: (CallOptions & { params?: CallParams; gatewayToken?: string }) | undefined,
   ): Promise<AnyResult>;
   close(): Promise<void>;
 }
 
+type CallInit = CallOptions & { params?: CallParams; gatewayToken?: string };
+
 /** A call refused before anything is signed or sent: its result. */
 type Refusal = { error: ApiError };
+
+/**
+ * What an answer to the call is scrubbed of beyond the API secret: the call's token, and the
+ * values of its sensitive fields (a card number a server echoes back), each with what replaces it.
+ */
+function hiddenOf(
+  route: RouteFacts,
+  fields: Readonly<Record<string, unknown>> | undefined,
+  token: string | undefined,
+): readonly (readonly [string, string])[] | undefined {
+  const hidden: (readonly [string, string])[] = sensitiveValues(route.body, fields).map(
+    (value) => [value, maskSensitive(value)] as const,
+  );
+  if (token) hidden.push([token, '[redacted]']);
+  return hidden.length > 0 ? hidden : undefined;
+}
 
 function failure(route: RouteFacts, kind: ApiErrorKind, message: string, field?: string): Refusal {
   return { error: new ApiError(message, { kind, operationId: route.operationId, field }) };
@@ -113,7 +154,7 @@ export function createEngine(
   const byMethod = { get: new Map<string, RouteEntry>(), post: new Map<string, RouteEntry>() };
   for (const route of Object.values(routes)) {
     const target = {
-      url: baseUrl + route.path,
+      url: (settings.origins?.[route.operationId] ?? baseUrl) + route.path,
       path: route.path,
       method: route.method.toUpperCase(),
       maxResponseBytes: settings.maxResponseBytes,
@@ -132,12 +173,7 @@ export function createEngine(
     return entry;
   }
 
-  function call(
-    method: 'get' | 'post',
-    path: string,
-    body: unknown,
-    init: (CallOptions & { params?: CallParams }) | undefined,
-  ) {
+  function call(method: 'get' | 'post', path: string, body: unknown, init: CallInit | undefined) {
     const entry = entryFor(method, path);
     // Without hooks, nothing follows the call: no id, no clock, no event.
     if (hooks) return traced(hooks, entry.route, (trace) => checkThenAttempt(entry, body, init, trace));
@@ -148,7 +184,7 @@ export function createEngine(
   function checkThenAttempt(
     entry: RouteEntry,
     body: unknown,
-    init: (CallOptions & { params?: CallParams }) | undefined,
+    init: CallInit | undefined,
     trace: Trace | undefined,
   ): Promise<AnyResult> {
     let checked: CheckedCall | Refusal;
@@ -166,16 +202,22 @@ export function createEngine(
    * body copied as plain data, its target with its parameters, its rate window; or the failure
    * that refuses it before anything is signed.
    */
-  function check(
-    entry: RouteEntry,
-    body: unknown,
-    init: (CallOptions & { params?: CallParams }) | undefined,
-  ): CheckedCall | Refusal {
+  function check(entry: RouteEntry, body: unknown, init: CallInit | undefined): CheckedCall | Refusal {
     const { route } = entry;
     if (lifetime.closed) return failure(route, 'closed', describeFailure('closed', route.operationId));
     const problem = init === undefined ? undefined : callOptionsProblem(init);
     if (problem)
       return failure(route, 'invalid-request', `${problem.field}: ${problem.message}`, problem.field);
+    // A token call is refused without its token before anything else: nothing goes unauthorised.
+    const token = route.auth === 'gateway-token' ? init?.gatewayToken : undefined;
+    if (route.auth === 'gateway-token' && !token) {
+      return failure(
+        route,
+        'invalid-request',
+        `gatewayToken: ${route.operationId} needs the fiat gateway's token (issueJwtToken's data.token)`,
+        'gatewayToken',
+      );
+    }
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       return failure(route, 'invalid-request', 'body must be an object', 'body');
     }
@@ -203,6 +245,8 @@ export function createEngine(
         ? entry.target
         : targetWith(route, entry.target, init?.params);
     if ('field' in target) return failure(route, 'invalid-request', target.message, target.field);
+    // Whether the body has fields to scrub from answers is found on the route's first call.
+    entry.sensitive ??= hasSensitive(route.body);
     // The route's window is found on its first call, then kept with it.
     if (entry.window === undefined) entry.window = rateWindow(scope, rateLimit, route) ?? null;
     return {
@@ -211,6 +255,8 @@ export function createEngine(
       target,
       fields,
       retrySafe: route.retrySafe,
+      ...(token && route.tokenHeader && { token: { header: route.tokenHeader, value: token } }),
+      hidden: token || entry.sensitive ? hiddenOf(route, fields, token) : undefined,
       window: entry.window,
       signal: init?.signal,
       attemptMs: init?.timeoutMs ?? timeoutMs,

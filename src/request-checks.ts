@@ -98,6 +98,73 @@ const typeTests: Readonly<Record<string, (value: unknown) => boolean>> = {
 const article = (type: string) => (type === 'null' ? '' : /^[aeiou]/.test(type) ? 'an ' : 'a ');
 const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
 
+/**
+ * A sensitive value (x-sensitive: a card number) as the toolkit may show it: a string or number
+ * by its last four characters, the rest masked (all of it when it is that short); anything else
+ * as `[redacted]`.
+ */
+export function maskSensitive(value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') return '[redacted]';
+  const text = String(value);
+  const shownTail = text.length > 4 ? 4 : 0;
+  return '*'.repeat(text.length - shownTail) + text.slice(text.length - shownTail);
+}
+
+/**
+ * A copy of a body with every field its rules mark sensitive masked (maskSensitive), nested
+ * objects and arrays included: what is shown of a request wherever the toolkit shows one.
+ */
+export function redactBody(
+  rules: Pick<BodyRules, 'properties'> | undefined,
+  body: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  if (!rules) return { ...body };
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, redactValue(rules.properties[name], value)]),
+  );
+}
+
+function redactValue(rule: FieldRule | undefined, value: unknown): unknown {
+  if (!rule || value === undefined) return value;
+  if (rule.sensitive) return maskSensitive(value);
+  if (rule.items && Array.isArray(value)) return value.map((item) => redactValue(rule.items, item));
+  if (rule.properties && value !== null && typeof value === 'object' && !Array.isArray(value))
+    return redactBody({ properties: rule.properties }, value as Record<string, unknown>);
+  return value;
+}
+
+/** The values of a body's sensitive fields (strings and numbers, as text), at any depth. */
+export function sensitiveValues(
+  rules: Pick<BodyRules, 'properties'> | undefined,
+  body: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  if (!rules || !body) return [];
+  const found: string[] = [];
+  const visit = (rule: FieldRule | undefined, value: unknown) => {
+    if (!rule || value === undefined || value === null) return;
+    if (rule.sensitive) {
+      if (typeof value === 'string' || typeof value === 'number') found.push(String(value));
+      return;
+    }
+    if (rule.items && Array.isArray(value)) for (const item of value) visit(rule.items, item);
+    if (rule.properties && typeof value === 'object' && !Array.isArray(value))
+      for (const [name, item] of Object.entries(value)) visit(rule.properties[name], item);
+  };
+  for (const [name, value] of Object.entries(body)) visit(rules.properties[name], value);
+  return found.filter((value) => value !== '');
+}
+
+/** Whether the rules mark any field sensitive, at any depth. */
+export function hasSensitive(rules: Pick<BodyRules, 'properties'> | undefined): boolean {
+  const sensitive = (rule: FieldRule | undefined): boolean =>
+    rule !== undefined &&
+    (rule.sensitive === true ||
+      sensitive(rule.items) ||
+      Object.values(rule.properties ?? {}).some(sensitive) ||
+      (rule.anyOf ?? []).some(sensitive));
+  return Object.values(rules?.properties ?? {}).some(sensitive);
+}
+
 /** Checks one value at `field` (a path such as `orders.3.price`); compiled once from its rule. */
 type FieldCheck = (value: unknown, field: string) => Violation | undefined;
 
@@ -134,6 +201,8 @@ function compileField(rule: FieldRule): FieldCheck {
     };
   }
   const checks: FieldCheck[] = [];
+  // A sensitive field's value is shown masked in every message (x-sensitive).
+  const show = rule.sensitive ? (value: unknown) => JSON.stringify(maskSensitive(value)) : shown;
   if (rule.type !== undefined) {
     const types = typeof rule.type === 'string' ? [rule.type] : rule.type;
     const tests = types.flatMap((type) => typeTests[type] ?? []);
@@ -143,7 +212,7 @@ function compileField(rule: FieldRule): FieldCheck {
       checks.push((value, field) =>
         tests.some((test) => test(value))
           ? undefined
-          : { field, message: `${field} must be ${expected}, got ${shown(value)}` },
+          : { field, message: `${field} must be ${expected}, got ${show(value)}` },
       );
     }
   }
@@ -151,14 +220,14 @@ function compileField(rule: FieldRule): FieldCheck {
   if (minimum !== undefined) {
     checks.push((value, field) =>
       typeof value === 'number' && value < minimum
-        ? { field, message: `${field} must be at least ${minimum}, got ${value}` }
+        ? { field, message: `${field} must be at least ${minimum}, got ${show(value)}` }
         : undefined,
     );
   }
   if (maximum !== undefined) {
     checks.push((value, field) =>
       typeof value === 'number' && value > maximum
-        ? { field, message: `${field} must be at most ${maximum}, got ${value}` }
+        ? { field, message: `${field} must be at most ${maximum}, got ${show(value)}` }
         : undefined,
     );
   }
@@ -188,14 +257,14 @@ function compileField(rule: FieldRule): FieldCheck {
     const regex = new RegExp(pattern, 'u');
     checks.push((value, field) =>
       typeof value === 'string' && !regex.test(value)
-        ? { field, message: `${field} must match ${pattern}, got ${JSON.stringify(value)}` }
+        ? { field, message: `${field} must match ${pattern}, got ${show(value)}` }
         : undefined,
     );
   }
   if (rule.format === 'uuid') {
     checks.push((value, field) =>
       typeof value === 'string' && !uuid.test(value)
-        ? { field, message: `${field} must be a UUID, got ${JSON.stringify(value)}` }
+        ? { field, message: `${field} must be a UUID, got ${show(value)}` }
         : undefined,
     );
   }
@@ -290,7 +359,11 @@ export function checkBody(rules: BodyRules, body: Readonly<Record<string, unknow
 /** What is wrong with a call's own options (`timeoutMs`, `signal`), checked like the client's. */
 export function callOptionsProblem(init: unknown): Violation | undefined {
   if (typeof init !== 'object' || init === null) return { field: 'init', message: 'must be an object' };
-  const { timeoutMs, signal } = init as { timeoutMs?: unknown; signal?: unknown };
+  const { timeoutMs, signal, gatewayToken } = init as {
+    timeoutMs?: unknown;
+    signal?: unknown;
+    gatewayToken?: unknown;
+  };
   if (timeoutMs !== undefined) {
     const problem = timerMsProblem(timeoutMs);
     if (problem) return { field: 'timeoutMs', message: `${problem} (0: none)` };
@@ -298,8 +371,18 @@ export function callOptionsProblem(init: unknown): Violation | undefined {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     return { field: 'signal', message: 'must be an AbortSignal' };
   }
+  // Its value is a secret: a message never quotes it.
+  if (
+    gatewayToken !== undefined &&
+    !(typeof gatewayToken === 'string' && plainHeaderValue.test(gatewayToken))
+  ) {
+    return { field: 'gatewayToken', message: 'must be a non-empty string of visible ASCII characters' };
+  }
   return undefined;
 }
+
+/** Visible ASCII, inner spaces allowed: a header value every transport sends as it is. */
+const plainHeaderValue = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /** What the parameters' checks read of a route. */
 export interface ParameterizedRoute {

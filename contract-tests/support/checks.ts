@@ -18,6 +18,7 @@ import {
   prismViolations,
   rawGet,
   rawSignedPost,
+  rawTokenPost,
   type Tap,
   type Violation,
 } from './clients.ts';
@@ -503,7 +504,9 @@ export async function checkServerRejects(
   const answer =
     factsOf(operationId).auth === 'none'
       ? await rawGet(context, operationId, body)
-      : await rawSignedPost(context, operationId, body);
+      : factsOf(operationId).auth === 'gateway-token'
+        ? await rawTokenPost(context, operationId, body)
+        : await rawSignedPost(context, operationId, body);
   const problems: string[] = [];
   if (answer.status < 400 || answer.status >= 500) {
     problems.push(

@@ -9,14 +9,17 @@ import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
+import { isRecord } from '../../model/json.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { Answer, ApiError } from '../../src/errors.ts';
 import { createSigner, nextNonce } from '../../src/signing.ts';
 import { createFetchTransport } from '../../src/transport/fetch.ts';
 import type { Outgoing, Target, Transport } from '../../src/transport/types.ts';
 import { ApiNotStartedError } from './api-not-started-error.ts';
+import { model } from './context.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
-import { factsOf } from './documents.ts';
+import { callerBody, factsOf } from './documents.ts';
+import { documentLinks, pointer } from './links.ts';
 import type { ContractContext } from './target.ts';
 import type { TransportName } from './transport-names.ts';
 import { credentialsFromEnvironment } from './variables.ts';
@@ -111,6 +114,8 @@ export function tappedTransport(tap: Tap, inner: Transport = sharedTransport()):
 
 export interface Clients {
   tap: Tap;
+  /** The fiat gateway's token for the calls it authorises (auth `gateway-token`), got once. */
+  gatewayToken(operationId: OperationId): Promise<string>;
   private: ReturnType<typeof createPrivateClient>;
   public: ReturnType<typeof createPublicClient>;
 }
@@ -137,6 +142,7 @@ export function clientsFor(context: ContractContext, tap: Tap = {}): Clients {
   let publicClient: Clients['public'] | undefined;
   return {
     tap,
+    gatewayToken: (operationId) => gatewayTokenOn(context, operationId),
     get private() {
       privateClient ??= createPrivateClient({
         ...common,
@@ -170,6 +176,69 @@ export function paramsOf(facts: Facts, fields: unknown): { path?: object; query?
   return split;
 }
 
+/**
+ * Where a token call's token comes from: the link into it whose `x-stateful` names
+ * `gatewayToken`, a runtime expression into its source's answer (issueJwtToken's data.token).
+ */
+function tokenSource(operationId: OperationId): { from: OperationId; status: number; at: string } {
+  for (const link of documentLinks(model)) {
+    if (link.to !== operationId) continue;
+    const responses = model.model(link.from).operation.responses as Record<string, unknown>;
+    const declared = (responses[String(link.status)] as { links?: Record<string, unknown> } | undefined)
+      ?.links?.[link.name];
+    const expression = isRecord(declared)
+      ? (declared['x-stateful'] as { gatewayToken?: unknown })?.gatewayToken
+      : undefined;
+    const match = typeof expression === 'string' ? /^\$response\.body#(\/.*)$/.exec(expression) : null;
+    if (match?.[1]) return { from: link.from, status: link.status, at: match[1] };
+  }
+  throw new Error(
+    `${operationId}: no link names where its gateway token comes from (x-stateful gatewayToken)`,
+  );
+}
+
+/** Tokens got so far, by target and operation: one issuing call a run. */
+const gatewayTokens = new Map<string, Promise<string>>();
+
+/**
+ * The token a token call presents: on the mock, the one its source's success example shows (the
+ * mock checks only that it is there); elsewhere, one the target issues through that source, with
+ * the run's key, through a client of its own (no tap sees it).
+ */
+function gatewayTokenOn(context: ContractContext, operationId: OperationId): Promise<string> {
+  const source = tokenSource(operationId);
+  const key = `${context.target} ${operationId}`;
+  let token = gatewayTokens.get(key);
+  if (!token) {
+    token = (async () => {
+      if (context.mock) {
+        const example = model.model(source.from).responses.get(source.status)?.examples[0]?.value;
+        return String(pointer(example, source.at));
+      }
+      const client = createPrivateClient({
+        baseUrl: apiUrl(context, factsOf(source.from).api as ApiName),
+        ...credentials(context),
+        transport: tappedTransport({}),
+      });
+      try {
+        const post = client.POST as unknown as (path: string, init: { body?: unknown }) => Promise<Outcome>;
+        const requestExample = model.model(source.from).requestExamples[0]?.value;
+        const outcome = await post(factsOf(source.from).path, { body: callerBody(requestExample) });
+        const value = pointer(outcome.data, source.at);
+        if (typeof value !== 'string' || value === '')
+          throw new Error(
+            `${source.from} gave no token at ${source.at}: ${outcome.error?.message ?? 'none'}`,
+          );
+        return value;
+      } finally {
+        await client.close();
+      }
+    })();
+    gatewayTokens.set(key, token);
+  }
+  return token;
+}
+
 /** Calls any operation through the real client, by operationId. */
 export async function callOperation(
   clients: Clients,
@@ -187,8 +256,31 @@ export async function callOperation(
     const get = clients.public.GET as (path: string, init?: { params: object }) => Promise<Outcome>;
     return get(facts.path, body === undefined ? undefined : { params: paramsOf(facts, body) });
   }
-  const post = clients.private.POST as (path: string, init: { body?: unknown }) => Promise<Outcome>;
-  return post(facts.path, body === undefined ? {} : { body });
+  const post = clients.private.POST as unknown as (
+    path: string,
+    init: { body?: unknown; gatewayToken?: string },
+  ) => Promise<Outcome>;
+  const gatewayToken = facts.auth === 'gateway-token' ? await clients.gatewayToken(operationId) : undefined;
+  return post(facts.path, { ...(body === undefined ? {} : { body }), ...(gatewayToken && { gatewayToken }) });
+}
+
+/**
+ * A token call sent raw: its fields as the JSON body, unsigned, with a token in the header its
+ * scheme names, so that it reaches Prism without the client's checks.
+ */
+export async function rawTokenPost(
+  context: ContractContext,
+  operationId: OperationId,
+  fields: Record<string, unknown>,
+): Promise<{ status: number; headers: Headers; body: unknown; violations: Violation[] }> {
+  const facts = factsOf(operationId) as Facts & { tokenHeader?: string };
+  const token = await gatewayTokenOn(context, operationId);
+  const response = await fetch(new URL(facts.path, apiUrl(context, facts.api as ApiName)), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [facts.tokenHeader ?? 'authorization']: token },
+    body: JSON.stringify(fields),
+  });
+  return rawAnswer(response);
 }
 
 export interface Violation {

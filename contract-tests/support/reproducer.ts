@@ -7,6 +7,7 @@ import { signingHeaders } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
 import { fieldFlag } from '../../src/cli/flags.ts';
 import { cliOperations } from '../../src/cli/operations.ts';
+import { hasSensitive, redactBody } from '../../src/request-checks.ts';
 import { createSigner } from '../../src/signing.ts';
 import type { DriftCheck } from '../../src/validation.ts';
 import type { SentRequest } from './clients.ts';
@@ -62,7 +63,9 @@ function originFor(context: ContractContext, sentUrl: string): string {
 
 function txcLine(operationId: OperationId, origin: string, body: Record<string, unknown>): string {
   const operation = cliOperations.find((candidate) => candidate.facts.operationId === operationId);
-  const flags = Object.entries(body).flatMap(([field, value]) => {
+  // A sensitive field (x-sensitive: a card number) is shown by its last four digits only.
+  const shown = redactBody(operation?.body, body);
+  const flags = Object.entries(shown).flatMap(([field, value]) => {
     const facts = operation?.body.properties[field];
     if (facts === undefined) return [];
     const text = Array.isArray(value)
@@ -73,7 +76,12 @@ function txcLine(operationId: OperationId, origin: string, body: Record<string, 
     return [`${fieldFlag(field, facts)} ${shellQuote(text)}`];
   });
   const yes = operation?.writes ? ' --yes' : '';
-  return `${environmentVariables.baseUrl}=${shellQuote(origin)} txc ${operation?.name ?? operationId}${flags.length ? ` ${flags.join(' ')}` : ''}${yes} --json`;
+  // A fiat-gateway call's token comes from the reader's own variable, never from the report.
+  const token =
+    operation?.facts.auth === 'gateway-token'
+      ? `${environmentVariables.gatewayToken}=<the token jwt-token prints> `
+      : '';
+  return `${token}${environmentVariables.baseUrl}=${shellQuote(origin)} txc ${operation?.name ?? operationId}${flags.length ? ` ${flags.join(' ')}` : ''}${yes} --json`;
 }
 
 /**
@@ -96,6 +104,13 @@ export async function reproducer(
     // not JSON: the txc line carries no fields
   }
   const lines = [`${reproducerHeading} txc:`, `  ${txcLine(operationId, origin, fields)}`];
+  // The body as sent, unless it holds a sensitive field: then that field masked (put it back to run it).
+  const rules = cliOperations.find((candidate) => candidate.facts.operationId === operationId)?.body;
+  const masked = hasSensitive(rules) && Object.keys(fields).length > 0;
+  const bodyShown = masked ? JSON.stringify(redactBody(rules, fields)) : sent.body;
+  const tokenHeader = (
+    cliOperations.find((candidate) => candidate.facts.operationId === operationId)?.facts.tokenHeader ?? ''
+  ).toLowerCase();
   const header = (name: string) =>
     Object.entries(sent.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
   const payloadSent = header(signingHeaders.Payload);
@@ -120,6 +135,8 @@ export async function reproducer(
           ? `-H "${signingHeaders.Signature}: $SIGNATURE"`
           : `-H ${shellQuote(`${signingHeaders.Signature}: ${value}`)}`,
       );
+    } else if (tokenHeader && lower === tokenHeader) {
+      curl.push(`-H "${tokenHeader}: $${environmentVariables.gatewayToken}"`);
     } else if (lower === 'content-type' || lower === 'prefer') {
       curl.push(`-H ${shellQuote(`${lower}: ${value}`)}`);
     }
@@ -128,7 +145,8 @@ export async function reproducer(
   lines.push(
     `${reproducerHeading} curl (set ${environmentVariables.apiKey}${keySent ? ` (the key sent: ${keySent})` : ''} and ${environmentVariables.apiSecret}; a later call needs a greater nonce in BODY):`,
   );
-  if (sent.body !== undefined) lines.push(`  BODY=${shellQuote(sent.body)}`);
+  if (bodyShown !== undefined)
+    lines.push(`  BODY=${shellQuote(bodyShown)}${masked ? '  # masked: put the full value back' : ''}`);
   if (payloadSent !== undefined || signatureSent !== undefined) {
     lines.push(`  PAYLOAD=$(printf '%s' "$BODY" | base64 | tr -d '\\n')`);
     lines.push(

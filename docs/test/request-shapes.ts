@@ -44,10 +44,12 @@ export function requestShapes(operation: TryItOperation): string[] {
     ),
   );
   return [
-    operation.signed ? 'signed' : 'public',
+    operation.signed ? 'signed' : operation.token ? 'a token another operation issues' : 'public',
     `method ${operation.method}`,
     ...(operation.pathParams.length > 0 ? ['path parameters'] : []),
-    ...(!operation.signed && names.some((name) => !operation.pathParams.includes(name)) ? ['a query'] : []),
+    ...(!operation.signed && !operation.token && names.some((name) => !operation.pathParams.includes(name))
+      ? ['a query']
+      : []),
     ...(names.length === 0 ? ['no fields'] : []),
     ...[...kindsIn(fields)].map((kind) => `a field's ${kind}`),
     ...(placedBy(documentModel(), operation.operationId, fields) ? ['an order placed first'] : []),

@@ -62,7 +62,9 @@ export function refusedWhile(operationId: string, status: number): unknown {
  * The call of `operation` with its first example, sent to `sandboxUrl`: the order it names was
  * placed first; the sandbox accepted it, or gave exactly the refusal the operation documents for
  * the default account's state (x-refused-while: it holds positions); its path was filled in from
- * the example and a signed operation's request carries the signing headers.
+ * the example and a signed operation's request carries the signing headers; a token operation's
+ * (the fiat gateway's) was sent after the signed call that issued its token, and shows where the
+ * token came from, never the token, and no signing header.
  */
 export function expectSandboxTook(operation: TryItOperation, call: TryItOutcome, sandboxUrl: string): void {
   const id = operation.operationId;
@@ -71,7 +73,10 @@ export function expectSandboxTook(operation: TryItOperation, call: TryItOutcome,
   if (refusal) {
     expect(JSON.parse(call.answer), id).toEqual(refusal);
   } else {
-    expect(call.answered, id).toEqual([expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`))]);
+    const issuing = operation.token
+      ? [expect.stringMatching(new RegExp(`^${operation.token.sourceOperationId} 2\\d\\d$`))]
+      : [];
+    expect(call.answered, id).toEqual([...issuing, expect.stringMatching(new RegExp(`^${id} 2\\d\\d$`))]);
     expect(call.status, id).toBeGreaterThanOrEqual(200);
     expect(call.status, id).toBeLessThan(300);
   }
@@ -80,5 +85,9 @@ export function expectSandboxTook(operation: TryItOperation, call: TryItOutcome,
   expect(call.request, id).toContain(`${operation.method.toUpperCase()} ${sandboxUrl}${path}`);
   if (operation.signed) {
     for (const name of Object.values(signingHeaders)) expect(call.request, id).toContain(name);
+  }
+  if (operation.token) {
+    expect(call.request, id).toContain(`${operation.token.header}: (the token ${operation.token.sourcePath}`);
+    for (const name of Object.values(signingHeaders)) expect(call.request, id).not.toContain(name);
   }
 }

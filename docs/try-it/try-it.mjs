@@ -86,7 +86,8 @@ function show(operation) {
   panel.querySelector('#try-it-operation').textContent = operation
     ? `${operation.method.toUpperCase()} ${operation.path}`
     : '(open an operation)';
-  panel.querySelector('#try-it-credentials').hidden = !operation?.signed;
+  // A token call needs the key too: the panel gets the token with a signed call first.
+  panel.querySelector('#try-it-credentials').hidden = !(operation?.signed || operation?.token);
   const select = panel.querySelector('#try-it-example');
   select.replaceChildren(
     ...(operation?.examples ?? []).map((example) =>
@@ -101,6 +102,7 @@ function showResult(parts) {
   document.getElementById('try-it-result').replaceChildren(...parts);
 }
 
+/** A fiat-gateway token, from the signed call the operation's token comes from, or why not. */
 async function send(operation) {
   if (!operation) return showResult([element('p', { class: 'refused' }, ['Open an operation first.'])]);
   const target = localOrigin(document.getElementById('try-it-target').value.trim());
@@ -120,10 +122,11 @@ async function send(operation) {
     apiKey: document.getElementById('try-it-key').value,
     apiSecret: document.getElementById('try-it-secret').value,
   });
+  if (request.error) return showResult([element('p', { class: 'refused' }, [`Not sent: ${request.error}`])]);
   const method = operation.method.toUpperCase();
   const shown = [
     `${method} ${request.url}`,
-    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${request.hidden?.[name] ?? value}`),
     ...(request.body ? ['', request.body] : []),
   ].join('\n');
   const parts = [element('h4', {}, ['Request']), element('pre', { id: 'try-it-request' }, [shown])];

@@ -60,6 +60,21 @@ export function clientOptions(flags: ConnectionFlags, environment = process.env)
   return optionsFrom(flags, variables(flags, environment));
 }
 
+/**
+ * The fiat gateway's token for a call it authorises, from the gateway-token variable of model/environment.ts or
+ * --env-file, never a flag (a secret); missing, a usage error that says where it comes from.
+ */
+export function gatewayToken(flags: ConnectionFlags, environment = process.env): string {
+  const name = environmentVariables.gatewayToken;
+  const value = variables(flags, environment)[name];
+  if (!value) {
+    throw new UsageError(
+      `${name} is not set: export the token txc jwt-token prints (data.token), or pass --env-file with a file that sets it`,
+    );
+  }
+  return value;
+}
+
 /** Client options for a signed call; a missing credential is a usage error that says where to set it. */
 export function privateClientOptions(
   flags: ConnectionFlags,

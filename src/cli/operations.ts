@@ -42,7 +42,11 @@ export interface OperationFacts {
   readonly api: string;
   readonly method: string;
   readonly path: string;
-  readonly auth: 'none' | 'signed';
+  readonly auth: 'none' | 'signed' | 'gateway-token';
+  /** The header a `gateway-token` call carries its token in. */
+  readonly tokenHeader?: string;
+  /** The operation's own servers, when it is served from another origin than its document. */
+  readonly servers?: readonly { readonly name: string; readonly url: string }[];
   readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Always, never, or only when the body carries the key whose repeat the service refuses. */
   readonly retrySafe: RetrySafe;

@@ -18,6 +18,7 @@ const serverNames = [...new Set(Object.values(servers).flatMap((list) => list.ma
 const commonHelp = `
 Credentials come from ${environmentVariables.apiKey} and ${environmentVariables.apiSecret} (the secret is never
 a flag), the origin from ${environmentVariables.baseUrl}; --env-file reads them from a KEY=VALUE file.
+The fiat gateway's calls take its token from ${environmentVariables.gatewayToken} (what jwt-token prints), never a flag.
 Output is a table on a terminal, JSON when piped or with --json.
 
 Exit codes: ${exitCodes.success} success, ${exitCodes.usage} usage or invalid request, ${exitCodes.denied} unauthorized or forbidden,

@@ -4,10 +4,10 @@
 
 import { callByPath } from '../client.ts';
 import { type ApiError, type CallResult, createPrivateClient, createPublicClient } from '../index.ts';
-import { checkBody } from '../request-checks.ts';
+import { checkBody, redactBody } from '../request-checks.ts';
 import type { DriftEvent } from '../validation-options.ts';
 import { confirmWrite } from './confirm.ts';
-import { type ConnectionFlags, clientOptions, privateClientOptions } from './connection.ts';
+import { type ConnectionFlags, clientOptions, gatewayToken, privateClientOptions } from './connection.ts';
 import { exitCodeOf, exitCodes } from './exit-codes.ts';
 import { bodyFrom, type FieldFlag, flagOfField } from './flags.ts';
 import { type CliOperation, paramsOf } from './operations.ts';
@@ -56,12 +56,16 @@ export async function runOperation(
       await client.close();
     }
   } else {
+    // A fiat-gateway call carries the gateway's token instead of a signature: read before anything.
+    const token = facts.auth === 'gateway-token' ? { gatewayToken: gatewayToken(values) } : undefined;
     const options = { ...privateClientOptions(values), ...validate };
     const client = createPrivateClient(options);
     try {
       if (operation.writes) {
+        const own = facts.servers?.[0];
         const where = String(
-          client.options.baseUrl ?? `the ${String(client.options.server ?? 'global')} server`,
+          client.options.baseUrl ??
+            (own ? `the ${own.name} server` : `the ${String(client.options.server ?? 'global')} server`),
         );
         const confirmed = await confirmWrite(
           {
@@ -69,7 +73,7 @@ export async function runOperation(
             method: facts.method,
             url: `${where.replace(/\/$/, '')}${facts.path}`,
             apiKey: options.apiKey,
-            body,
+            body: redactBody(operation.body, body),
             retrySafe: facts.retrySafe,
           },
           values.yes === true,
@@ -79,7 +83,7 @@ export async function runOperation(
           return exitCodes.other;
         }
       }
-      result = await callByPath(client, facts.path, body);
+      result = await callByPath(client, facts.path, body, undefined, token);
     } finally {
       await client.close();
     }
@@ -96,7 +100,7 @@ export async function runOperation(
   // A write whose answer holds nothing (an empty list reads as "nothing was done") says what it did.
   if (!json && operation.writes && isEmptyAnswer(result.data)) {
     process.stdout.write(
-      `Done: ${facts.summary.toLowerCase()} (${JSON.stringify(body)}); the service answered HTTP ${result.response.status} with nothing more.\n`,
+      `Done: ${facts.summary.toLowerCase()} (${JSON.stringify(redactBody(operation.body, body))}); the service answered HTTP ${result.response.status} with nothing more.\n`,
     );
     return drifts.length > 0 ? exitCodes.other : exitCodes.success;
   }

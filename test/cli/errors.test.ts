@@ -321,6 +321,61 @@ describe('the txc guide', () => {
   });
 });
 
+// The fiat gateway's call: its token from TXC_GATEWAY_TOKEN (never a flag), never printed; the
+// card number never printed whole. In this process, against the file's sandbox.
+describe('txc card-token', () => {
+  const cardNumber = '4111111111111111';
+  const issued = async () => {
+    const result = await client.POST('/api/v4/jwt');
+    if (result.error) throw result.error;
+    return result.data.data.token;
+  };
+
+  it('sends the gateway token from TXC_GATEWAY_TOKEN and prints the card token', async () => {
+    const token = await issued();
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes', '--json'], {
+      ...env,
+      [environmentVariables.gatewayToken]: token,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(exitCodes.success);
+    expect(JSON.parse(run.stdout)).toEqual({ data: { token: expect.stringMatching(/^ct_/) } });
+    expect(run.stdout + run.stderr).not.toContain(token);
+  });
+
+  it('refuses to run without TXC_GATEWAY_TOKEN, naming it, and takes no token flag', async () => {
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes'], env);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain(environmentVariables.gatewayToken);
+    const flag = await runTxcInProcess(
+      ['card-token', '--card-number', cardNumber, '--yes', '--gateway-token', 'x'],
+      env,
+    );
+    expect(flag.code).toBe(exitCodes.usage);
+  });
+
+  it('exits as unauthorized for a token the sandbox never issued, without printing it or the card', async () => {
+    const forged = 'forged-gateway-token-value';
+    const run = await runTxcInProcess(['card-token', '--card-number', cardNumber, '--yes'], {
+      ...env,
+      [environmentVariables.gatewayToken]: forged,
+    });
+    expect(run.code).toBe(exitCodes.denied);
+    expect(run.stdout + run.stderr).not.toContain(forged);
+    expect(run.stdout + run.stderr).not.toContain(cardNumber);
+  });
+
+  it('shows a card number of the wrong form by its last four digits only', async () => {
+    const run = await runTxcInProcess(['card-token', '--card-number', '4111111111111112', '--yes'], {
+      ...env,
+      [environmentVariables.gatewayToken]: await issued(),
+    });
+    expect(run.code).not.toBe(exitCodes.success);
+    expect(run.stderr).toMatch(/cardNumber/);
+    expect(run.stdout + run.stderr).not.toContain('4111111111111112');
+  });
+});
+
 describe('txc output', () => {
   it('never printed the secret', () => {
     expect(outputs.length).toBeGreaterThan(10);

@@ -16,6 +16,8 @@ import { credentials, outputs, runTxc, runTxcInProcess } from './helpers.ts';
 const model = documentModel();
 const signed = new Set<string>(signedBodyFields);
 const key = { apiKey: 'txc-every-key', secret: 'txc-every-secret' };
+/** The fiat gateway's token, for the operations it authorises (TXC_GATEWAY_TOKEN). */
+const gatewayToken = 'txc-every-gateway-token';
 
 /** The first success status and example of an operation: what the local server answers. */
 function answerOf(operationId: string): { status: number; body: unknown } {
@@ -91,6 +93,7 @@ afterAll(async () => {
 async function inProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   vi.stubEnv(environmentVariables.apiKey, key.apiKey);
   vi.stubEnv(environmentVariables.apiSecret, key.secret);
+  vi.stubEnv(environmentVariables.gatewayToken, gatewayToken);
   try {
     return await runTxcInProcess(args);
   } finally {
@@ -125,6 +128,11 @@ describe('txc: every operation of the documents', () => {
         expect(request).toBe(operation.facts.path);
         expect(nonce).toMatch(/^[0-9]+$/);
         expect(caller).toEqual(body);
+      }
+      // A fiat-gateway call: the body as it is, unsigned, the token in its header.
+      if (operation.facts.auth === 'gateway-token' && sent) {
+        expect(sentBody(sent)).toEqual(body);
+        expect(sent.headers[String(operation.facts.tokenHeader).toLowerCase()]).toBe(gatewayToken);
       }
     },
   );

@@ -18,6 +18,17 @@ import {
 } from './paths.ts';
 
 describe('types', () => {
+  it('a fiat-gateway call takes the gateway token, required, beside its body', () => {
+    const client = createPrivateClient({ apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:1' });
+    void client.POST('/api/card-token', { body: { cardNumber: '4111111111111111' }, gatewayToken: 't' });
+    // @ts-expect-error the gateway token is required
+    void client.POST('/api/card-token', { body: { cardNumber: '4111111111111111' } });
+    // @ts-expect-error the card number is required
+    void client.POST('/api/card-token', { body: {}, gatewayToken: 't' });
+    // @ts-expect-error a signed call takes no gateway token
+    void client.POST(mainBalancePath, { body: {}, gatewayToken: 't' });
+  });
+
   it("a GET's parameters are required where its path has one, typed, and absent where it has none", () => {
     const client = createPublicClient({ baseUrl: 'http://127.0.0.1:1' });
     void client.GET(orderBookPath, { params: { path: { market: 'BTC_USDT' }, query: { limit: 5 } } });

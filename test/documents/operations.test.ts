@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoff, operations, servers, signingHeaders } from '../../generated/operations.ts';
+import { isRecord } from '../../model/json.ts';
 import { collectOperationFacts } from '../../scripts/operation-facts.ts';
 import { apiDocuments, at, documents, list, operationAt, record, text } from './documents.ts';
 import {
@@ -94,7 +95,12 @@ describe('operation facts', () => {
       const operation = operationAt(facts.api, facts.method, facts.path);
       const statuses = Object.keys(record(operation, 'responses')).filter((status) => status !== 'default');
       expect(facts.statuses).toEqual(statuses.map(Number));
-      expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : 'signed');
+      // A private operation is signed unless its own security names the fiat gateway's token.
+      const own = at(operation, 'security');
+      const gateway =
+        Array.isArray(own) &&
+        own.some((requirement) => isRecord(requirement) && 'GatewayToken' in requirement);
+      expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : gateway ? 'gateway-token' : 'signed');
     }
   });
 

@@ -48,6 +48,7 @@ export const notCachedUpstream = [
   '/api/v4/main-account/fiat-deposit-url',
   '/api/v4/main-account/refund-deposit',
   '/api/v4/jwt',
+  '/api/card-token',
   '/api/v4/travel-rule/deposit/verification',
   '/api/v4/sub-account/kyc-url',
   '/api/v4/sub-account/api-key/create',
@@ -78,6 +79,7 @@ export const partnerOnlyUpstream = [
 
 /** Operations that change state: kept off a live target by tools. */
 export const writingPaths = [
+  '/api/card-token',
   '/api/v4/main-account/smart/investment',
   '/api/v4/main-account/smart/investment/close',
   '/api/v4/main-account/smart-flex/investments/invest',
@@ -262,6 +264,8 @@ export const upstreamOperations = [
     requests: 1000,
   },
   { method: 'post', path: '/api/v4/jwt', api: 'private-v4', requests: null },
+  // The fiat gateway's card token, on the gateway's own origin: 1000 per 10 s.
+  { method: 'post', path: '/api/card-token', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/travel-rule/vasps', api: 'private-v4', requests: 1000 },
   { method: 'post', path: '/api/v4/travel-rule/deposit/verification', api: 'private-v4', requests: 1000 },
   // A sub-account's verification link (1000), and its withdrawals waiting for confirmation (none).
@@ -603,6 +607,9 @@ export const tradingRefusals: Record<string, Record<string, Refusal>> = {
     maxAccounts: [400, 0, 'error', 'miningPool.validation.maxAccounts'],
   },
   '/api/v4/mining/accounts': { nameInvalid: [400, 0, 'name', 'Some error'] },
+  '/api/card-token': {
+    invalidCardNumber: [422, 1, 'cardNumber', 'The cardNumber field is invalid.'],
+  },
 };
 
 /**
@@ -651,6 +658,7 @@ export const operatorTiesStatuses = [
   '/api/v4/main-account/refund-deposit',
   '/api/v4/main-account/express-withdraw/token',
   '/api/v4/jwt',
+  '/api/card-token',
   '/api/v4/travel-rule/vasps',
   '/api/v4/travel-rule/deposit/verification',
   '/api/v4/sub-account/kyc-url',

@@ -33,6 +33,35 @@ const fieldsOf = (operationId: OperationId, name: string) => {
   return fields as Record<string, unknown>;
 };
 
+/**
+ * A fiat-gateway call's token, issued by the sandbox through the operation whose answer links to
+ * it with `x-stateful` `gatewayToken` (a pointer into that answer).
+ */
+async function gatewayTokenFor(
+  url: string,
+  key: { apiKey: string; secret: string },
+  operationId: OperationId,
+) {
+  for (const source of Object.keys(operations) as OperationId[]) {
+    const responses = documentOf(source).object.responses as Record<
+      string,
+      { links?: Record<string, unknown> }
+    >;
+    for (const response of Object.values(responses ?? {})) {
+      for (const link of Object.values(response.links ?? {}) as Record<string, unknown>[]) {
+        const expression = (link['x-stateful'] as { gatewayToken?: string } | undefined)?.gatewayToken;
+        if (link.operationId !== operationId || !expression) continue;
+        const reply = await call(url, key, source);
+        let value: unknown = reply.body;
+        for (const part of expression.replace(/^\$response\.body#\//, '').split('/'))
+          value = (value as Record<string, unknown> | undefined)?.[part];
+        return String(value);
+      }
+    }
+  }
+  throw new Error(`${operationId}: no link says where its gateway token comes from`);
+}
+
 describe('every request example, sent with the printed key', () => {
   const ids = (Object.keys(operations) as OperationId[]).sort();
   it.each(ids)('%s: each accepted', async (operationId) => {
@@ -65,7 +94,23 @@ describe('every request example, sent with the printed key', () => {
         }
         // A window-mode nonce is a millisecond timestamp near the sandbox's clock.
         if (fields.nonceWindow === true) fields.nonce = String(now);
-        const reply = await call(sandbox.url, key, operationId, { fields });
+        const facts = operations[operationId] as { auth: string; path: string; tokenHeader?: string };
+        // A fiat-gateway call goes unsigned, with a token the sandbox issued.
+        const reply =
+          facts.auth === 'gateway-token'
+            ? await fetch(`${sandbox.url}${facts.path}`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  [facts.tokenHeader ?? 'authorization']: await gatewayTokenFor(
+                    sandbox.url,
+                    key,
+                    operationId,
+                  ),
+                },
+                body: JSON.stringify(fields),
+              }).then(async (response) => ({ status: response.status, body: await response.json() }))
+            : await call(sandbox.url, key, operationId, { fields });
         expect(reply.status, `${name}: ${JSON.stringify(reply.body)}`).toBeGreaterThanOrEqual(200);
         expect(reply.status, `${name}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
       }
