@@ -14,8 +14,10 @@ const firstPaths = 3;
 
 /**
  * Leaves, in each document of the copy at `root` but those named `whole`, its first three paths,
- * the stream token's (the stream documents name its operation) and the paths of `operationIds`:
- * the path items go from the root document's `paths`, their files stay where they are.
+ * the stream token's (the stream documents name its operation), the first operation of each kind
+ * of authorisation the document has (else a security scheme is left that nothing uses, which the
+ * lint refuses) and the paths of `operationIds`: the path items go from the root document's
+ * `paths`, their files stay where they are.
  */
 export function keepFewOperations(
   root: string,
@@ -35,7 +37,17 @@ export function keepFewOperations(
     const file = join(root, rootFile);
     const document = parseDocument(readFileSync(file, 'utf8'));
     const paths = document.get('paths') as YAMLMap<Scalar<string>, unknown>;
-    const kept = new Set([...asked, ...paths.items.slice(0, firstPaths).map((pair) => pair.key.value)]);
+    const ofThisApi = Object.values(operations as Record<string, { api: string; auth: string; path: string }>)
+      .filter((operation) => operation.api === name)
+      .sort((a, b) => a.path.localeCompare(b.path));
+    const eachAuthorisation = [...new Set(ofThisApi.map((operation) => operation.auth))].map(
+      (auth) => ofThisApi.find((operation) => operation.auth === auth)?.path as string,
+    );
+    const kept = new Set([
+      ...asked,
+      ...eachAuthorisation,
+      ...paths.items.slice(0, firstPaths).map((pair) => pair.key.value),
+    ]);
     for (const pair of [...paths.items]) if (!kept.has(pair.key.value)) paths.delete(pair.key);
     writeFileSync(file, document.toString());
   }

@@ -216,24 +216,25 @@ describe('the code blocks of the README and the guides', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const clean = { ...process.env };
     for (const name of Object.values(environmentVariables)) delete clean[name];
-    // node's own parser reads the three names from it
+    // node's own parser reads the three names from it (where to call and as whom; the gateway's
+    // token is not the sandbox's to print)
+    const printed = [
+      environmentVariables.baseUrl,
+      environmentVariables.apiKey,
+      environmentVariables.apiSecret,
+    ];
     const node = spawnSync(
       process.execPath,
       [
         `--env-file=${envFile}`,
         '-p',
-        `[${Object.values(environmentVariables)
-          .map((name) => `process.env.${name}`)
-          .join(',')}].join(' ')`,
+        `JSON.stringify([${printed.map((name) => `process.env.${name}`).join(',')}])`,
       ],
       { encoding: 'utf8', env: clean },
     );
     expect(node.stderr).toBe('');
-    expect(node.stdout.trim()).toBe(
-      Object.values(environmentVariables)
-        .map((name) => values[name])
-        .join(' '),
-    );
+    expect(JSON.parse(node.stdout)).toEqual(printed.map((name) => values[name]));
+    expect(printed.every((name) => typeof values[name] === 'string' && values[name] !== '')).toBe(true);
 
     /** Runs one block as a reader's program with the sandbox's .env, in a clean environment. */
     const runBlock = (code: string) => {
