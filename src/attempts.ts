@@ -110,14 +110,33 @@ export function createAttempts(
     return { headers, body: JSON.stringify(call.fields ?? {}) };
   }
 
-  /** What an answer to a call is scrubbed of: the API secret, a token, sensitive fields' values. */
+  /**
+   * What an answer to a call is scrubbed of: the API secret, a token, sensitive fields' values. A
+   * JSON answer is scrubbed inside its strings (keys too), never across its syntax: a card number
+   * is whatever the caller typed, `"` or `1` included, and a plain replace would break the JSON or
+   * its numbers. Any other answer (shown as text in an error) is scrubbed as text.
+   */
   function scrubFor(call: CheckedCall): ((text: string) => string) | undefined {
     const { hidden } = call;
     if (!hidden) return scrub;
-    return (text) => {
-      let clean = scrub ? scrub(text) : text;
+    const hide = (text: string) => {
+      let clean = text;
       for (const [value, shown] of hidden) if (clean.includes(value)) clean = clean.replaceAll(value, shown);
       return clean;
+    };
+    return (text) => {
+      const clean = scrub ? scrub(text) : text;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(clean);
+      } catch {
+        return hide(clean);
+      }
+      return JSON.stringify(parsed, (_key, value: unknown) => {
+        if (typeof value === 'string') return hide(value);
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+        return Object.fromEntries(Object.entries(value).map(([name, inner]) => [hide(name), inner]));
+      });
     };
   }
 

@@ -109,4 +109,29 @@ describe('a fiat-gateway call', () => {
     expect(inspect(client)).not.toContain(token);
     expect(JSON.stringify(client)).not.toContain(token);
   });
+
+  it('a card number that is JSON syntax or a digit is scrubbed from the answer, never the answer broken', async () => {
+    // What a caller types is arbitrary: a property run sent `"`, which a plain text replace took
+    // out of the JSON's own quotes. Each answer holds it in a string, and numbers and keys besides.
+    for (const typed of ['"', '1', ':', 'ct_']) {
+      const answer = { data: { token: 'ct_1', [`k${typed}`]: `x${typed}y`, code: 101 } };
+      const { client } = clientSeeing(
+        () =>
+          new Response(JSON.stringify(answer), {
+            status: 201,
+            headers: { 'content-type': 'application/json' },
+          }),
+      );
+      const { data, error } = await client.POST(path, { body: { cardNumber: typed }, gatewayToken: token });
+      await client.close();
+      expect(error, typed).toBeUndefined();
+      const shown = JSON.stringify(data);
+      // Every number and every JSON string survives; only the typed text, inside strings, is gone.
+      expect((data as { data: { code: number } }).data.code, typed).toBe(101);
+      expect(Object.keys((data as { data: object }).data), typed).toHaveLength(3);
+      for (const text of Object.entries((data as { data: Record<string, unknown> }).data).flat())
+        if (typeof text === 'string') expect(text, typed).not.toContain(typed);
+      expect(shown, typed).not.toBe(JSON.stringify(answer));
+    }
+  });
 });
