@@ -1,6 +1,7 @@
-// `npm run build`'s documents (scripts/build.ts): each root document bundled into one file under dist/openapi/
-// (`redocly bundle`), from a copy given every operation's derived code sample as x-codeSamples
-// (scripts/code-samples.ts), so the documents a user installs show the samples the docs show.
+// `npm run build`'s documents (scripts/build.ts): each root document bundled into one file under
+// dist/openapi/ (`redocly bundle`), from a copy given every operation's derived code sample as
+// x-codeSamples (scripts/code-samples.ts), so the documents a user installs show the samples the
+// docs show.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadApiDocuments, projectRoot } from '../model/document.ts';
