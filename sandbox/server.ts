@@ -226,7 +226,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
    * body is checked against the document, and the card number by the sandbox's own rule.
    */
   function handleGatewayToken(operation: OperationDocument, request: IncomingMessage, raw: Buffer): Answer {
-    const header = operation.facts.tokenHeader?.toLowerCase() ?? 'authorization';
+    // The header the operation's security scheme names (generated/operations.ts), never a default.
+    const named = operation.facts.tokenHeader;
+    if (!named) throw new Error(`${operation.id}: a gateway-token operation without its token header`);
+    const header = named.toLowerCase();
     const token = request.headers[header];
     const now = clock();
     catchUp(now);

@@ -274,10 +274,12 @@ export async function rawTokenPost(
   fields: Record<string, unknown>,
 ): Promise<{ status: number; headers: Headers; body: unknown; violations: Violation[] }> {
   const facts = factsOf(operationId) as Facts & { tokenHeader?: string };
+  if (!facts.tokenHeader)
+    throw new Error(`${operationId}: a gateway-token operation without its token header`);
   const token = await gatewayTokenOn(context, operationId);
   const response = await fetch(new URL(facts.path, apiUrl(context, facts.api as ApiName)), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [facts.tokenHeader ?? 'authorization']: token },
+    headers: { 'content-type': 'application/json', [facts.tokenHeader]: token },
     body: JSON.stringify(fields),
   });
   return rawAnswer(response);
