@@ -10,14 +10,14 @@ import { isAbsolute, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
 import { isRecord, type JsonRecord, recordAt, stringAt } from './json.ts';
+import { parseYaml } from './parse-yaml.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Parses a YAML or JSON file, from a path relative to `root` (the project's by default) or absolute. */
 export function readDocument(path: string, root: string = projectRoot): unknown {
-  return parse(readFileSync(isAbsolute(path) ? path : `${root}/${path}`, 'utf8'));
+  return parseYaml(readFileSync(isAbsolute(path) ? path : `${root}/${path}`, 'utf8'));
 }
 
 /** The text of a file by its `/`-separated path relative to a project root; undefined when there is none. */
@@ -57,13 +57,13 @@ export interface ApiDocument {
 export function loadApiDocumentsFrom(read: FileReader): ApiDocument[] {
   const config = read('redocly.yaml');
   if (config === undefined) throw new Error('no redocly.yaml');
-  const apis = recordAt(parse(config), 'apis');
+  const apis = recordAt(parseYaml(config), 'apis');
   return Object.entries(apis).map(([name, api]) => {
     const file = stringAt(api, 'root');
     if (!file) throw new Error(`redocly.yaml: api ${name} has no root`);
     const text = read(file);
     if (text === undefined) throw new Error(`redocly.yaml: api ${name}: no file ${file}`);
-    const document: unknown = parse(text);
+    const document: unknown = parseYaml(text);
     if (!isRecord(document)) throw new Error(`${file} is not an object`);
     const { value, files } = resolveReferences(document, { file, read });
     if (!isRecord(value)) throw new Error(`${file} is not an object once dereferenced`);
@@ -146,7 +146,7 @@ export function resolveReferences(
     if (parsed.has(file)) return parsed.get(file);
     const text = source?.read(file);
     if (text === undefined) fail(`no file ${file}`);
-    const value: unknown = parse(text as string);
+    const value: unknown = parseYaml(text as string);
     parsed.set(file, value);
     files.add(file);
     return value;

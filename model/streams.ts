@@ -6,9 +6,9 @@
 // share by $ref hold to both drafts.
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
 import { type FileReader, projectRoot, resolveReferences, workingTreeReader } from './document.ts';
 import { isRecord, type JsonRecord, recordAt, stringAt } from './json.ts';
+import { parseYaml } from './parse-yaml.ts';
 
 /** The root document of each stream API, relative to the project root, by name. */
 export const streamDocumentFiles = {
@@ -36,7 +36,7 @@ export function loadStreamDocumentsFrom(read: FileReader): StreamDocument[] {
   return Object.entries(streamDocumentFiles).map(([name, file]) => {
     const text = read(file);
     if (text === undefined) throw new Error(`no stream document ${file}`);
-    const document: unknown = parse(text);
+    const document: unknown = parseYaml(text);
     if (!isRecord(document)) throw new Error(`${file} is not an object`);
     // The operations point into the channels (`#/channels/depth/messages/query`), which are $refs
     // to files: they are resolved once the channels are, against the channels dereferenced.

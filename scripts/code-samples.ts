@@ -7,11 +7,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { type ApiDocument, loadApiDocuments, pathItemFile } from '../model/document.ts';
 import { environmentVariables } from '../model/environment.ts';
 import { isRecord, recordAt, stringAt } from '../model/json.ts';
 import { httpMethods, type ParamsValue, parametersExampleOf, parametersOf } from '../model/model.ts';
+import { parseYaml } from '../model/parse-yaml.ts';
 import { cliOperations } from '../src/cli/operations.ts';
 import { collectOperationFacts, collectSignedBodyFields } from './operation-facts.ts';
 
@@ -222,7 +223,7 @@ export function documentsWithSamples(
     for (const path of Object.keys(recordAt(api.dereferenced, 'paths'))) {
       const file = pathItemFile(api, path);
       const target = join(dir, file);
-      const item: unknown = parse(readFileSync(target, 'utf8'));
+      const item: unknown = parseYaml(readFileSync(target, 'utf8'));
       if (!isRecord(item)) continue;
       for (const method of httpMethods) {
         const operation = item[method] as Record<string, unknown> | undefined;

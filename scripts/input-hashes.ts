@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from '../model/parse-yaml.ts';
 
 /** Every `$ref` value in a parsed YAML or JSON value. */
 function refsOf(value: unknown, into: string[] = []): string[] {
@@ -44,7 +44,7 @@ function referencedFiles(path: string): string[] | undefined {
   if (targets === undefined) {
     let parsed: unknown;
     try {
-      parsed = parse(text);
+      parsed = parseYaml(text);
     } catch {
       return undefined;
     }

@@ -3,8 +3,8 @@
 // working tree, each dereferenced: a change to any file a document is made of (an operation's own
 // file under openapi/paths/, a shared component) is a change to the document.
 import { execFileSync } from 'node:child_process';
-import { parse } from 'yaml';
 import { dereference, type FileReader, workingTreeReader } from '../model/document.ts';
+import { parseYaml } from '../model/parse-yaml.ts';
 
 export interface DocumentSource {
   /** The document's name in redocly.yaml. */
@@ -57,11 +57,14 @@ export function refExists(root: string, ref: string): boolean {
 function documentsFrom(read: FileReader): DocumentSource[] {
   const config = read('redocly.yaml');
   if (config === undefined) return [];
-  const apis = (parse(config)?.apis ?? {}) as Record<string, { root: string }>;
+  const apis = ((parseYaml(config) as { apis?: unknown } | null)?.apis ?? {}) as Record<
+    string,
+    { root: string }
+  >;
   return Object.entries(apis).flatMap(([name, api]) => {
     const text = read(api.root);
     if (text === undefined) return [];
-    return [{ name, file: api.root, document: dereference(parse(text), { file: api.root, read }) }];
+    return [{ name, file: api.root, document: dereference(parseYaml(text), { file: api.root, read }) }];
   });
 }
 

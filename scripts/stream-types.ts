@@ -5,9 +5,9 @@
 // generated types keep the names the documents give (`DepthUpdate`, `Decimal`, `StreamOrder`).
 // Every other $ref (a message file, a pointer within a file) is written out in place.
 import { posix } from 'node:path';
-import { parse } from 'yaml';
 import { atPointer, type FileReader } from '../model/document.ts';
 import { isRecord, type JsonRecord, recordAt, stringAt } from '../model/json.ts';
+import { parseYaml } from '../model/parse-yaml.ts';
 import { type StreamDocumentName, streamDocumentFiles } from '../model/streams.ts';
 
 /** A schema file shared by name: its type is named after the file. */
@@ -26,7 +26,7 @@ export function streamTypesDocument(name: StreamDocumentName, read: FileReader):
     if (!parsed.has(file)) {
       const text = read(file);
       if (text === undefined) throw new Error(`no file ${file}`);
-      parsed.set(file, parse(text));
+      parsed.set(file, parseYaml(text));
     }
     return parsed.get(file);
   };
