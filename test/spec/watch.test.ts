@@ -1,5 +1,5 @@
-// The watch loop of `npm start` on a temporary copy of the project's documents (the public one
-// whole, the others cut to a few operations): a save shows in
+// The watch loop of `npm start` on a temporary copy of the project's documents, each cut to a few
+// operations: a save shows in
 // the open docs page (which is told to reload), in generated/, in a mock's answer and in the
 // sandbox's; a save that breaks lint changes nothing served and says where the problem is; a
 // sample's save rebuilds the docs only; a stream document's save rebuilds the stream pages and
@@ -21,32 +21,40 @@ const copy = mkdtempSync(join(tmpdir(), 'watch-'));
 for (const part of ['redocly.yaml', 'openapi', 'asyncapi', 'generated', 'docs/guides']) {
   cpSync(join(projectRoot, part), join(copy, part), { recursive: true });
 }
-const publicName = (
-  loadApiDocuments(copy).find((api) => api.name === 'public-v4') ?? (loadApiDocuments(copy)[0] as ApiDocument)
-).name;
-// The other documents keep a few operations (the stream token's among them): what the loop does
-// with a document does not depend on how many operations it has, and each rebuild of the whole
-// private document (its page, its mock, the sandbox reading it) was most of this file's time.
-keepFewOperations(copy, { whole: [publicName] });
-const apis = loadApiDocuments(copy);
-const publicApi = apis.find((api) => api.name === publicName) as ApiDocument;
-const documentFile = join(copy, publicApi.file);
-const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
+const wholePublic =
+  loadApiDocuments(copy).find((api) => api.name === 'public-v4') ??
+  (loadApiDocuments(copy)[0] as ApiDocument);
 
 /**
  * The first GET operation of the document with a named example of its 200 answer, that example's
  * first string, and the file the operation is written in (its own, under openapi/paths/).
  */
-function answeredOperation(): { path: string; operationId: string; word: string; file: string } {
-  for (const [path, item] of Object.entries(recordAt(publicApi.dereferenced, 'paths'))) {
+function answeredOperation(api: ApiDocument): {
+  path: string;
+  operationId: string;
+  word: string;
+  file: string;
+} {
+  for (const [path, item] of Object.entries(recordAt(api.dereferenced, 'paths'))) {
     const media = Object.values(recordAt(item, 'get', 'responses', '200', 'content'))[0];
     const example = Object.values(recordAt(media, 'examples'))[0];
     const word = JSON.stringify(at(example, 'value') ?? null).match(/"([A-Za-z]+)"/)?.[1];
     const operationId = stringAt(item, 'get', 'operationId');
-    if (word && operationId) return { path, operationId, word, file: pathItemFile(publicApi, path) };
+    if (word && operationId) return { path, operationId, word, file: pathItemFile(api, path) };
   }
-  throw new Error(`${publicApi.file} has no GET operation with a string in a 200 example`);
+  throw new Error(`${api.file} has no GET operation with a string in a 200 example`);
 }
+
+const answered = answeredOperation(wholePublic);
+// Each document keeps a few operations (the stream token's and the one the tests edit among
+// them): what the loop does with a document does not depend on how many operations it has, and
+// each rebuild of a whole document (its page, its mock, the sandbox reading it) was most of this
+// file's time.
+keepFewOperations(copy, { operationIds: [answered.operationId] });
+const apis = loadApiDocuments(copy);
+const publicApi = apis.find((api) => api.name === wholePublic.name) as ApiDocument;
+const documentFile = join(copy, publicApi.file);
+const typesFile = join(copy, 'generated', `${publicApi.name}.ts`);
 
 const logLines: string[] = [];
 /** What the test reports (the budgets' figures), beside vitest's own output. */
@@ -102,7 +110,7 @@ afterAll(async () => {
 });
 
 describe('the watch loop of npm start', () => {
-  const { path, word, file } = answeredOperation();
+  const { path, word, file } = answered;
   const operationFile = join(copy, file);
   const edited = `${word}edited`;
   const page = () => get(new URL(`${publicApi.name}.html`, dev.docsUrl).href);
