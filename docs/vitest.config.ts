@@ -12,6 +12,8 @@ export default defineConfig({
     // Limits for a browser that builds and renders pages, not performance assertions.
     testTimeout: timeLimits.processTestMs,
     hookTimeout: timeLimits.hookMs,
-    fileParallelism: false,
+    // The site (site.test.ts) and its reference pages (reference-site.test.ts), each with a
+    // Chromium of its own, side by side: each waits on its browser more than it computes.
+    maxWorkers: 2,
   },
 });

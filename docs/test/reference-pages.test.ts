@@ -5,7 +5,7 @@
 // assets/try-it-request.mjs, which the panel imports) and sent to an in-process sandbox.
 // That Redoc renders such a page's operations into sections, and that the panel sends what the
 // builder makes, signed in the browser, is checked in Chromium on pages of a few operations, one
-// of each request shape (site.test.ts): both are one code path for every operation.
+// of each request shape (reference-site.test.ts): both are one code path for every operation.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -141,7 +141,7 @@ describe('the built reference pages, read without a browser', () => {
           for (const operation of group.operations) {
             const route = operationHref(group.page, group.tag, operation.operationId).split('#')[1];
             // Redoc's route of an operation is its tag's section and its lowercased operationId
-            // (followed in Chromium on the pages of a few operations, site.test.ts).
+            // (followed in Chromium on the pages of a few operations, reference-site.test.ts).
             expect(route, operation.operationId).toBe(
               `${sectionOf.get(group.tag)}/${operation.operationId.toLowerCase()}`,
             );

@@ -1,9 +1,9 @@
 // The request shapes of the reference pages' operations, and a few operations that have every
 // shape between them: the Chromium checks of Redoc's sections and of Try it run on a page of
-// those (site.test.ts), since what differs between operations in the browser is only this. The
-// panel's code is one path for all (signed or not, the body's fields as JSON, the path filled in);
-// Redoc renders every section with the same components. Every operation's data and request are
-// checked without a browser (reference-pages.test.ts).
+// those (reference-site.test.ts), since what differs between operations in the browser is only
+// this. The panel's code is one path for all (signed or not, the body's fields as JSON, the path
+// filled in); Redoc renders every section with the same components. Every operation's data and
+// request are checked without a browser (reference-pages.test.ts).
 import { readFileSync } from 'node:fs';
 import { documentModel, placedBy } from '../../model/model.ts';
 import { readerSource, sampleFile } from '../samples.ts';

@@ -1,5 +1,5 @@
 // What a Try it call of a reference page must do at the sandbox, judged the same way whether the
-// panel sent it in the browser (site.test.ts, an operation of each request shape) or this process
+// panel sent it in the browser (reference-site.test.ts, an operation of each request shape) or this process
 // sent the request the page's own request builder makes (reference-pages.test.ts, every operation).
 import { expect } from 'vitest';
 import { signingHeaders } from '../../generated/operations.ts';
