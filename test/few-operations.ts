@@ -13,15 +13,15 @@ import { recordAt, stringAt } from '../model/json.ts';
 const firstPaths = 3;
 
 /**
- * Leaves, in each document of the copy at `root` but those named `whole`, its first three paths,
- * the stream token's (the stream documents name its operation), the first operation of each kind
- * of authorisation the document has (else a security scheme is left that nothing uses, which the
- * lint refuses) and the paths of `operationIds`: the path items go from the root document's
- * `paths`, their files stay where they are.
+ * Leaves, in each document of the copy at `root`, its first three paths, the stream token's (the
+ * stream documents name its operation), the first operation of each kind of authorisation the
+ * document has (else a security scheme is left that nothing uses, which the lint refuses) and the
+ * paths of `operationIds`: the path items go from the root document's `paths`, their files stay
+ * where they are.
  */
 export function keepFewOperations(
   root: string,
-  { whole = [], operationIds = [] }: { whole?: readonly string[]; operationIds?: readonly string[] } = {},
+  { operationIds = [] }: { operationIds?: readonly string[] } = {},
 ): void {
   const asked = [streamTokenOperation.operationId, ...operationIds].map((operationId) => {
     const operation = (operations as Record<string, { path: string } | undefined>)[operationId];
@@ -32,7 +32,6 @@ export function keepFewOperations(
   const apis = recordAt(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')), 'apis');
   for (const [name, api] of Object.entries(apis)) {
     const rootFile = stringAt(api, 'root');
-    if (whole.includes(name)) continue;
     if (!rootFile) throw new Error(`redocly.yaml: api ${name} has no root`);
     const file = join(root, rootFile);
     const document = parseDocument(readFileSync(file, 'utf8'));
