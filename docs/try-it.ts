@@ -7,6 +7,7 @@ import { operations, signedBodyFields } from '../generated/operations.ts';
 import type { ApiDocument } from '../model/document.ts';
 import { at, recordAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
+import { gatewayTokenSource } from '../model/token-source.ts';
 import { operationGroups, tagSlug } from './landing.ts';
 import { projectRoot } from './samples.ts';
 
@@ -43,25 +44,14 @@ const tryItRequestFile = 'docs/try-it/try-it-request.mjs';
 function tokenOf(operationId: string): TryItOperation['token'] {
   const facts = (operations as Record<string, { tokenHeader?: string }>)[operationId];
   if (!facts?.tokenHeader) return undefined;
-  const model = documentModel();
-  for (const source of Object.values(operations)) {
-    const responses = recordAt(model.operation(source.operationId).object, 'responses');
-    for (const response of Object.values(responses)) {
-      for (const link of Object.values(recordAt(response, 'links'))) {
-        const expression = at(link, 'x-stateful', 'gatewayToken');
-        const pointer =
-          typeof expression === 'string' ? /^\$response\.body#(\/.*)$/.exec(expression)?.[1] : undefined;
-        if (at(link, 'operationId') === operationId && pointer)
-          return {
-            header: facts.tokenHeader,
-            sourceOperationId: source.operationId,
-            sourcePath: source.path,
-            at: pointer,
-          };
-      }
-    }
-  }
-  return undefined;
+  const source = gatewayTokenSource(documentModel(), operationId);
+  if (!source) return undefined;
+  return {
+    header: facts.tokenHeader,
+    sourceOperationId: source.operationId,
+    sourcePath: (operations as Record<string, { path: string }>)[source.operationId]?.path as string,
+    at: source.at,
+  };
 }
 
 export function tryItData(api: ApiDocument): TryItData {

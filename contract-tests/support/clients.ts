@@ -9,7 +9,8 @@ import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
-import { isRecord } from '../../model/json.ts';
+import { documentModel } from '../../model/model.ts';
+import { gatewayTokenSource } from '../../model/token-source.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { Answer, ApiError } from '../../src/errors.ts';
 import { createSigner, nextNonce } from '../../src/signing.ts';
@@ -19,7 +20,7 @@ import { ApiNotStartedError } from './api-not-started-error.ts';
 import { model } from './context.ts';
 import type { ApiName, Facts, OperationId } from './documents.ts';
 import { callerBody, factsOf } from './documents.ts';
-import { documentLinks, pointer } from './links.ts';
+import { pointer } from './links.ts';
 import type { ContractContext } from './target.ts';
 import type { TransportName } from './transport-names.ts';
 import { credentialsFromEnvironment } from './variables.ts';
@@ -176,25 +177,14 @@ export function paramsOf(facts: Facts, fields: unknown): { path?: object; query?
   return split;
 }
 
-/**
- * Where a token call's token comes from: the link into it whose `x-stateful` names
- * `gatewayToken`, a runtime expression into its source's answer (issueJwtToken's data.token).
- */
+/** Where a token call's token comes from (model/token-source.ts). */
 function tokenSource(operationId: OperationId): { from: OperationId; status: number; at: string } {
-  for (const link of documentLinks(model)) {
-    if (link.to !== operationId) continue;
-    const responses = model.model(link.from).operation.responses as Record<string, unknown>;
-    const declared = (responses[String(link.status)] as { links?: Record<string, unknown> } | undefined)
-      ?.links?.[link.name];
-    const expression = isRecord(declared)
-      ? (declared['x-stateful'] as { gatewayToken?: unknown })?.gatewayToken
-      : undefined;
-    const match = typeof expression === 'string' ? /^\$response\.body#(\/.*)$/.exec(expression) : null;
-    if (match?.[1]) return { from: link.from, status: link.status, at: match[1] };
-  }
-  throw new Error(
-    `${operationId}: no link names where its gateway token comes from (x-stateful gatewayToken)`,
-  );
+  const source = gatewayTokenSource(documentModel(), operationId);
+  if (!source)
+    throw new Error(
+      `${operationId}: no link names where its gateway token comes from (x-stateful gatewayToken)`,
+    );
+  return { from: source.operationId as OperationId, status: source.status, at: source.at };
 }
 
 /** Tokens got so far, by target and operation: one issuing call a run. */
