@@ -213,6 +213,19 @@ export function documentsWithSamples(
   remove(): void;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'txc-documents-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    addSamples(root, dir, only);
+  } catch (error) {
+    // A document that does not load (a save the watch loop's lint refuses) leaves no copy behind.
+    remove();
+    throw error;
+  }
+  return { dir, file: (api) => join(dir, api.file), remove };
+}
+
+/** Copies `root`'s documents into `dir`, each operation of the documents of `only` given its sample. */
+function addSamples(root: string, dir: string, only: readonly string[] | undefined): void {
   cpSync(join(root, 'openapi'), join(dir, 'openapi'), { recursive: true });
   // With its redocly.yaml the copy is a project root the document model reads as it reads ours.
   cpSync(join(root, 'redocly.yaml'), join(dir, 'redocly.yaml'));
@@ -240,9 +253,4 @@ export function documentsWithSamples(
       if (file !== api.file) writeFileSync(target, stringify(item, { lineWidth: 0 }));
     }
   }
-  return {
-    dir,
-    file: (api) => join(dir, api.file),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
 }
