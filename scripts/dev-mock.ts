@@ -6,12 +6,11 @@
 // listening again in time, the mock is restarted.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../model/document.ts';
 import { type DevService, startDevProcess } from './dev-process.ts';
 import { documentInputs, filesUnder } from './input-hashes.ts';
+import { prismArgs } from './prism-command.ts';
 import { timeLimits } from './time-limits.ts';
 
-const prismCli = join(projectRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Prism prints this when it serves (at start and after each reload of the document).
 const listening = /Prism is listening on/;
 
@@ -66,7 +65,7 @@ export function mockService(options: MockOptions): DevService {
       sync(false);
       return startDevProcess({
         name: options.name,
-        args: [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(options.port), join(snapshot, file)],
+        args: [...prismArgs, 'mock', '-h', '127.0.0.1', '-p', String(options.port), join(snapshot, file)],
         cwd: root,
         env: options.env,
         readyUrl: url,

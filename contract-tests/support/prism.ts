@@ -7,9 +7,8 @@ import { projectRoot } from '../../model/document.ts';
 import { endWithParentArgs, withParentChannel } from '../../scripts/child-process.ts';
 import { reportListeningArgs, whenListening } from '../../scripts/listening.ts';
 import { pickFreePorts } from '../../scripts/port-in-use.ts';
+import { prismArgs } from '../../scripts/prism-command.ts';
 import { timeLimits } from '../../scripts/time-limits.ts';
-
-const prismCli = `${projectRoot}/node_modules/@stoplight/prism-cli/dist/index.js`;
 
 export interface PrismOptions {
   /** Path of the OpenAPI document (absolute, or relative to the project root). */
@@ -74,7 +73,7 @@ async function startOnce(options: PrismOptions, port: number): Promise<PrismServ
   const args = [
     ...endWithParentArgs,
     ...reportListeningArgs,
-    prismCli,
+    ...prismArgs,
     options.mode,
     '-h',
     '127.0.0.1',
