@@ -199,7 +199,8 @@ export function dereferenceDocument(document: JsonRecord, source?: DocumentOrigi
 
 /** An ajv that validates document schemas, formats included, and knows our vendor keywords. */
 export function createSchemaValidator(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false });
+  // Its code's source is kept, for the validators kept across processes (model/compiled-schema.ts).
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false, code: { source: true } });
   addFormats.default(ajv);
   ajv.addVocabulary([
     'example',

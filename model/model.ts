@@ -3,6 +3,7 @@
 // contract suite, the docs and the tests read, compiled or collected once and cached. A model
 // can also be built from other documents (a deliberately broken copy, in the suite's self-test).
 import type { ValidateFunction } from 'ajv';
+import { compileSchema } from './compiled-schema.ts';
 import { createSchemaValidator, loadApiDocuments } from './document.ts';
 import { arrayAt, at, isRecord, type JsonRecord, optionalRecordAt, recordAt } from './json.ts';
 
@@ -202,7 +203,7 @@ export function createDocumentModel(documents: Readonly<Record<string, JsonRecor
     validator(schema) {
       let validate = compiled.get(schema);
       if (!validate) {
-        validate = ajv.compile(schema);
+        validate = compileSchema(ajv, schema);
         compiled.set(schema, validate);
       }
       return validate;

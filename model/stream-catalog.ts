@@ -6,6 +6,7 @@
 // the stream mock and the contract suite name no channel, method or field of their own.
 import type { ValidateFunction } from 'ajv';
 import { type StreamChannelFacts, streamChannels, streamKeepalive } from '../generated/streams.ts';
+import { compileSchema } from './compiled-schema.ts';
 import { projectRoot } from './document.ts';
 import { arrayAt, isRecord, type JsonRecord, recordAt, stringAt } from './json.ts';
 import { createStreamSchemaValidator, loadStreamDocuments, type StreamDocument } from './streams.ts';
@@ -125,7 +126,7 @@ export function loadStreamCatalog(
         payload: recordAt(example).payload,
       })),
       problems(value) {
-        validate ??= ajv.compile(payload);
+        validate ??= compileSchema(ajv, payload);
         return problemsOf(validate, value);
       },
     };

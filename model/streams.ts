@@ -79,7 +79,8 @@ export function messageMethod(message: JsonRecord): string | undefined {
 
 /** An ajv for the stream documents' schemas (draft-07), formats included, knowing their vendor keywords. */
 export function createStreamSchemaValidator(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  // Its code's source is kept, for the validators kept across processes (model/compiled-schema.ts).
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, code: { source: true } });
   addFormats.default(ajv);
   ajv.addVocabulary([
     'example',

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../generated/operations.ts';
+import { compileSchema } from '../model/compiled-schema.ts';
 import { createSchemaValidator } from '../model/document.ts';
 import type { CollateralItem, HistoryRecord, OrderKind, OrderSide } from './api-types.ts';
 import { compare, decimalPlaces, isZero } from './decimal.ts';
@@ -418,7 +419,7 @@ function checkMarkets(fixture: Fixture, problems: string[]) {
 
 /** Checks a fixture's shape and its cross references; throws with every problem found. */
 export function checkFixture(value: unknown): Fixture {
-  validateFixture ??= createSchemaValidator().compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
+  validateFixture ??= compileSchema(createSchemaValidator(), JSON.parse(readFileSync(schemaPath, 'utf8')));
   if (!validateFixture(value)) {
     const problems = (validateFixture.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new Error(`invalid sandbox fixture:\n  ${problems.join('\n  ')}`);
