@@ -6330,6 +6330,11 @@ export const operations = {
     "path": "/api/card-token",
     "auth": "gateway-token",
     "tokenHeader": "Authorization",
+    "tokenSource": {
+      "operationId": "issueJwtToken",
+      "status": 200,
+      "at": "/data/token"
+    },
     "servers": [
       {
         "name": "fiat-gateway",

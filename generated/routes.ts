@@ -2745,6 +2745,10 @@ export const clientRoutes = {
     "path": "/api/card-token",
     "auth": "gateway-token",
     "tokenHeader": "authorization",
+    "tokenSource": {
+      "operationId": "issueJwtToken",
+      "field": "data.token"
+    },
     "rateLimit": {
       "requests": 1000,
       "windowSeconds": 10

@@ -1,10 +1,10 @@
 // Where a gateway-token operation's token comes from: the link into it, from another operation's
 // answer, whose `x-stateful` names `gatewayToken` as a runtime expression into that answer's body.
 // Try it (docs/try-it.ts) and the contract suite (contract-tests/support/clients.ts) both get
-// the token this way, so the documents say once which call issues it.
-import { operations } from '../generated/operations.ts';
+// the token this way, and the generator writes it into each such operation's facts
+// (`tokenSource`, for the client's refusal), so the documents say once which call issues it.
 import { at, recordAt } from './json.ts';
-import type { DocumentModel } from './model.ts';
+import type { OperationView } from './model.ts';
 
 export interface TokenSource {
   /** The operation whose answer holds the token. */
@@ -15,10 +15,18 @@ export interface TokenSource {
   at: string;
 }
 
-/** The token source of `operationId`, or undefined when no link names one. */
-export function gatewayTokenSource(model: DocumentModel, operationId: string): TokenSource | undefined {
-  for (const source of Object.keys(operations)) {
-    const responses = recordAt(model.operation(source).object, 'responses');
+/** What the links are read from: the documents' operations (a DocumentModel is one). */
+export interface LinkedOperations {
+  readonly operations: readonly Pick<OperationView, 'operationId' | 'object'>[];
+}
+
+/**
+ * The token source of `operationId`, or undefined when no link names one. It reads the documents'
+ * operations, not generated/'s table, since the generator derives that table with it.
+ */
+export function gatewayTokenSource(model: LinkedOperations, operationId: string): TokenSource | undefined {
+  for (const { operationId: source, object } of model.operations) {
+    const responses = recordAt(object, 'responses');
     for (const [status, response] of Object.entries(responses)) {
       for (const link of Object.values(recordAt(response, 'links'))) {
         if (at(link, 'operationId') !== operationId) continue;

@@ -2,7 +2,17 @@
 // them as generated/operations.ts, so that src/ never repeats a path, a limit or a header.
 import type { FieldRule } from '../generated/operations.ts';
 import { type ApiDocument, loadApiDocuments } from '../model/document.ts';
-import { arrayAt, at, isRecord, numberAt, optionalRecordAt, recordAt, stringAt } from '../model/json.ts';
+import {
+  arrayAt,
+  at,
+  isRecord,
+  type JsonRecord,
+  numberAt,
+  optionalRecordAt,
+  recordAt,
+  stringAt,
+} from '../model/json.ts';
+import { gatewayTokenSource, type LinkedOperations, type TokenSource } from '../model/token-source.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -70,6 +80,11 @@ export interface OperationFacts {
   auth: AuthKind;
   /** The header a `gateway-token` call carries its token in (the scheme's `name`). */
   tokenHeader?: string;
+  /**
+   * Where a `gateway-token` call's token comes from (model/token-source.ts): the operation whose
+   * answer holds it, that answer's status, and a JSON pointer to it; absent when no link says.
+   */
+  tokenSource?: TokenSource;
   /** The operation's own servers (another origin than its document's), when it has them. */
   servers?: ServerFacts[];
   rateLimit: { requests: number; windowSeconds: number; source: RateLimit['source'] };
@@ -314,6 +329,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
   apis: readonly Api[],
 ): OperationFacts[] {
   const facts: OperationFacts[] = [];
+  const linked = linkedOperations(apis);
   for (const { name, dereferenced: document } of apis) {
     for (const [path, item] of Object.entries(recordAt(document, 'paths'))) {
       for (const method of methods) {
@@ -332,6 +348,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
         const tokenHeader = tokenScheme
           ? stringAt(document, 'components', 'securitySchemes', tokenScheme, 'name')
           : undefined;
+        const tokenSource = auth === 'gateway-token' ? gatewayTokenSource(linked, operationId) : undefined;
         const ownServers = Array.isArray(operation.servers) ? serverFacts(operation.servers) : undefined;
         facts.push({
           operationId,
@@ -342,6 +359,7 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
           path,
           auth,
           ...(tokenHeader ? { tokenHeader } : {}),
+          ...(tokenSource ? { tokenSource } : {}),
           ...(ownServers ? { servers: ownServers } : {}),
           rateLimit,
           retrySafe: retrySafeFacts(operationId, operation['x-retry-safe']),
@@ -360,6 +378,21 @@ export function collectOperationFacts<Api extends Pick<ApiDocument, 'name' | 'de
     }
   }
   return facts.sort((a, b) => a.operationId.localeCompare(b.operationId));
+}
+
+/** Every operation of the documents, by operationId: what the links between them are read from. */
+function linkedOperations(apis: readonly Pick<ApiDocument, 'dereferenced'>[]): LinkedOperations {
+  const operations: { operationId: string; object: JsonRecord }[] = [];
+  for (const { dereferenced: document } of apis) {
+    for (const item of Object.values(recordAt(document, 'paths'))) {
+      for (const method of methods) {
+        const object = optionalRecordAt(item, method);
+        const operationId = stringAt(object, 'operationId');
+        if (object && operationId) operations.push({ operationId, object });
+      }
+    }
+  }
+  return { operations };
 }
 
 /**
@@ -446,35 +479,51 @@ export function collectSignedBodyFields(facts: OperationFacts[]): string[] {
 export function collectClientRoutes(facts: OperationFacts[]) {
   const shared = new Set(collectSignedBodyFields(facts));
   return Object.fromEntries(
-    facts.map(({ operationId, method, path, auth, tokenHeader, rateLimit, retrySafe, body, params }) => [
-      `${method} ${path}`,
-      {
-        operationId,
-        method,
-        path,
-        // Only a token call differs from its client's default (signed, or none for public ones).
-        ...(auth === 'gateway-token' && tokenHeader && { auth, tokenHeader: tokenHeader.toLowerCase() }),
-        rateLimit: { requests: rateLimit.requests, windowSeconds: rateLimit.windowSeconds },
-        // The client needs only the key; where the fact comes from is for tools.
-        retrySafe: typeof retrySafe === 'boolean' ? retrySafe : { idempotencyKey: retrySafe.idempotencyKey },
-        ...(body && {
-          body: {
-            required: body.required.filter((field) => !shared.has(field)),
-            properties: Object.fromEntries(
-              Object.entries(body.properties)
-                .filter(([field]) => !shared.has(field))
-                .map(([field, facts]) => [field, fieldRule(facts)]),
+    facts.map(
+      ({ operationId, method, path, auth, tokenHeader, tokenSource, rateLimit, retrySafe, body, params }) => [
+        `${method} ${path}`,
+        {
+          operationId,
+          method,
+          path,
+          // Only a token call differs from its client's default (signed, or none for public ones).
+          ...(auth === 'gateway-token' && tokenHeader && { auth, tokenHeader: tokenHeader.toLowerCase() }),
+          // Named in its refusal without a token: the source and the field, as a reader writes it.
+          ...(tokenSource && {
+            tokenSource: { operationId: tokenSource.operationId, field: fieldPathOf(tokenSource.at) },
+          }),
+          rateLimit: { requests: rateLimit.requests, windowSeconds: rateLimit.windowSeconds },
+          // The client needs only the key; where the fact comes from is for tools.
+          retrySafe:
+            typeof retrySafe === 'boolean' ? retrySafe : { idempotencyKey: retrySafe.idempotencyKey },
+          ...(body && {
+            body: {
+              required: body.required.filter((field) => !shared.has(field)),
+              properties: Object.fromEntries(
+                Object.entries(body.properties)
+                  .filter(([field]) => !shared.has(field))
+                  .map(([field, facts]) => [field, fieldRule(facts)]),
+              ),
+            },
+          }),
+          ...(params && {
+            params: Object.fromEntries(
+              Object.entries(params).map(([where, facts]) => [where, bodyRules(facts)]),
             ),
-          },
-        }),
-        ...(params && {
-          params: Object.fromEntries(
-            Object.entries(params).map(([where, facts]) => [where, bodyRules(facts)]),
-          ),
-        }),
-      },
-    ]),
+          }),
+        },
+      ],
+    ),
   );
+}
+
+/** A JSON pointer into an answer's body as a field path (`/data/token`: `data.token`). */
+function fieldPathOf(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
 }
 
 /** What the client checks of a set of fields: their facts without what only tools show. */

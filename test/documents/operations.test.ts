@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { backoff, operations, servers, signingHeaders } from '../../generated/operations.ts';
 import { isRecord } from '../../model/json.ts';
-import { collectOperationFacts } from '../../scripts/operation-facts.ts';
+import { documentModel } from '../../model/model.ts';
+import { gatewayTokenSource } from '../../model/token-source.ts';
+import { collectClientRoutes, collectOperationFacts } from '../../scripts/operation-facts.ts';
 import { apiDocuments, at, documents, list, operationAt, record, text } from './documents.ts';
 import {
   notCachedPaths,
@@ -102,6 +104,61 @@ describe('operation facts', () => {
         own.some((requirement) => isRecord(requirement) && 'GatewayToken' in requirement);
       expect(facts.auth).toBe(facts.api === 'public-v4' ? 'none' : gateway ? 'gateway-token' : 'signed');
     }
+  });
+
+  it("names a token call's token source as the links give it, and none on another call", () => {
+    const model = documentModel();
+    const tokenCalls = Object.values(operations).filter((facts) => facts.auth === 'gateway-token');
+    expect(tokenCalls.length).toBeGreaterThan(0);
+    for (const facts of Object.values(operations)) {
+      const source =
+        facts.auth === 'gateway-token' ? gatewayTokenSource(model, facts.operationId) : undefined;
+      if (facts.auth === 'gateway-token') expect(source, facts.operationId).toBeDefined();
+      expect('tokenSource' in facts ? facts.tokenSource : undefined, facts.operationId).toEqual(source);
+    }
+  });
+
+  it("reads a token source from the documents given, not from generated/'s table", () => {
+    // Neither operation is in generated/: a new pair is found on its first generation.
+    const rateLimit = { requests: 1, windowSeconds: 1, source: 'specification', description: '' };
+    const link = {
+      operationId: 'useFixtureToken',
+      'x-stateful': { gatewayToken: '$response.body#/result/jwt' },
+    };
+    const document = {
+      components: { securitySchemes: { GatewayToken: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      paths: {
+        '/issue': {
+          post: {
+            operationId: 'issueFixtureToken',
+            'x-rate-limit': rateLimit,
+            'x-retry-safe': false,
+            responses: { '201': { description: 'Issued.', links: { use: link } } },
+          },
+        },
+        '/use': {
+          post: {
+            operationId: 'useFixtureToken',
+            security: [{ GatewayToken: [] }],
+            'x-rate-limit': rateLimit,
+            'x-retry-safe': false,
+            responses: { '200': { description: 'Used.' } },
+          },
+        },
+      },
+    };
+    const facts = collectOperationFacts([
+      { name: 'fixture', file: 'fixture.yaml', document, dereferenced: document, files: [] },
+    ]);
+    const use = facts.find((operation) => operation.operationId === 'useFixtureToken');
+    expect(use?.tokenSource).toEqual({ operationId: 'issueFixtureToken', status: 201, at: '/result/jwt' });
+    expect(facts.find((operation) => operation.operationId === 'issueFixtureToken')).not.toHaveProperty(
+      'tokenSource',
+    );
+    expect(collectClientRoutes(facts)['post /use']?.tokenSource).toEqual({
+      operationId: 'issueFixtureToken',
+      field: 'result.jwt',
+    });
   });
 
   it('gives a field the x-cli-flag of the component it $refs, and refuses one not in kebab case', () => {
