@@ -39,9 +39,9 @@ export interface CallOptions {
 }
 
 /**
- * A token call's own option: the fiat gateway's token (issueJwtToken's `data.token`), sent in the
- * header its security scheme names in place of a signature. Required for those operations only;
- * a secret, never shown.
+ * A token call's own option: the fiat gateway's token (a field of another operation's answer: the
+ * route's `tokenSource`, as the documents' links name it), sent in the header its security scheme
+ * names in place of a signature. Required for those operations only; a secret, never shown.
  */
 export interface TokenCallOptions {
   gatewayToken: string;
@@ -66,6 +66,8 @@ export interface RouteFacts {
   readonly auth?: 'gateway-token';
   /** The header that token goes in, lowercase. */
   readonly tokenHeader?: string;
+  /** Where that token comes from: the operation whose answer holds it, and its field (`data.token`). */
+  readonly tokenSource?: { readonly operationId: string; readonly field: string };
   readonly body?: BodyRules;
   /** A GET's parameters: the path's and the query string's, each with its rules. */
   readonly params?: { readonly path?: BodyRules; readonly query?: BodyRules };
@@ -211,10 +213,12 @@ export function createEngine(
     // A token call is refused without its token before anything else: nothing goes unauthorised.
     const token = route.auth === 'gateway-token' ? init?.gatewayToken : undefined;
     if (route.auth === 'gateway-token' && !token) {
+      const source = route.tokenSource;
+      const from = source ? ` (${source.operationId}'s ${source.field})` : '';
       return failure(
         route,
         'invalid-request',
-        `gatewayToken: ${route.operationId} needs the fiat gateway's token (issueJwtToken's data.token)`,
+        `gatewayToken: ${route.operationId} needs the fiat gateway's token${from}`,
         'gatewayToken',
       );
     }

@@ -5,6 +5,8 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { operations, signingHeaders } from '../../generated/operations.ts';
+import { documentModel } from '../../model/model.ts';
+import { gatewayTokenSource } from '../../model/token-source.ts';
 import { createPrivateClient, type PrivateClientOptions } from '../../src/client.ts';
 
 const token = 'eyJhbGciOiJSUzI1NiJ9.gateway-token-under-test.sig';
@@ -77,6 +79,19 @@ describe('a fiat-gateway call', () => {
     expect(result.error?.kind).toBe('invalid-request');
     expect(result.error?.field).toBe('gatewayToken');
     expect(result.error?.message).toMatch(/gatewayToken/);
+  });
+
+  it('says, without a token, which operation’s answer holds one, as the documents’ links give it', async () => {
+    const { client } = clientSeeing(created);
+    const post = client.POST as (p: string, init: object) => ReturnType<typeof client.POST>;
+    const result = await post(path, { body: { cardNumber } });
+    await client.close();
+    const source = gatewayTokenSource(documentModel(), facts.operationId);
+    expect(source).toBeDefined();
+    const field = source?.at.slice(1).split('/').join('.');
+    expect(result.error?.message).toBe(
+      `gatewayToken: ${facts.operationId} needs the fiat gateway's token (${source?.operationId}'s ${field})`,
+    );
   });
 
   it('never shows the token or the whole card number', async () => {
