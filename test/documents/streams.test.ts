@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { streamChannels, streamTokenOperation } from '../../generated/streams.ts';
+import { compileSchema } from '../../model/compiled-schema.ts';
 import { projectRoot, readDocument } from '../../model/document.ts';
 import { arrayAt, at, isRecord, type JsonRecord, recordAt, stringAt } from '../../model/json.ts';
 import {
@@ -433,7 +434,7 @@ describe('stream documents', () => {
     });
 
     it.each(examples)('$name is valid against its payload', ({ payload, example }) => {
-      const validate = ajv.compile(payload);
+      const validate = compileSchema(ajv, payload);
       expect(validate(at(example, 'payload')), ajv.errorsText(validate.errors)).toBe(true);
     });
 
@@ -441,14 +442,14 @@ describe('stream documents', () => {
       const result = messages.find(({ channel, key }) => channel === 'depth' && key === 'queryResult');
       const update = messages.find(({ channel, key }) => channel === 'deals' && key === 'update');
       if (!result || !update) throw new Error('no depth result or deals update');
-      const validateResult = ajv.compile(recordAt(result.message, 'payload'));
+      const validateResult = compileSchema(ajv, recordAt(result.message, 'payload'));
       const answer = structuredClone(at(result.message, 'examples', 0, 'payload')) as {
         result: { asks: unknown[][] };
       };
       expect(validateResult(answer)).toBe(true);
       (answer.result.asks[0] as unknown[])[1] = 29.369;
       expect(validateResult(answer)).toBe(false);
-      const validateUpdate = ajv.compile(recordAt(update.message, 'payload'));
+      const validateUpdate = compileSchema(ajv, recordAt(update.message, 'payload'));
       const deal = structuredClone(at(update.message, 'examples', 0, 'payload')) as {
         method: string;
         params: unknown[];
