@@ -1,7 +1,7 @@
 // Schema validators compiled once per schema, not once per process. Compiling is ajv's costliest
 // step: each process that checks the documents' messages compiles the same schemas again (the
-// sandbox at each start, each test worker, each contract worker). Measured across `npm test`,
-// about 10,000 compiles took over 60 s, a tenth of its CPU. A validator depends only on the
+// sandbox at each start, each test worker, each contract worker). Timed in every process of one
+// `npm test`, about 10,000 compiles took 64 s. A validator depends only on the
 // schema and on the ajv that compiles it (its options and known keywords), so its code, which ajv
 // writes out as a module of its own (standalone code), is kept on disk under the hash of both and
 // loaded by any process that meets them again: an edited schema, or another ajv, is a new compile.
