@@ -1,5 +1,6 @@
 // What a state transition gets: the state, the operation called (whose named examples and
-// `x-messages` are the only refusals it may give), the caller of a signed call and the time.
+// `x-messages` are the only refusals it may give), the caller of a signed call or of a call a
+// gateway token authorised, and the time.
 import type { Answer } from './answer.ts';
 import type { OperationDocument } from './document.ts';
 import { documented, validation, worded } from './errors.ts';
@@ -13,6 +14,11 @@ export interface CallContext {
   operation: OperationDocument;
   /** The key a signed call was signed with; absent for a public call. */
   key?: FixtureKey;
+  /**
+   * The account whose fiat gateway token authorised an unsigned `gateway-token` call (the token
+   * stands in for the key there); absent for every other call.
+   */
+  gatewayAccount?: AccountState;
   /** Milliseconds since the epoch, on the sandbox's clock. */
   now: number;
   /** A GET's parameters, read and validated. */
@@ -34,6 +40,14 @@ export interface Transition<Body> {
 export function caller(context: CallContext): { key: FixtureKey; account: AccountState } {
   if (!context.key) throw new Error(`${context.operation.id} is not a signed call`);
   return { key: context.key, account: context.state.account(context.key.account) };
+}
+
+/** The account of a call its gateway token authorised. */
+export function gatewayCaller(context: CallContext): AccountState {
+  if (!context.gatewayAccount) {
+    throw new Error(`${context.operation.id} is not a call authorised by a gateway token`);
+  }
+  return context.gatewayAccount;
 }
 
 export const ok = (body: unknown): Answer => ({ status: 200, body });

@@ -17,7 +17,6 @@ import { invalidPayload, keyNotEnabled, noPermission, tooManyRequests } from './
 import { movePrice, settle } from './exchange.ts';
 import { type FaultOptions, Faults } from './faults.ts';
 import { checkFixture, credentialKey, type Fixture, loadFixture } from './fixture.ts';
-import { issueCardToken } from './handlers/gateway.ts';
 import { subAccountKeyRefusal } from './key-access.ts';
 import { actionTypesOf } from './lending.ts';
 import { type WalkOptions, walkMarkets } from './market.ts';
@@ -223,7 +222,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
    * A call authorised by the fiat gateway's token (auth `gateway-token`): unsigned, its token in
    * the header its scheme names. Only a token this sandbox issued (issueJwtToken) and not yet
    * expired on its clock is taken, else 401 with no body (the operator shows none); then the
-   * body is checked against the document, and the card number by the sandbox's own rule.
+   * body is checked against the document, and the state change the operation's `x-sandbox-state`
+   * names carries the call out for the token's account.
    */
   function handleGatewayToken(operation: OperationDocument, request: IncomingMessage, raw: Buffer): Answer {
     // The header the operation's security scheme names (generated/operations.ts), never a default.
@@ -249,7 +249,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const invalid = validateRequest(operation, body ?? {});
     if (invalid) return invalid;
-    return issueCardToken({ state, operation, now }, account, body as { cardNumber: string });
+    return carryOut({ state, operation, now, gatewayAccount: account }, body);
   }
 
   function handlePublic(

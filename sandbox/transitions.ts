@@ -30,7 +30,7 @@ import {
   setPositionMode,
 } from './handlers/collateral.ts';
 import { confirmQuote, listConversions, quoteConversion } from './handlers/convert.ts';
-import { issueGatewayToken } from './handlers/gateway.ts';
+import { issueCardToken, issueGatewayToken } from './handlers/gateway.ts';
 import { armKillSwitch, readKillSwitches } from './handlers/kill-switch.ts';
 import {
   closeFixedEarly,
@@ -233,6 +233,7 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   removeSubAccountApiKeyIpAddress,
   issueStreamToken,
   issueGatewayToken,
+  issueCardToken,
   createMiningAccount,
   listMiningAccounts,
   setPayoutDestination,

@@ -4,9 +4,8 @@
 // digits passing the Luhn check, and a card's token is derived from the account and the number.
 import { createHash } from 'node:crypto';
 import type { Answer } from '../answer.ts';
-import { type CallContext, caller, ok, refuse } from '../context.ts';
+import { type CallContext, caller, gatewayCaller, ok, refuse } from '../context.ts';
 import { seconds } from '../orders.ts';
-import type { AccountState } from '../state.ts';
 
 /** How long a gateway token the sandbox issues is taken (the operator does not show it). */
 export const gatewayTokenSeconds = 3600;
@@ -34,13 +33,11 @@ export function isCardNumber(text: string): boolean {
 
 /**
  * The card token of a valid card number, the same for the same account and card; a number that
- * is not a card's is refused with the operation's `invalidCardNumber` example.
+ * is not a card's is refused with the operation's `invalidCardNumber` example. The account is the
+ * one whose gateway token authorised the call.
  */
-export function issueCardToken(
-  context: CallContext,
-  account: AccountState,
-  body: { cardNumber: string },
-): Answer {
+export function issueCardToken(context: CallContext, body: { cardNumber: string }): Answer {
+  const account = gatewayCaller(context);
   if (!isCardNumber(body.cardNumber)) return refuse(context, 'invalidCardNumber');
   const digest = createHash('sha256').update(`${account.id}:${body.cardNumber}`).digest('hex');
   const example = context.operation.successExample();

@@ -2,10 +2,13 @@
 // sandbox remembers, and issueCardToken takes only such a token, not yet expired on the sandbox's
 // clock (401 otherwise, no body); a card number that is not 13 to 19 digits passing the Luhn check
 // is the document's invalidCardNumber example; a good one gets a card token, the same for the same
-// card. One strict sandbox, on a fake clock.
+// card. One strict sandbox, on a fake clock. The card token is the state change the document's
+// x-sandbox-state names, and it refuses to run for a call no gateway token authorised.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayTokenSeconds } from '../../sandbox/handlers/gateway.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { SandboxState } from '../../sandbox/state.ts';
+import { transitionOf } from '../../sandbox/transitions.ts';
 import { createPrivateClient, type PrivateClient, unwrap } from '../../src/index.ts';
 import { defaultFixture, documentOf, findKey, present } from './helpers.ts';
 
@@ -73,5 +76,22 @@ describe('the fiat gateway: its token, then a card token', () => {
     const refused = await cardToken((await issue()).token, cardNumber);
     expect(refused.error?.status).toBe(invalidCardNumber.status);
     expect(refused.error?.body).toEqual(invalidCardNumber.value);
+  });
+});
+
+describe("the card token's state change", () => {
+  it('is the one the document names, and needs the account a gateway token authorised', () => {
+    const operation = documentOf('issueCardToken');
+    expect(operation.stateChange()).toEqual({ change: 'issueCardToken' });
+    const transition = present(transitionOf(operation), 'the card token state change');
+    const now = Date.UTC(2024, 0, 1);
+    const state = new SandboxState(fixture, now / 1000);
+    const body = { cardNumber: card } as never;
+    // A signed call's context (a key, no gateway account) is not one it may carry out.
+    expect(() => transition.run({ state, operation, key, now }, body)).toThrow(
+      'issueCardToken is not a call authorised by a gateway token',
+    );
+    const gatewayAccount = state.account(key.account);
+    expect(transition.run({ state, operation, now, gatewayAccount }, body).status).toBe(201);
   });
 });
