@@ -242,6 +242,9 @@ const stateChanges: Readonly<Record<string, StateChange>> = {
   listWatcherLinks,
 };
 
+/** The names of the state changes the sandbox has, for the check that each is named and used. */
+export const stateChangeNames: readonly string[] = Object.keys(stateChanges);
+
 /** The state change `operation`'s document names, or undefined when it names none. */
 export function transitionOf(operation: OperationDocument): Transition<never> | undefined {
   const named = operation.stateChange();
