@@ -6,26 +6,20 @@
 // writes out as a module of its own (standalone code), is kept on disk under the hash of both and
 // loaded by any process that meets them again: an edited schema, or another ajv, is a new compile.
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { keepWhole, keptFilesDirectory } from './kept-files.ts';
 
 const require = createRequire(import.meta.url);
 const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
 
 /**
- * Beside the other tools' caches, inside node_modules, where the kept modules find the ajv parts
- * they require; new versions of ajv or of its formats start a new directory.
+ * Inside node_modules, where the kept modules find the ajv parts they require; new versions of
+ * ajv or of its formats start a new directory.
  */
-const cacheDir = join(
-  fileURLToPath(new URL('..', import.meta.url)),
-  'node_modules',
-  '.cache',
-  `txc-compiled-schemas-${versionOf('ajv')}-${versionOf('ajv-formats')}`,
-);
+const cacheDir = keptFilesDirectory(`txc-compiled-schemas-${versionOf('ajv')}-${versionOf('ajv-formats')}`);
 
 /** What makes two ajvs compile a schema alike: their options and every keyword they know. */
 const configurations = new WeakMap<Ajv, string>();
@@ -67,11 +61,7 @@ export function compileSchema(ajv: Ajv, schema: object): ValidateFunction {
   }
   const validate = ajv.compile(schema);
   try {
-    mkdirSync(cacheDir, { recursive: true });
-    // Written aside, then renamed: a process loading it at the same time sees all or nothing.
-    const aside = `${file}.${process.pid}.tmp`;
-    writeFileSync(aside, standaloneCode.default(ajv, validate));
-    renameSync(aside, file);
+    keepWhole(file, standaloneCode.default(ajv, validate));
   } catch {
     // A read-only checkout compiles every time, as before.
   }

@@ -5,25 +5,17 @@
 // alone, so its value is kept on disk under the text's hash, as JSON, and read back by any process
 // that meets the same text: an edited file is a new text, and a new parse.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
+import { keepWhole, keptFilesDirectory } from './kept-files.ts';
 
 const yamlVersion = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
 
-/**
- * Beside the other tools' caches; a new version of the parser starts a new directory, as its
- * values may differ.
- */
-const cacheDir = join(
-  fileURLToPath(new URL('..', import.meta.url)),
-  'node_modules',
-  '.cache',
-  `txc-parsed-yaml-${yamlVersion}`,
-);
+/** A new version of the parser starts a new directory, as its values may differ. */
+const cacheDir = keptFilesDirectory(`txc-parsed-yaml-${yamlVersion}`);
 
 /** Where the value of `text` is kept once parsed. */
 export function parsedYamlFile(text: string): string {
@@ -46,11 +38,7 @@ export function parseYaml(text: string): unknown {
   // Kept only when JSON gives back the very value (a YAML-only value, such as .inf, is not).
   if (json !== undefined && isDeepStrictEqual(JSON.parse(json), value)) {
     try {
-      mkdirSync(cacheDir, { recursive: true });
-      // Written aside, then renamed: a process reading it at the same time sees all or nothing.
-      const aside = `${file}.${process.pid}.tmp`;
-      writeFileSync(aside, json);
-      renameSync(aside, file);
+      keepWhole(file, json);
     } catch {
       // A read-only checkout parses every time, as before.
     }
