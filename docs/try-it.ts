@@ -7,7 +7,7 @@ import { operations, signedBodyFields } from '../generated/operations.ts';
 import type { ApiDocument } from '../model/document.ts';
 import { at, recordAt } from '../model/json.ts';
 import { documentModel } from '../model/model.ts';
-import { gatewayTokenSource } from '../model/token-source.ts';
+import type { TokenSource } from '../model/token-source.ts';
 import { operationGroups, tagSlug } from './landing.ts';
 import { projectRoot } from './samples.ts';
 
@@ -40,12 +40,13 @@ const signedFields = new Set<string>(signedBodyFields);
 /** The request builder of the panel (docs/try-it/try-it-request.mjs), as the site's assets hold it. */
 export const tryItRequestAsset = 'assets/try-it-request.mjs';
 const tryItRequestFile = 'docs/try-it/try-it-request.mjs';
-/** Where a token call's token comes from: the link into it whose x-stateful names `gatewayToken`. */
+/** Where a token call's token comes from: its generated fact (model/token-source.ts derives it). */
 function tokenOf(operationId: string): TryItOperation['token'] {
-  const facts = (operations as Record<string, { tokenHeader?: string }>)[operationId];
-  if (!facts?.tokenHeader) return undefined;
-  const source = gatewayTokenSource(documentModel(), operationId);
-  if (!source) return undefined;
+  const facts = (operations as Record<string, { tokenHeader?: string; tokenSource?: TokenSource }>)[
+    operationId
+  ];
+  const source = facts?.tokenSource;
+  if (!facts?.tokenHeader || !source) return undefined;
   return {
     header: facts.tokenHeader,
     sourceOperationId: source.operationId,

@@ -1,8 +1,8 @@
 // Where a gateway-token operation's token comes from: the link into it, from another operation's
 // answer, whose `x-stateful` names `gatewayToken` as a runtime expression into that answer's body.
-// Try it (docs/try-it.ts) and the contract suite (contract-tests/support/clients.ts) both get
-// the token this way, and the generator writes it into each such operation's facts
-// (`tokenSource`, for the client's refusal), so the documents say once which call issues it.
+// The generator writes it into each such operation's facts (`tokenSource` in
+// generated/operations.ts), which the client's refusal, Try it (docs/try-it.ts) and the contract
+// suite (contract-tests/support/clients.ts) read: the documents say once which call issues it.
 import { at, recordAt } from './json.ts';
 import type { OperationView } from './model.ts';
 

@@ -9,8 +9,6 @@ import { inject } from 'vitest';
 import { createDefaultTransport } from '#transport';
 import { signingHeaders } from '../../generated/operations.ts';
 import { environmentVariables } from '../../model/environment.ts';
-import { documentModel } from '../../model/model.ts';
-import { gatewayTokenSource } from '../../model/token-source.ts';
 import { createPrivateClient, createPublicClient } from '../../src/client.ts';
 import type { Answer, ApiError } from '../../src/errors.ts';
 import { createSigner, nextNonce } from '../../src/signing.ts';
@@ -177,9 +175,10 @@ export function paramsOf(facts: Facts, fields: unknown): { path?: object; query?
   return split;
 }
 
-/** Where a token call's token comes from (model/token-source.ts). */
+/** Where a token call's token comes from: its generated fact (model/token-source.ts derives it). */
 function tokenSource(operationId: OperationId): { from: OperationId; status: number; at: string } {
-  const source = gatewayTokenSource(documentModel(), operationId);
+  const facts = factsOf(operationId);
+  const source = 'tokenSource' in facts ? facts.tokenSource : undefined;
   if (!source)
     throw new Error(
       `${operationId}: no link names where its gateway token comes from (x-stateful gatewayToken)`,
