@@ -29,7 +29,7 @@ export const testPlan = {
 } as const;
 
 /**
- * Set by `npm test` for its stages: its typecheck stage (`tsc --noEmit`, whose tsconfig includes
+ * Set by `npm test` for its stages: its typecheck stage (`npm run typecheck`, whose tsconfig includes
  * the type-level tests) has checked them, so the unit project does not run tsc over them again.
  */
 export const typesCheckedByTsc = 'TXC_TYPES_CHECKED_BY_TSC';

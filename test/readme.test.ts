@@ -62,7 +62,7 @@ const hooksExample = blockWith('hooks: {', 'end: [').code;
 /**
  * What tsc says of the snippets of a config, and of nothing else: the snippets' syntax and types,
  * each checked against the declarations it uses, and the config's own problems, as tsc prints
- * them. The sources they import (src/, generated/, sandbox/) are `npx tsc --noEmit`'s: checking
+ * them. The sources they import (src/, generated/, sandbox/) are `npm run typecheck`'s: checking
  * their bodies again, as `tsc -p` would, was most of this check's CPU time.
  */
 function snippetDiagnostics(configFile: string): string {
