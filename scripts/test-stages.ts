@@ -2,12 +2,14 @@
 // stage run even when another failed, then a table of the stages with their time and result; the
 // exit code is 1 when any stage failed. The first stages are the prerequisites: when one fails,
 // nothing else starts (each later stage would fail minutes on for the same missing tool), and the
-// table shows every other stage as not run.
+// table shows every other stage as not run. A failed lane stage's failure is quoted again above
+// the table (scripts/stage-output.ts).
 // The stages and their order: scripts/test-plan.ts.
 import { join } from 'node:path';
 import runAll from 'npm-run-all2';
 import { projectRoot } from '../model/document.ts';
 import { tarballVariable } from './package-tarball.ts';
+import { failureExcerpt, StageTranscript } from './stage-output.ts';
 import { testPlan, typesCheckedByTsc } from './test-plan.ts';
 
 const { first, lanes } = testPlan;
@@ -20,6 +22,8 @@ interface StageResult {
    * prerequisite was missing.
    */
   code: number | undefined | 'not run';
+  /** What a lane stage printed, kept to quote its failure above the table. */
+  transcript?: StageTranscript;
 }
 
 process.env[tarballVariable] ??= join(projectRoot, 'reports', 'package', 'txc-api-v4.tgz');
@@ -32,10 +36,12 @@ for (const stream of [process.stdout, process.stderr]) stream.setMaxListeners(st
 async function runStage(stage: string, label: boolean): Promise<StageResult> {
   const started = performance.now();
   let code: number | undefined = 0;
+  // The prerequisites print to the terminal itself; a lane stage's lines are labelled anyway.
+  const transcript = label ? new StageTranscript() : undefined;
   try {
     await runAll([stage], {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      stdout: transcript?.through(process.stdout) ?? process.stdout,
+      stderr: transcript?.through(process.stderr) ?? process.stderr,
       printLabel: label,
       printName: !label,
       continueOnError: true,
@@ -47,7 +53,8 @@ async function runStage(stage: string, label: boolean): Promise<StageResult> {
     if (code === 0) code = 1;
     if (results === undefined) console.error(`${stage}: ${(error as Error).message}`);
   }
-  return { stage, seconds: (performance.now() - started) / 1000, code };
+  const seconds = (performance.now() - started) / 1000;
+  return transcript ? { stage, seconds, code, transcript } : { stage, seconds, code };
 }
 
 const started = performance.now();
@@ -73,10 +80,20 @@ const outcome = (code: StageResult['code']) => {
   if (code === 'not run') return 'not run: a prerequisite is missing';
   return `FAILED (exit code ${code ?? 'none: not started'})`;
 };
+const quoted = failed.flatMap(({ stage, transcript }) =>
+  transcript
+    ? [
+        '',
+        `${stage} failed; what it printed of the failure (the whole of its output is above):`,
+        ...failureExcerpt(transcript.text),
+      ]
+    : [],
+);
 const width = Math.max(...results.map((result) => result.stage.length), 'stage'.length);
 const row = (stage: string, time: string, result: string) =>
   `${stage.padEnd(width)}  ${time.padStart(8)}  ${result}`;
 const lines = [
+  ...quoted,
   '',
   `npm test: ${lanes.length} lanes side by side after ${first.join(', ')}`,
   row('stage', 'time', 'result'),

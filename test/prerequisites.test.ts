@@ -183,9 +183,11 @@ describe('prerequisites', () => {
   it('a failing stage after the prerequisites: every stage still runs, and the table reports each', () => {
     const [failing] = laneStages;
     if (failing === undefined) throw new Error('npm test has no stages after the prerequisites');
+    // It fails as vitest does: its account of the failure, on stderr, after other lines.
+    const failure = ['⎯⎯⎯ Failed Tests 1 ⎯⎯⎯', ' FAIL  test/x.test.ts > the failing test'];
     const project = stagesProject('one-stage-fails', {
       'check:prerequisites': recordStart,
-      [failing]: `${recordStart} && exit 3`,
+      [failing]: `${recordStart} && echo before the failure && ${failure.map((line) => `echo '${line}' >&2`).join(' && ')} && exit 3`,
     });
     const result = runStages(project, process.env);
     expect(result.status, result.stderr).toBe(1);
@@ -195,5 +197,10 @@ describe('prerequisites', () => {
       expect(result.stdout).toMatch(new RegExp(`^${stage}\\s+\\d+\\.\\d s  passed$`, 'm'));
     }
     expect(result.stdout).toContain(`stages: ${laneStages.length} passed, 1 failed`);
+    // Its failure is quoted again at the end, just above the table, without the lines before it.
+    const end = result.stdout.slice(result.stdout.lastIndexOf(`${failing} failed; what it printed`));
+    expect(end.split('\n').slice(1, 3)).toEqual(failure.map((line) => `[${failing}] ${line}`));
+    expect(end).not.toContain('before the failure');
+    expect(end.indexOf(failure[1] as string)).toBeLessThan(end.indexOf('npm test: '));
   });
 });
