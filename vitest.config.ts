@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { nativeTsc } from './scripts/native-tsc.ts';
 import { typesCheckedByTsc } from './scripts/test-plan.ts';
 import { timeLimits } from './scripts/time-limits.ts';
-import { typeChecker } from './scripts/type-checker.ts';
 import { sourceAliases } from './vitest.resolve.ts';
 
 /**
@@ -80,7 +80,7 @@ export default defineConfig({
             // The self-test's deliberately wrong assertion is checked by the slow project only.
             exclude: ['test/typecheck/fixtures/**'],
             tsconfig: './tsconfig.json',
-            checker: typeChecker,
+            checker: nativeTsc,
           },
         },
       },

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
 import { bundleDocuments } from './bundle-documents.ts';
+import { nativeTsc } from './native-tsc.ts';
 import { typesCheckedByTsc } from './test-plan.ts';
 
 rmSync(join(projectRoot, 'dist'), { recursive: true, force: true });
@@ -15,12 +16,7 @@ const typesChecked = process.env[typesCheckedByTsc] === '1';
 try {
   execFileSync(
     process.execPath,
-    [
-      join(projectRoot, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      join(projectRoot, 'tsconfig.build.json'),
-      ...(typesChecked ? ['--noCheck'] : []),
-    ],
+    [nativeTsc, '-p', join(projectRoot, 'tsconfig.build.json'), ...(typesChecked ? ['--noCheck'] : [])],
     { cwd: projectRoot, stdio: 'inherit' },
   );
 } catch {
