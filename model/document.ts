@@ -10,7 +10,7 @@ import { isAbsolute, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { isRecord, type JsonRecord, recordAt, stringAt } from './json.ts';
+import { isRecord, type JsonRecord, pointerSteps, recordAt, stringAt } from './json.ts';
 import { parseYaml } from './parse-yaml.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -111,15 +111,10 @@ const partFile = /\.(ya?ml|json)$/i;
 /** The node at a JSON pointer (`/a/b`, without the `#`), or undefined. */
 export function atPointer(node: unknown, pointer: string): unknown {
   if (pointer === '' || pointer === '/') return node;
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce<unknown>(
-      (current, part) =>
-        isRecord(current) || Array.isArray(current) ? Reflect.get(current, part) : undefined,
-      node,
-    );
+  return pointerSteps(pointer).reduce<unknown>(
+    (current, part) => (isRecord(current) || Array.isArray(current) ? Reflect.get(current, part) : undefined),
+    node,
+  );
 }
 
 /**

@@ -48,3 +48,12 @@ export function numberAt(value: unknown, ...path: (string | number)[]): number |
   const node = at(value, ...path);
   return typeof node === 'number' ? node : undefined;
 }
+
+/** The keys a JSON pointer (`/data/token`, without the `#`) steps through, unescaped; none for ''. */
+export function pointerSteps(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
+}

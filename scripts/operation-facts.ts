@@ -9,6 +9,7 @@ import {
   type JsonRecord,
   numberAt,
   optionalRecordAt,
+  pointerSteps,
   recordAt,
   stringAt,
 } from '../model/json.ts';
@@ -490,7 +491,10 @@ export function collectClientRoutes(facts: OperationFacts[]) {
           ...(auth === 'gateway-token' && tokenHeader && { auth, tokenHeader: tokenHeader.toLowerCase() }),
           // Named in its refusal without a token: the source and the field, as a reader writes it.
           ...(tokenSource && {
-            tokenSource: { operationId: tokenSource.operationId, field: fieldPathOf(tokenSource.at) },
+            tokenSource: {
+              operationId: tokenSource.operationId,
+              field: pointerSteps(tokenSource.at).join('.'),
+            },
           }),
           rateLimit: { requests: rateLimit.requests, windowSeconds: rateLimit.windowSeconds },
           // The client needs only the key; where the fact comes from is for tools.
@@ -515,15 +519,6 @@ export function collectClientRoutes(facts: OperationFacts[]) {
       ],
     ),
   );
-}
-
-/** A JSON pointer into an answer's body as a field path (`/data/token`: `data.token`). */
-function fieldPathOf(pointer: string): string {
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
 }
 
 /** What the client checks of a set of fields: their facts without what only tools show. */

@@ -20,7 +20,7 @@ import {
   projectRoot,
   workingTreeReader,
 } from '../model/document.ts';
-import { isRecord, recordAt, stringAt } from '../model/json.ts';
+import { isRecord, pointerSteps, recordAt, stringAt } from '../model/json.ts';
 import { type StreamDocumentName, streamDocumentFiles } from '../model/streams.ts';
 
 export interface StreamLintResult {
@@ -50,14 +50,6 @@ function externalRef(ref: unknown, from: string): { file: string; pointer: strin
     pointer: hash === -1 ? '' : ref.slice(hash + 1),
   };
 }
-
-const pointerSteps = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
 
 /** The documents of one project, their parts parsed once, and the problems found on the way. */
 class Sources {

@@ -2,7 +2,7 @@
 // operation's success answer to the operations its values lead to (an order's id to its deals,
 // the open orders and cancelling it; an investment's id to the history; …). The stateful runner
 // (stateful.contract.ts) walks them; nothing here names an operation.
-import { isRecord } from '../../model/json.ts';
+import { isRecord, pointerSteps } from '../../model/json.ts';
 import type { Model, OperationId } from './documents.ts';
 import { operationIds } from './documents.ts';
 
@@ -44,8 +44,7 @@ export function documentLinks(model: Model): Link[] {
 /** A JSON pointer's value in `value` (`/orderId`, `/data/0/id`, `/USDT/main_balance`). */
 export function pointer(value: unknown, path: string): unknown {
   let current = value;
-  for (const part of path.split('/').slice(1)) {
-    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const key of pointerSteps(path)) {
     current =
       isRecord(current) || Array.isArray(current) ? (current as Record<string, unknown>)[key] : undefined;
   }
