@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../model/document.ts';
+import { keptFilesDirectory } from '../model/kept-files.ts';
 import { isRunning } from './child-process.ts';
 import { hashFiles } from './input-hashes.ts';
 
-/** Where the outputs are kept. */
-export const outputCacheDirectory = join(projectRoot, 'node_modules/.cache/txc-outputs');
+/** Where the outputs are kept, beside the other kept files (model/kept-files.ts). */
+export const outputCacheDirectory = keptFilesDirectory('txc-outputs');
 /** Entries kept of each kind: enough for a few branches or edits back and forth. */
 const keptPerKind = 8;
 
