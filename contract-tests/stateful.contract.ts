@@ -41,7 +41,7 @@ interface Stateful {
   signedWith?: { apiKey: string; apiSecret: string };
   /** The status the link's call must be refused with (what that key may not do). */
   refusedWith?: number;
-  /** The fiat gateway's token the link's call presents, a runtime expression (issueJwtToken's). */
+  /** The fiat gateway's token the link's call presents, a runtime expression into the source's answer. */
   gatewayToken?: string;
 }
 
